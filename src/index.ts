@@ -1,0 +1,71 @@
+// The public API of mcpkit, listed by name.
+export {
+  ErrorCode,
+  InvalidMessage,
+  LocalError,
+  ParsedBatch,
+  WireError,
+  errorResponse,
+  httpStatusForCode,
+  inspectMessage,
+  inspectValue,
+  isValidId,
+  parseFrame,
+  parseFrameBytes,
+  serializeMessage,
+} from './jsonrpc/index.js';
+export type {
+  FrameInfo,
+  JsonRpcErrorObject,
+  JsonRpcErrorResponse,
+  JsonRpcMessage,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResponse,
+  JsonRpcResultResponse,
+  LocalErrorCode,
+  Params,
+  ParsedFrame,
+  RequestId,
+  SendOptions,
+  Transport,
+  TransportSink,
+} from './jsonrpc/index.js';
+export {
+  ALL_VERSIONS,
+  LATEST_LEGACY_VERSION,
+  LATEST_MODERN_VERSION,
+  LATEST_VERSION,
+  LEGACY_VERSIONS,
+  MODERN_VERSIONS,
+  allowsBatch,
+  eraOf,
+  isKnownVersion,
+  isLegacyVersion,
+  isModernVersion,
+} from './protocol/versions.js';
+export type { Era, LegacyVersion, ModernVersion, ProtocolVersion } from './protocol/versions.js';
+export { MetaKey } from './protocol/meta-keys.js';
+export { METHODS, describeMethod, hasCapability, methodInRevision } from './protocol/methods.js';
+export type { CapabilityRef, MethodDescriptor } from './protocol/methods.js';
+export {
+  DEFAULT_MAX_TOTAL_TIMEOUT_MS,
+  DEFAULT_TIMEOUT_MS,
+  LOG_LEVELS,
+  RequestContext,
+  Session,
+  isLogLevel,
+} from './session/index.js';
+export type {
+  Implementation,
+  LogLevel,
+  NotificationHandler,
+  PeerInfo,
+  Progress,
+  RequestHandler,
+  RequestOptions,
+  Role,
+  SessionLogger,
+  SessionOptions,
+} from './session/index.js';
+export { MemoryTransport, createMemoryPair } from './transports/memory/index.js';

@@ -1,0 +1,16 @@
+export { Session } from './session.js';
+export type {
+  Implementation,
+  NotificationHandler,
+  RequestHandler,
+  Role,
+  SessionLogger,
+  SessionOptions,
+} from './session.js';
+export { RequestContext } from './request-context.js';
+export type { PeerInfo } from './request-context.js';
+export type { Progress, RequestOptions } from './options.js';
+export { DEFAULT_MAX_TOTAL_TIMEOUT_MS, DEFAULT_TIMEOUT_MS } from './options.js';
+export { LOG_LEVELS, isLogLevel, passesLevel } from './logging-levels.js';
+export type { LogLevel } from './logging-levels.js';
+export type { LegacyState } from './lifecycle.js';

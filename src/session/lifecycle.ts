@@ -1,0 +1,63 @@
+import { ErrorCode, WireError } from '../jsonrpc/index.js';
+import type { Params } from '../jsonrpc/index.js';
+import { isLegacyVersion, isModernVersion } from '../protocol/versions.js';
+
+/** Where a legacy connection stands. */
+export type LegacyState = 'new' | 'initializing' | 'ready';
+
+/** What the server learned from a client's `initialize`. */
+export interface InitializeOutcome {
+  version: string;
+  capabilities: Record<string, unknown>;
+  clientInfo: { name: string; version: string; [k: string]: unknown };
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Negotiates a legacy version as the spec says: the client's version if the server speaks
+ * it, otherwise the server's latest legacy version. A server that speaks no legacy version
+ * at all names the versions it does speak.
+ */
+export function negotiateInitialize(
+  params: Params,
+  supported: readonly string[],
+): InitializeOutcome | WireError {
+  const requested = params.protocolVersion;
+  if (typeof requested !== 'string') {
+    return WireError.invalidParams('initialize needs a protocolVersion string');
+  }
+  if (!isObject(params.capabilities)) {
+    return WireError.invalidParams('initialize needs a capabilities object');
+  }
+  const info = params.clientInfo;
+  if (!isObject(info) || typeof info.name !== 'string' || typeof info.version !== 'string') {
+    return WireError.invalidParams('initialize needs clientInfo with a name and a version');
+  }
+  const legacy = supported.filter(isLegacyVersion);
+  if (legacy.length === 0) {
+    return new WireError(
+      ErrorCode.UnsupportedProtocolVersion,
+      `This server does not speak the initialize handshake; it supports ${supported.join(', ')}`,
+      { supported: [...supported].reverse(), requested },
+    );
+  }
+  const version = legacy.includes(requested as never) ? requested : legacy[legacy.length - 1]!;
+  return {
+    version,
+    capabilities: params.capabilities,
+    clientInfo: info as InitializeOutcome['clientInfo'],
+  };
+}
+
+/** Whether a client that speaks `supported` can accept the server's answer. */
+export function acceptsServerVersion(answer: unknown, supported: readonly string[]): boolean {
+  return typeof answer === 'string' && isLegacyVersion(answer) && supported.includes(answer);
+}
+
+/** The modern versions in a list. */
+export function modernOnly(versions: readonly string[]): string[] {
+  return versions.filter(isModernVersion);
+}

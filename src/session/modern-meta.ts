@@ -1,0 +1,59 @@
+import { ErrorCode, WireError } from '../jsonrpc/index.js';
+import type { Params } from '../jsonrpc/index.js';
+import { MetaKey } from '../protocol/meta-keys.js';
+
+/** The per-request protocol fields a modern request carries. */
+export interface ModernRequestMeta {
+  version: string;
+  capabilities: Record<string, unknown>;
+  clientInfo: { name: string; version: string; [k: string]: unknown } | undefined;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Reads the modern `_meta` fields of a request, or says why they are unusable. Returns
+ * undefined when the request carries no protocol version at all (a legacy request).
+ */
+export function readModernMeta(
+  params: Params | undefined,
+  supported: readonly string[],
+): ModernRequestMeta | WireError | undefined {
+  const meta = params?._meta;
+  if (!isObject(meta) || !Object.hasOwn(meta, MetaKey.ProtocolVersion)) return undefined;
+  const version = meta[MetaKey.ProtocolVersion];
+  if (typeof version !== 'string' || !supported.includes(version)) {
+    return new WireError(ErrorCode.UnsupportedProtocolVersion, 'Unsupported protocol version', {
+      supported: [...supported].reverse(),
+      requested: version,
+    });
+  }
+  const caps = meta[MetaKey.ClientCapabilities];
+  if (!isObject(caps)) {
+    return new WireError(
+      ErrorCode.InvalidParams,
+      `Missing required _meta field ${MetaKey.ClientCapabilities}`,
+    );
+  }
+  const info = meta[MetaKey.ClientInfo];
+  const clientInfo =
+    isObject(info) && typeof info.name === 'string' && typeof info.version === 'string'
+      ? (info as ModernRequestMeta['clientInfo'])
+      : undefined;
+  return { version, capabilities: caps, clientInfo };
+}
+
+/**
+ * Adds the modern request fields to outbound params without touching the caller's objects.
+ * `base` is built once per session and shared; it is never mutated.
+ */
+export function withModernMeta(
+  params: Params | undefined,
+  base: Readonly<Record<string, unknown>>,
+): Params {
+  if (params === undefined) return { _meta: base };
+  const own = params._meta;
+  return { ...params, _meta: isObject(own) ? { ...own, ...base } : base };
+}

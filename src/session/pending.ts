@@ -1,0 +1,73 @@
+import { LocalError } from '../jsonrpc/index.js';
+import type { RequestId } from '../jsonrpc/index.js';
+import type { Progress } from './options.js';
+
+/**
+ * One outbound request waiting for its answer. A class rather than a bag of closures: the
+ * only per-request functions are the promise's own resolve and reject.
+ */
+export class PendingRequest implements EventListenerObject {
+  /** The session to tell when `signal` fires; set only when there is a signal. */
+  owner: { cancelFromSignal(p: PendingRequest): void } | undefined;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  signal: AbortSignal | undefined;
+  progressToken: string | number | undefined;
+  done = false;
+  private lastProgress = -Infinity;
+
+  constructor(
+    readonly id: RequestId,
+    readonly method: string,
+    readonly startedAt: number,
+    readonly timeoutMs: number,
+    readonly maxTotalMs: number,
+    readonly resetOnProgress: boolean,
+    readonly onprogress: ((p: Progress) => void) | undefined,
+    readonly resolve: (result: Record<string, unknown>) => void,
+    readonly reject: (error: Error) => void,
+  ) {}
+
+  /** Arms (or re-arms) the timeout, never past the hard maximum. */
+  arm(now: number, fire: (p: PendingRequest) => void): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    const left = this.startedAt + this.maxTotalMs - now;
+    const wait = Math.max(0, Math.min(this.timeoutMs, left));
+    this.timer = setTimeout(fire, wait, this);
+    // A pending request must not keep a process alive on its own.
+    (this.timer as { unref?: () => void }).unref?.();
+  }
+
+  progress(p: Progress, now: number, fire: (p: PendingRequest) => void): void {
+    if (this.done) return;
+    if (!(p.progress > this.lastProgress)) return; // progress must increase; ignore the rest
+    this.lastProgress = p.progress;
+    if (this.resetOnProgress) this.arm(now, fire);
+    if (this.onprogress) {
+      try {
+        this.onprogress(p);
+      } catch {
+        // A throwing progress callback must not break the session.
+      }
+    }
+  }
+
+  /** The AbortSignal listener: the request itself, so no closure per call. */
+  handleEvent(): void {
+    if (!this.done) this.owner?.cancelFromSignal(this);
+  }
+
+  settle(): void {
+    this.done = true;
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+  }
+
+  timeoutError(): LocalError {
+    return new LocalError(
+      'RequestTimeout',
+      `Request ${this.method} (id ${String(this.id)}) timed out after ${Date.now() - this.startedAt} ms`,
+    );
+  }
+}

@@ -1,0 +1,1 @@
+export { MemoryTransport, createMemoryPair } from './memory-transport.js';

@@ -1,0 +1,111 @@
+import type { Readable, Writable } from 'node:stream';
+import { serializeMessage } from '../../jsonrpc/index.js';
+import type { JsonRpcMessage, Transport, TransportSink } from '../../jsonrpc/index.js';
+import { DEFAULT_MAX_MESSAGE_BYTES, createFrameReader } from './frame-reader.js';
+import { WriteQueue } from './write-queue.js';
+
+export interface StdioServerTransportOptions {
+  stdin?: Readable;
+  stdout?: Writable;
+  /** Largest accepted message in bytes (16 MiB). */
+  maxMessageBytes?: number;
+  /**
+   * Sends `console.log`, `console.info` and `console.debug` to stderr while the transport
+   * runs, so a stray log line can never corrupt the protocol stream (default true when
+   * stdout is the process's own).
+   */
+  guardConsole?: boolean;
+}
+
+/**
+ * The server end of stdio: newline-delimited JSON-RPC on stdin and stdout. A bad line is
+ * answered with an error and reading goes on; stdin ending closes the session cleanly.
+ *
+ * @example
+ * ```ts
+ * await server.connect(new StdioServerTransport());
+ * ```
+ */
+export class StdioServerTransport implements Transport {
+  readonly kind = 'stdio';
+  private readonly stdin: Readable;
+  private readonly stdout: Writable;
+  private readonly maxBytes: number;
+  private readonly guardConsole: boolean;
+  private sink: TransportSink | undefined;
+  private queue: WriteQueue | undefined;
+  private closed = false;
+  private restoreConsole: (() => void) | undefined;
+  private readonly framer;
+
+  constructor(options: StdioServerTransportOptions = {}) {
+    this.stdin = options.stdin ?? process.stdin;
+    this.stdout = options.stdout ?? process.stdout;
+    this.maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.guardConsole = options.guardConsole ?? this.stdout === process.stdout;
+    this.framer = createFrameReader(this.maxBytes, () => this.sink);
+  }
+
+  start(sink: TransportSink): void {
+    this.sink = sink;
+    // Backpressure: while stdout is congested, stop reading new requests.
+    this.queue = new WriteQueue(this.stdout, (congested) => {
+      if (congested) this.stdin.pause();
+      else if (!this.closed) this.stdin.resume();
+    });
+    if (this.guardConsole) this.restoreConsole = redirectConsoleToStderr();
+    this.stdin.on('data', this.onData);
+    this.stdin.on('end', this.onEnd);
+    this.stdin.on('error', this.onError);
+    this.stdout.on('error', this.onError);
+  }
+
+  send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> | void {
+    if (this.closed || !this.queue) return;
+    return this.queue.push(serializeMessage(message));
+  }
+
+  async close(): Promise<void> {
+    this.finish();
+  }
+
+  private readonly onData = (chunk: Buffer | string): void => {
+    this.framer.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  };
+
+  private readonly onEnd = (): void => {
+    this.framer.end();
+    if (this.sink?.ended) this.sink.ended();
+    else this.finish();
+  };
+
+  private readonly onError = (error: Error): void => {
+    this.finish(error);
+  };
+
+  private finish(error?: Error): void {
+    if (this.closed) return;
+    this.queue?.flush();
+    this.closed = true;
+    this.stdin.off('data', this.onData);
+    this.stdin.off('end', this.onEnd);
+    this.stdin.off('error', this.onError);
+    this.stdout.off('error', this.onError);
+    // Let the process exit once stdin has nothing more to give.
+    this.stdin.pause();
+    this.restoreConsole?.();
+    this.sink?.closed(error);
+  }
+}
+
+function redirectConsoleToStderr(): () => void {
+  const saved = { log: console.log, info: console.info, debug: console.debug };
+  console.log = console.error;
+  console.info = console.error;
+  console.debug = console.error;
+  return () => {
+    console.log = saved.log;
+    console.info = saved.info;
+    console.debug = saved.debug;
+  };
+}
