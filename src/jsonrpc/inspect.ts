@@ -47,14 +47,14 @@ function invalid(message: string, id: unknown, respond = true): InvalidMessage {
 export function inspectMessage(value: unknown): JsonRpcMessage | InvalidMessage {
   if (!isPlainObject(value)) return invalid('A JSON-RPC message must be an object', null);
   const id = value.id;
-  if (value.jsonrpc !== '2.0') return invalid('jsonrpc must be exactly "2.0"', id);
   const method = value.method;
+  // Anything shaped like a response is never answered, however broken it is.
+  const responseShaped = method === undefined && (value.result !== undefined || value.error !== undefined);
+  if (value.jsonrpc !== '2.0') return invalid('jsonrpc must be exactly "2.0"', id, !responseShaped);
   if (method !== undefined) {
     if (typeof method !== 'string') return invalid('method must be a string', id);
     const params = value.params;
-    if (params !== undefined && !isPlainObject(params)) {
-      return invalid('params must be an object', id, id !== undefined);
-    }
+    if (params !== undefined && !isPlainObject(params)) return invalid('params must be an object', id);
     if (id === undefined) return value as unknown as JsonRpcMessage;
     if (!isValidId(id)) {
       return invalid('id must be a string or an integer (not null, fractional or unsafe)', id);
@@ -80,5 +80,5 @@ export function inspectMessage(value: unknown): JsonRpcMessage | InvalidMessage 
     if (typeof error.message !== 'string') return invalid('error.message must be a string', id, false);
     return value as unknown as JsonRpcMessage;
   }
-  return invalid('A message needs a method, a result or an error', id, id !== undefined);
+  return invalid('A message needs a method, a result or an error', id);
 }
