@@ -40,7 +40,8 @@ export class RequestContext {
   batch: { add(message: unknown): void } | undefined;
 
   constructor(
-    private readonly host: ContextHost,
+    /** The session (connection) this request arrived on. */
+    readonly session: ContextHost,
     readonly requestId: RequestId,
     readonly method: string,
     readonly params: Params,
@@ -100,7 +101,7 @@ export class RequestContext {
     const params: Params = { progressToken: token, progress };
     if (total !== undefined) params.total = total;
     if (message !== undefined) params.message = message;
-    this.host.sendRelated(this.requestId, 'notifications/progress', params);
+    this.session.sendRelated(this.requestId, 'notifications/progress', params);
   }
 
   /** The minimum level the peer wants logs at for this request; undefined means none. */
@@ -109,7 +110,7 @@ export class RequestContext {
       const l = this.meta?.[MetaKey.LogLevel];
       return isLogLevel(l) ? l : undefined;
     }
-    return this.host.legacyLogLevel ?? 'debug';
+    return this.session.legacyLogLevel ?? 'debug';
   }
 
   /**
@@ -122,13 +123,13 @@ export class RequestContext {
     if (min === undefined || !passesLevel(level, min)) return;
     const params: Params = { level, data };
     if (logger !== undefined) params.logger = logger;
-    this.host.sendRelated(this.requestId, 'notifications/message', params);
+    this.session.sendRelated(this.requestId, 'notifications/message', params);
   }
 
   /** Sends any notification on this request's channel. */
   notify(method: string, params: Params): void {
     if (this.done || this.cancelled) return;
-    this.host.sendRelated(this.requestId, method, params);
+    this.session.sendRelated(this.requestId, method, params);
   }
 
   /**
@@ -136,6 +137,6 @@ export class RequestContext {
    * elicitation, roots). The modern era has no such requests; see MRTR in the server API.
    */
   request(method: string, params?: Params, options?: RequestOptions): Promise<Record<string, unknown>> {
-    return this.host.requestOnBehalf(this, method, params, options);
+    return this.session.requestOnBehalf(this, method, params, options);
   }
 }

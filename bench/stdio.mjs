@@ -1,0 +1,141 @@
+// stdio benchmark: mcpkit against the official SDK v1 and a hand-written floor, in one run,
+// interleaved, with warm-up. Reports calls/s and the ratios between implementations.
+//
+//   npm run bench            (builds first)
+//   node bench/stdio.mjs --quick
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as SdkStdio } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Session } from '../dist/index.js';
+import { StdioClientTransport } from '../dist/transports/stdio/index.js';
+
+const quick = process.argv.includes('--quick');
+const SEQ = quick ? 3000 : 20000;
+const CONC_TOTAL = quick ? 6000 : 40000;
+const IN_FLIGHT = 64;
+const WARMUP = quick ? 1000 : 5000;
+const ROUNDS = quick ? 1 : 3;
+const COLD_RUNS = quick ? 3 : 10;
+
+const here = (p) => fileURLToPath(new URL(p, import.meta.url));
+const servers = {
+  floor: here('./servers/floor-echo.mjs'),
+  'sdk-v1': here('./servers/sdk-v1-echo.mjs'),
+  mcpkit: here('./servers/mcpkit-echo.mjs'),
+};
+
+/** A minimal NDJSON client for the floor. */
+async function floorClient() {
+  const child = spawn(process.execPath, [servers.floor], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const waiting = new Map();
+  let next = 0;
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    const m = JSON.parse(line);
+    waiting.get(m.id)?.(m.result);
+    waiting.delete(m.id);
+  });
+  const request = (method, params) =>
+    new Promise((resolve) => {
+      const id = next++;
+      waiting.set(id, resolve);
+      child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
+    });
+  await request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'b', version: '1' } });
+  return {
+    call: (text) => request('tools/call', { name: 'echo', arguments: { text } }),
+    list: () => request('tools/list', {}),
+    close: async () => {
+      child.stdin.end();
+      await new Promise((r) => child.once('exit', r));
+    },
+  };
+}
+
+async function sdkClient() {
+  const client = new SdkClient({ name: 'bench', version: '1.0.0' });
+  await client.connect(new SdkStdio({ command: process.execPath, args: [servers['sdk-v1']] }));
+  return {
+    call: (text) => client.callTool({ name: 'echo', arguments: { text } }),
+    list: () => client.listTools(),
+    close: () => client.close(),
+  };
+}
+
+async function mcpkitClient() {
+  const session = new Session({ role: 'client', info: { name: 'bench', version: '1.0.0' } });
+  await session.connect(new StdioClientTransport({ command: process.execPath, args: [servers.mcpkit], inheritEnv: true }));
+  await session.initialize();
+  return {
+    call: (text) => session.request('tools/call', { name: 'echo', arguments: { text } }),
+    list: () => session.request('tools/list', {}),
+    close: () => session.close(),
+  };
+}
+
+const makers = { floor: floorClient, 'sdk-v1': sdkClient, mcpkit: mcpkitClient };
+
+async function sequential(c, n) {
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) await c.call('hello');
+  return n / ((performance.now() - t0) / 1000);
+}
+
+async function concurrent(c, total, inFlight) {
+  let started = 0;
+  const t0 = performance.now();
+  const lane = async () => {
+    while (started < total) {
+      started++;
+      await c.call('hello');
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, lane));
+  return total / ((performance.now() - t0) / 1000);
+}
+
+async function cold(name) {
+  const t0 = performance.now();
+  const c = await makers[name]();
+  await c.list();
+  const ms = performance.now() - t0;
+  await c.close();
+  return ms;
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const names = Object.keys(makers);
+const results = { seq: {}, conc: {}, cold: {} };
+for (const n of names) {
+  results.seq[n] = [];
+  results.conc[n] = [];
+  results.cold[n] = [];
+}
+
+for (let round = 0; round < ROUNDS; round++) {
+  for (const name of names) {
+    const c = await makers[name]();
+    await concurrent(c, WARMUP, IN_FLIGHT);
+    await sequential(c, WARMUP);
+    results.seq[name].push(await sequential(c, SEQ));
+    results.conc[name].push(await concurrent(c, CONC_TOTAL, IN_FLIGHT));
+    await c.close();
+  }
+}
+for (let i = 0; i < COLD_RUNS; i++) for (const name of names) results.cold[name].push(await cold(name));
+
+const fmt = (x) => Math.round(x).toLocaleString('en-US');
+const row = (label, key, unit, better) => {
+  const m = Object.fromEntries(names.map((n) => [n, median(results[key][n])]));
+  const ratio = better === 'higher' ? m.mcpkit / m['sdk-v1'] : m['sdk-v1'] / m.mcpkit;
+  const vsFloor = better === 'higher' ? m.mcpkit / m.floor : m.mcpkit / m.floor;
+  console.log(
+    `${label.padEnd(34)} floor ${fmt(m.floor).padStart(8)}  sdk-v1 ${fmt(m['sdk-v1']).padStart(8)}  mcpkit ${fmt(m.mcpkit).padStart(8)} ${unit}` +
+      `   mcpkit vs sdk-v1: ${ratio.toFixed(2)}x ${better === 'higher' ? 'faster' : 'faster'}, mcpkit/floor: ${vsFloor.toFixed(2)}`,
+  );
+};
+console.log(`stdio benchmark (node ${process.version}, ${ROUNDS} round(s), medians)`);
+row('sequential tools/call', 'seq', 'calls/s', 'higher');
+row(`${IN_FLIGHT} in flight tools/call`, 'conc', 'calls/s', 'higher');
+row('spawn + initialize + tools/list', 'cold', 'ms', 'lower');

@@ -1,0 +1,31 @@
+import { WireError } from '../jsonrpc/index.js';
+
+const PREFIX = 'mk1.';
+
+/** Makes an opaque cursor for the given list offset. */
+export function encodeCursor(offset: number): string {
+  return PREFIX + btoa(String(offset)).replace(/=+$/, '');
+}
+
+/** Reads a cursor made by {@link encodeCursor}; anything else is -32602. */
+export function decodeCursor(cursor: unknown): number {
+  if (cursor === undefined) return 0;
+  if (typeof cursor === 'string' && cursor.startsWith(PREFIX) && cursor.length < 40) {
+    try {
+      const text = atob(cursor.slice(PREFIX.length));
+      if (/^(0|[1-9][0-9]{0,8})$/.test(text)) return Number(text);
+    } catch {
+      // fall through to the error
+    }
+  }
+  throw WireError.invalidParams('Invalid cursor');
+}
+
+/** One page of `items` from a cursor, with the next cursor when more remain. */
+export function paginate<T>(items: readonly T[], cursor: unknown, pageSize: number): { page: T[]; nextCursor?: string } {
+  const start = decodeCursor(cursor);
+  if (start > items.length) throw WireError.invalidParams('Invalid cursor');
+  const end = Math.min(items.length, start + pageSize);
+  const page = items.slice(start, end);
+  return end < items.length ? { page, nextCursor: encodeCursor(end) } : { page };
+}

@@ -1,0 +1,34 @@
+export { McpServer } from './server.js';
+export type { Registration, ServerOptions } from './server.js';
+export { ServerContext } from './server-context.js';
+export type { AskOptions } from './server-context.js';
+export { toolError } from './tools.js';
+export type { ToolDefinition, ToolHandler, ToolReturn } from './tools.js';
+export type {
+  Completer,
+  ReadHandler,
+  ReadReturn,
+  ResourceDefinition,
+  ResourceTemplateDefinition,
+  TemplateReadHandler,
+} from './resources.js';
+export type {
+  PromptArgumentDefinition,
+  PromptDefinition,
+  PromptHandler,
+  PromptReturn,
+} from './prompts.js';
+export type { Middleware, MiddlewareRequest } from './middleware.js';
+export { LocalChangeBus } from './change-bus.js';
+export type { ChangeBus, ChangeEvent } from './change-bus.js';
+export { HmacRequestState } from './request-state.js';
+export type { RequestStateCodec } from './request-state.js';
+export { compileSchema } from './schema-adapter.js';
+export type {
+  CompiledSchema,
+  InferOutput,
+  JsonSchemaObject,
+  SchemaInput,
+  StandardSchemaLike,
+  ValidationOutcome,
+} from './schema-adapter.js';

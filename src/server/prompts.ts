@@ -1,0 +1,90 @@
+import { WireError } from '../jsonrpc/index.js';
+import type { Prompt, PromptMessage, GetPromptResult } from '../protocol/types/prompts.js';
+import type { Icon } from '../protocol/types/base.js';
+import type { Completer } from './resources.js';
+import type { ServerContext } from './server-context.js';
+
+export interface PromptArgumentDefinition {
+  name: string;
+  title?: string;
+  description?: string;
+  required?: boolean;
+  /** Completion of this argument's value. */
+  complete?: Completer;
+}
+
+export interface PromptDefinition {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments?: PromptArgumentDefinition[];
+  icons?: Icon[];
+  _meta?: Record<string, unknown>;
+}
+
+/** What a prompt handler returns: the full result, or just its messages. */
+export type PromptReturn = GetPromptResult | PromptMessage[];
+
+export type PromptHandler = (
+  args: Record<string, string>,
+  ctx: ServerContext,
+) => PromptReturn | Promise<PromptReturn>;
+
+export interface PromptEntry {
+  readonly wire: Prompt;
+  readonly args: readonly PromptArgumentDefinition[];
+  readonly handler: PromptHandler;
+}
+
+export function buildPrompt(def: PromptDefinition, handler: PromptHandler): PromptEntry {
+  if (typeof def.name !== 'string' || def.name.length === 0) throw new TypeError('A prompt needs a name');
+  const wire: Record<string, unknown> = { name: def.name };
+  if (def.title !== undefined) wire.title = def.title;
+  if (def.description !== undefined) wire.description = def.description;
+  const args = def.arguments ?? [];
+  if (args.length > 0) {
+    wire.arguments = args.map((a) => {
+      const w: Record<string, unknown> = { name: a.name };
+      if (a.title !== undefined) w.title = a.title;
+      if (a.description !== undefined) w.description = a.description;
+      if (a.required !== undefined) w.required = a.required;
+      return w;
+    });
+  }
+  if (def.icons !== undefined) wire.icons = def.icons;
+  if (def._meta !== undefined) wire._meta = def._meta;
+  return { wire: wire as unknown as Prompt, args, handler };
+}
+
+/** Checks prompt arguments: all strings, required ones present, unknown ones refused. */
+export function checkPromptArguments(entry: PromptEntry, raw: unknown): Record<string, string> {
+  if (raw !== undefined && (typeof raw !== 'object' || raw === null || Array.isArray(raw))) {
+    throw WireError.invalidParams('Prompt arguments must be an object of strings');
+  }
+  const given = (raw ?? {}) as Record<string, unknown>;
+  const out: Record<string, string> = {};
+  for (const key of Object.keys(given)) {
+    const value = given[key];
+    if (!entry.args.some((a) => a.name === key)) {
+      throw WireError.invalidParams(`Prompt ${entry.wire.name} has no argument named ${JSON.stringify(key)}`);
+    }
+    if (typeof value !== 'string') {
+      throw WireError.invalidParams(`Prompt argument ${key} must be a string`);
+    }
+    out[key] = value;
+  }
+  for (const a of entry.args) {
+    if (a.required && !Object.hasOwn(out, a.name)) {
+      throw WireError.invalidParams(`Prompt ${entry.wire.name} needs the argument ${JSON.stringify(a.name)}`);
+    }
+  }
+  return out;
+}
+
+export function normalizePrompt(value: PromptReturn, name: string): GetPromptResult {
+  if (Array.isArray(value)) return { messages: value };
+  if (typeof value !== 'object' || value === null || !Array.isArray(value.messages)) {
+    throw WireError.internal(`Prompt ${name} returned no messages`);
+  }
+  return value;
+}

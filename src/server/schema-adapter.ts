@@ -1,0 +1,128 @@
+import { compileJsonSchema } from './json-schema-validator.js';
+
+/** The result of validating a value. */
+export type ValidationOutcome = { ok: true; value: unknown } | { ok: false; message: string };
+
+/** The Standard Schema v1 interface (zod, valibot, arktype and others implement it). */
+export interface StandardSchemaLike<Output = unknown> {
+  readonly '~standard': {
+    readonly version: 1;
+    readonly vendor: string;
+    readonly validate: (
+      value: unknown,
+    ) =>
+      | StandardResult<Output>
+      | Promise<StandardResult<Output>>;
+    /** Standard JSON Schema: present on zod 4 and on wrapped valibot schemas. */
+    readonly jsonSchema?: {
+      readonly input: (options: { target: string }) => Record<string, unknown>;
+      readonly output: (options: { target: string }) => Record<string, unknown>;
+    };
+    readonly types?: { readonly input: unknown; readonly output: Output } | undefined;
+  };
+}
+
+type StandardResult<Output> =
+  | { readonly value: Output; readonly issues?: undefined }
+  | {
+      readonly issues: ReadonlyArray<{
+        readonly message: string;
+        readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined;
+      }>;
+    };
+
+/** A raw JSON Schema object, kept exactly as given. */
+export type JsonSchemaObject = Record<string, unknown>;
+
+/** Either kind of schema a tool or prompt may be declared with. */
+export type SchemaInput = StandardSchemaLike | JsonSchemaObject;
+
+/** The output type of a schema, for typed handlers. */
+export type InferOutput<S> = S extends StandardSchemaLike<infer O> ? O : Record<string, unknown>;
+
+/** A schema converted and compiled once: its JSON Schema for listing, and a validator. */
+export interface CompiledSchema {
+  readonly jsonSchema: JsonSchemaObject;
+  validate(value: unknown): ValidationOutcome | Promise<ValidationOutcome>;
+}
+
+export function isStandardSchema(s: unknown): s is StandardSchemaLike {
+  return typeof s === 'object' && s !== null && '~standard' in s;
+}
+
+function formatIssues(
+  issues: ReadonlyArray<{ message: string; path?: ReadonlyArray<PropertyKey | { key: PropertyKey }> | undefined }>,
+): string {
+  return issues
+    .slice(0, 8)
+    .map((i) => {
+      const path = (i.path ?? [])
+        .map((p) => (typeof p === 'object' && p !== null ? String(p.key) : String(p)))
+        .join('.');
+      return path ? `${path}: ${i.message}` : i.message;
+    })
+    .join('; ');
+}
+
+class StandardCompiled implements CompiledSchema {
+  constructor(
+    private readonly schema: StandardSchemaLike,
+    readonly jsonSchema: JsonSchemaObject,
+  ) {}
+  validate(value: unknown): ValidationOutcome | Promise<ValidationOutcome> {
+    const r = this.schema['~standard'].validate(value);
+    return r instanceof Promise ? r.then(toOutcome) : toOutcome(r);
+  }
+}
+
+function toOutcome(r: StandardResult<unknown>): ValidationOutcome {
+  return r.issues ? { ok: false, message: formatIssues(r.issues) } : { ok: true, value: r.value };
+}
+
+class JsonCompiled implements CompiledSchema {
+  private fn: ((v: unknown) => ValidationOutcome) | undefined;
+  private loading: Promise<(v: unknown) => ValidationOutcome> | undefined;
+  constructor(readonly jsonSchema: JsonSchemaObject) {}
+  validate(value: unknown): ValidationOutcome | Promise<ValidationOutcome> {
+    if (this.fn) return this.fn(value);
+    this.loading ??= compileJsonSchema(this.jsonSchema).then((fn) => (this.fn = fn));
+    return this.loading.then((fn) => fn(value));
+  }
+}
+
+/**
+ * Converts and compiles a schema once. A Standard Schema must be able to describe itself
+ * as JSON Schema (Standard JSON Schema), or `jsonSchema` must be given alongside it. A
+ * raw JSON Schema is listed verbatim — `$schema`, `$defs` and all — and validated with
+ * its own dialect.
+ *
+ * @example
+ * ```ts
+ * const compiled = compileSchema(z.object({ city: z.string() }), 'input');
+ * compiled.jsonSchema; // { type: 'object', properties: { city: { type: 'string' } }, ... }
+ * ```
+ */
+export function compileSchema(
+  schema: SchemaInput,
+  io: 'input' | 'output',
+  jsonSchema?: JsonSchemaObject,
+): CompiledSchema {
+  if (isStandardSchema(schema)) {
+    const std = schema['~standard'];
+    let js = jsonSchema;
+    if (!js) {
+      if (!std.jsonSchema) {
+        throw new TypeError(
+          `A ${std.vendor} schema cannot describe itself as JSON Schema: pass jsonSchema alongside it` +
+            (std.vendor === 'valibot' ? ', or wrap it with toStandardJsonSchema() from @valibot/to-json-schema' : ''),
+        );
+      }
+      js = std.jsonSchema[io]({ target: 'draft-2020-12' });
+    }
+    return new StandardCompiled(schema, js);
+  }
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+    throw new TypeError('A schema must be a Standard Schema or a JSON Schema object');
+  }
+  return new JsonCompiled(schema);
+}

@@ -1,0 +1,466 @@
+import { WireError } from '../jsonrpc/index.js';
+import type { Params, RequestId, Transport } from '../jsonrpc/index.js';
+import { MetaKey } from '../protocol/meta-keys.js';
+import { Session } from '../session/index.js';
+import type {
+  Implementation,
+  RequestContext,
+  RequestHandler,
+  SessionLogger,
+} from '../session/index.js';
+import { LocalChangeBus } from './change-bus.js';
+import type { ChangeBus, ChangeEvent } from './change-bus.js';
+import { paginate } from './cursor.js';
+import { runMiddleware } from './middleware.js';
+import type { Middleware } from './middleware.js';
+import { DEFAULT_STATE_TTL_MS, INPUT_REQUIRED, inputRequiredResult, restoreState } from './mrtr.js';
+import type { MrtrState } from './mrtr.js';
+import { buildPrompt, checkPromptArguments, normalizePrompt } from './prompts.js';
+import type { PromptDefinition, PromptEntry, PromptHandler } from './prompts.js';
+import { HmacRequestState } from './request-state.js';
+import type { RequestStateCodec } from './request-state.js';
+import {
+  buildResource,
+  buildTemplate,
+  normalizeRead,
+  resolveResource,
+  resourceNotFound,
+} from './resources.js';
+import type {
+  Completer,
+  ReadHandler,
+  ResourceDefinition,
+  ResourceEntry,
+  ResourceTemplateDefinition,
+  TemplateEntry,
+  TemplateReadHandler,
+} from './resources.js';
+import { ServerContext } from './server-context.js';
+import { buildTool, callTool } from './tools.js';
+import type { ToolDefinition, ToolEntry, ToolHandler } from './tools.js';
+import type { SchemaInput } from './schema-adapter.js';
+
+export interface ServerOptions {
+  /** Guidance for the model about how to use this server. */
+  instructions?: string;
+  /** Protocol versions to speak, oldest first (default: every revision). */
+  versions?: readonly string[];
+  /** Extra capabilities (`experimental`, `extensions`), merged over the computed ones. */
+  capabilities?: Record<string, unknown>;
+  /** Items per page on every list (default 100). */
+  pageSize?: number;
+  /** Seals MRTR requestState (default: HMAC-SHA-256 with a random per-process key). */
+  requestState?: RequestStateCodec;
+  requestStateTtlMs?: number;
+  /** Cache hints on modern list and read results (default ttlMs 0, scope private). */
+  cache?: { ttlMs: number; scope: 'public' | 'private' };
+  /** Where change events travel between nodes (default: in process). */
+  changeBus?: ChangeBus;
+  /** Timeout for the server's own requests to the client (legacy era). */
+  timeoutMs?: number;
+  /** Receives handler failures and protocol warnings (default: stderr). */
+  logger?: SessionLogger;
+}
+
+/** A handle to something registered, to take it away again. */
+export interface Registration {
+  remove(): void;
+}
+
+interface ListenStream {
+  readonly session: Session;
+  readonly id: RequestId;
+  readonly filter: Record<string, unknown>;
+  end(): void;
+}
+
+const MRTR_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
+
+/**
+ * One MCP server definition that serves any number of connections, in both protocol eras.
+ * Each connection gets its own session, so nothing of one connection can reach another.
+ *
+ * @example
+ * ```ts
+ * const server = new McpServer({ name: 'weather', version: '1.0.0' });
+ * server.tool({ name: 'forecast', input: z.object({ city: z.string() }) },
+ *   async ({ city }) => `Sunny in ${city}`);
+ * await server.connect(new StdioServerTransport());
+ * ```
+ */
+export class McpServer {
+  readonly info: Implementation;
+  private readonly options: ServerOptions;
+  private readonly tools = new Map<string, ToolEntry>();
+  private readonly resources = new Map<string, ResourceEntry>();
+  private readonly templates = new Map<string, TemplateEntry>();
+  private readonly prompts = new Map<string, PromptEntry>();
+  private readonly middleware: Middleware[] = [];
+  private readonly handlers = new Map<string, RequestHandler>();
+  private readonly sessions = new Set<Session>();
+  private readonly legacySubscriptions = new WeakMap<Session, Set<string>>();
+  private readonly listeners = new Set<ListenStream>();
+  private readonly codec: RequestStateCodec;
+  private readonly bus: ChangeBus;
+  private readonly unsubscribeBus: () => void;
+  private toolList: unknown[] | undefined;
+  private closing = false;
+
+  constructor(info: Implementation, options: ServerOptions = {}) {
+    this.info = info;
+    this.options = options;
+    this.codec = options.requestState ?? new HmacRequestState();
+    this.bus = options.changeBus ?? new LocalChangeBus();
+    this.unsubscribeBus = this.bus.subscribe((e) => this.deliverChange(e));
+    const h = this.handlers;
+    // Plain handlers answer synchronously when no middleware is installed: no promise, no context.
+    const plain =
+      (fn: (p: Params, rc: RequestContext) => unknown): RequestHandler =>
+      (p, rc) =>
+        this.middleware.length === 0 ? fn(p, rc) : this.serve(p, rc, () => fn(p, rc));
+    h.set('tools/list', plain((p) => this.listTools(p)));
+    h.set('tools/call', (p, rc) => this.serve(p, rc, (ctx) => this.callTool(p, ctx)));
+    h.set('resources/list', plain((p) => this.listPage(p, 'resources', [...this.resources.values()].map((r) => r.wire))));
+    h.set(
+      'resources/templates/list',
+      plain((p) => this.listPage(p, 'resourceTemplates', [...this.templates.values()].map((t) => t.wire))),
+    );
+    h.set('resources/read', (p, rc) => this.serve(p, rc, (ctx) => this.readResource(p, ctx)));
+    h.set('resources/subscribe', plain((p, rc) => this.subscribe(p, rc, true)));
+    h.set('resources/unsubscribe', plain((p, rc) => this.subscribe(p, rc, false)));
+    h.set('prompts/list', plain((p) => this.listPage(p, 'prompts', [...this.prompts.values()].map((e) => e.wire))));
+    h.set('prompts/get', (p, rc) => this.serve(p, rc, (ctx) => this.getPrompt(p, ctx)));
+    h.set('completion/complete', (p, rc) => this.serve(p, rc, () => this.complete(p)));
+    h.set('subscriptions/listen', plain((p, rc) => this.listen(p, rc)));
+  }
+
+  // ------------------------------------------------------------ registration
+
+  /**
+   * Registers a tool. Its schemas are converted and compiled now, once; connections that
+   * asked are told the tool list changed.
+   */
+  tool<S extends SchemaInput>(definition: ToolDefinition<S>, handler: ToolHandler<S>): Registration {
+    const entry = buildTool(definition as ToolDefinition, handler as ToolHandler<never>);
+    this.tools.set(entry.wire.name, entry);
+    this.toolList = undefined;
+    this.changed({ kind: 'tools' });
+    return {
+      remove: () => {
+        if (this.tools.get(entry.wire.name) !== entry) return;
+        this.tools.delete(entry.wire.name);
+        this.toolList = undefined;
+        this.changed({ kind: 'tools' });
+      },
+    };
+  }
+
+  /** Registers a fixed resource. */
+  resource(definition: ResourceDefinition, read: ReadHandler): Registration {
+    const entry = buildResource(definition, read);
+    this.resources.set(definition.uri, entry);
+    this.changed({ kind: 'resources' });
+    return this.remover(this.resources, definition.uri, entry, 'resources');
+  }
+
+  /** Registers a resource template (RFC 6570). */
+  resourceTemplate(definition: ResourceTemplateDefinition, read: TemplateReadHandler): Registration {
+    const entry = buildTemplate(definition, read);
+    this.templates.set(definition.uriTemplate, entry);
+    this.changed({ kind: 'resources' });
+    return this.remover(this.templates, definition.uriTemplate, entry, 'resources');
+  }
+
+  /** Registers a prompt. */
+  prompt(definition: PromptDefinition, handler: PromptHandler): Registration {
+    const entry = buildPrompt(definition, handler);
+    this.prompts.set(definition.name, entry);
+    this.changed({ kind: 'prompts' });
+    return this.remover(this.prompts, definition.name, entry, 'prompts');
+  }
+
+  /** Adds a middleware layer; the first added is the outermost. */
+  use(middleware: Middleware): this {
+    this.middleware.push(middleware);
+    return this;
+  }
+
+  /** Tells subscribers that a resource's content changed. */
+  resourceUpdated(uri: string): void {
+    this.bus.publish({ kind: 'resource', uri });
+  }
+
+  private remover<T>(map: Map<string, T>, key: string, entry: T, kind: 'resources' | 'prompts'): Registration {
+    return {
+      remove: () => {
+        if (map.get(key) !== entry) return;
+        map.delete(key);
+        this.changed({ kind });
+      },
+    };
+  }
+
+  // ------------------------------------------------------------ connections
+
+  /** The capabilities this server declares, from what is registered and the options. */
+  capabilities(): Record<string, unknown> {
+    const caps: Record<string, unknown> = { logging: {} };
+    if (this.tools.size > 0) caps.tools = { listChanged: true };
+    if (this.resources.size > 0 || this.templates.size > 0) caps.resources = { subscribe: true, listChanged: true };
+    if (this.prompts.size > 0) caps.prompts = { listChanged: true };
+    if (this.prompts.size > 0 || this.templates.size > 0) caps.completions = {};
+    return { ...caps, ...this.options.capabilities };
+  }
+
+  /**
+   * Serves one connection. Returns its session, which closes when the transport does.
+   *
+   * @example
+   * ```ts
+   * const session = await server.connect(transport);
+   * session.onclose = () => console.error('client left');
+   * ```
+   */
+  async connect(transport: Transport): Promise<Session> {
+    const session = new Session({
+      role: 'server',
+      info: this.info,
+      capabilities: this.capabilities(),
+      ...(this.options.instructions !== undefined ? { instructions: this.options.instructions } : {}),
+      ...(this.options.versions ? { versions: this.options.versions } : {}),
+      ...(this.options.timeoutMs !== undefined ? { timeoutMs: this.options.timeoutMs } : {}),
+      ...(this.options.logger ? { logger: this.options.logger } : {}),
+      requestHandlers: this.handlers,
+    });
+    this.sessions.add(session);
+    session.onclose = () => {
+      this.sessions.delete(session);
+      for (const l of this.listeners) if (l.session === session) this.listeners.delete(l);
+    };
+    await session.connect(transport);
+    return session;
+  }
+
+  /** Live connections. */
+  get connectionCount(): number {
+    return this.sessions.size;
+  }
+
+  /** Ends every subscription gracefully and closes every connection. */
+  async close(): Promise<void> {
+    this.closing = true;
+    for (const l of [...this.listeners]) l.end();
+    // Let the graceful subscription answers reach the transports first.
+    await new Promise((r) => setTimeout(r, 0));
+    await Promise.all([...this.sessions].map((s) => s.close()));
+    this.unsubscribeBus();
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  // ------------------------------------------------------------ dispatch
+
+  /**
+   * Runs a handler with its context: middleware around it, and in the modern era the MRTR
+   * replay state for the methods that may ask the client for input.
+   */
+  private async serve(params: Params, rc: RequestContext, inner: (ctx: ServerContext) => unknown): Promise<unknown> {
+    let mrtr: MrtrState | undefined;
+    if (rc.era === 'modern' && MRTR_METHODS.has(rc.method)) {
+      mrtr = await restoreState(this.codec, rc.method, params, rc.authInfo);
+    }
+    const ctx = new ServerContext(rc, mrtr);
+    let result: unknown;
+    try {
+      result =
+        this.middleware.length === 0
+          ? await inner(ctx)
+          : await runMiddleware(this.middleware, { method: rc.method, params, ctx }, () => inner(ctx));
+    } catch (e) {
+      // A pending question wins over whatever the handler did while unwinding from it.
+      if (!mrtr?.pending) throw e === INPUT_REQUIRED ? WireError.internal() : e;
+    }
+    if (mrtr?.pending) {
+      return inputRequiredResult(
+        this.codec,
+        mrtr,
+        rc.method,
+        params,
+        rc.authInfo,
+        this.options.requestStateTtlMs ?? DEFAULT_STATE_TTL_MS,
+      );
+    }
+    return result;
+  }
+
+  private withCache(result: Record<string, unknown>): Record<string, unknown> {
+    const c = this.options.cache;
+    if (c) {
+      result.ttlMs = c.ttlMs;
+      result.cacheScope = c.scope;
+    }
+    return result;
+  }
+
+  private listTools(params: Params): unknown {
+    this.toolList ??= [...this.tools.values()].map((t) => t.wire);
+    return this.listPage(params, 'tools', this.toolList);
+  }
+
+  private listPage(params: Params, key: string, items: readonly unknown[]): Record<string, unknown> {
+    const { page, nextCursor } = paginate(items, params.cursor, this.options.pageSize ?? 100);
+    const result: Record<string, unknown> = { [key]: page };
+    if (nextCursor !== undefined) result.nextCursor = nextCursor;
+    return this.withCache(result);
+  }
+
+  private callTool(params: Params, ctx: ServerContext): Promise<unknown> {
+    const name = params.name;
+    if (typeof name !== 'string') throw WireError.invalidParams('tools/call needs a tool name');
+    const entry = this.tools.get(name);
+    if (!entry) throw WireError.invalidParams(`Unknown tool: ${name.length > 100 ? name.slice(0, 100) + '…' : name}`);
+    return callTool(entry, params, ctx);
+  }
+
+  private async readResource(params: Params, ctx: ServerContext): Promise<unknown> {
+    const uri = params.uri;
+    if (typeof uri !== 'string' || uri.length === 0) throw WireError.invalidParams('resources/read needs a uri');
+    if (uri.length > 65_536) throw WireError.invalidParams('The uri is longer than 64 KiB');
+    const found = resolveResource(uri, this.resources, this.templates.values());
+    if (!found) throw resourceNotFound(uri, ctx.era);
+    const value =
+      'resource' in found
+        ? await found.resource.read(uri, ctx)
+        : await found.template.read(uri, found.variables, ctx);
+    return this.withCache({ ...normalizeRead(value, uri) });
+  }
+
+  private async getPrompt(params: Params, ctx: ServerContext): Promise<unknown> {
+    const name = params.name;
+    if (typeof name !== 'string') throw WireError.invalidParams('prompts/get needs a prompt name');
+    const entry = this.prompts.get(name);
+    if (!entry) throw WireError.invalidParams(`Unknown prompt: ${name.length > 100 ? name.slice(0, 100) + '…' : name}`);
+    const args = checkPromptArguments(entry, params.arguments);
+    return normalizePrompt(await entry.handler(args, ctx), name);
+  }
+
+  private async complete(params: Params): Promise<unknown> {
+    const ref = params.ref as Record<string, unknown> | undefined;
+    const argument = params.argument as Record<string, unknown> | undefined;
+    if (typeof ref !== 'object' || ref === null || typeof argument !== 'object' || argument === null) {
+      throw WireError.invalidParams('completion/complete needs ref and argument');
+    }
+    const argName = argument.name;
+    const value = argument.value;
+    if (typeof argName !== 'string' || typeof value !== 'string') {
+      throw WireError.invalidParams('argument needs a name and a value');
+    }
+    let completer: Completer | undefined;
+    if (ref.type === 'ref/prompt') {
+      const entry = typeof ref.name === 'string' ? this.prompts.get(ref.name) : undefined;
+      if (!entry) throw WireError.invalidParams(`Unknown prompt: ${String(ref.name)}`);
+      completer = entry.args.find((a) => a.name === argName)?.complete;
+    } else if (ref.type === 'ref/resource') {
+      const uri = ref.uri;
+      const entry = typeof uri === 'string' ? this.templates.get(uri) : undefined;
+      if (!entry && !(typeof uri === 'string' && this.resources.has(uri))) {
+        throw WireError.invalidParams(`Unknown resource template: ${String(uri)}`);
+      }
+      completer = entry?.complete?.[argName];
+    } else {
+      throw WireError.invalidParams('ref.type must be ref/prompt or ref/resource');
+    }
+    const context = params.context as { arguments?: Record<string, string> } | undefined;
+    const all = completer ? await completer(value, { arguments: context?.arguments ?? {} }) : [];
+    const values = all.slice(0, 100);
+    return { completion: { values, total: all.length, hasMore: all.length > values.length } };
+  }
+
+  // ------------------------------------------------------------ change delivery
+
+  private changed(event: ChangeEvent): void {
+    if (this.sessions.size > 0 || this.listeners.size > 0) this.bus.publish(event);
+  }
+
+  private subscribe(params: Params, rc: RequestContext, on: boolean): unknown {
+    const uri = params.uri;
+    if (typeof uri !== 'string' || uri.length === 0) throw WireError.invalidParams('A uri is required');
+    const session = this.sessionOf(rc);
+    if (!session) return {};
+    let set = this.legacySubscriptions.get(session);
+    if (on) {
+      if (!set) this.legacySubscriptions.set(session, (set = new Set()));
+      if (set.size >= 10_000 && !set.has(uri)) throw WireError.invalidParams('Too many subscriptions on this connection');
+      set.add(uri);
+    } else {
+      set?.delete(uri);
+    }
+    return {};
+  }
+
+  private sessionOf(rc: RequestContext): Session | undefined {
+    const s = rc.session;
+    return s instanceof Session && this.sessions.has(s) ? s : undefined;
+  }
+
+  private listen(params: Params, rc: RequestContext): Promise<unknown> | unknown {
+    if (rc.era !== 'modern') throw WireError.methodNotFound('subscriptions/listen');
+    const session = this.sessionOf(rc);
+    const requested = (params.notifications ?? {}) as Record<string, unknown>;
+    if (typeof requested !== 'object' || requested === null || Array.isArray(requested)) {
+      throw WireError.invalidParams('notifications must be an object');
+    }
+    const caps = this.capabilities();
+    const filter: Record<string, unknown> = {};
+    if (requested.toolsListChanged === true && caps.tools) filter.toolsListChanged = true;
+    if (requested.promptsListChanged === true && caps.prompts) filter.promptsListChanged = true;
+    if (requested.resourcesListChanged === true && caps.resources) filter.resourcesListChanged = true;
+    if (Array.isArray(requested.resourceSubscriptions) && caps.resources) {
+      const uris = requested.resourceSubscriptions.filter((u): u is string => typeof u === 'string').slice(0, 10_000);
+      filter.resourceSubscriptions = uris;
+    }
+    const id = rc.requestId;
+    rc.notify('notifications/subscriptions/acknowledged', {
+      _meta: { [MetaKey.SubscriptionId]: id },
+      notifications: filter,
+    });
+    if (!session || this.closing) return { _meta: { [MetaKey.SubscriptionId]: id } };
+    return new Promise((resolve) => {
+      const stream: ListenStream = {
+        session,
+        id,
+        filter,
+        end: () => {
+          this.listeners.delete(stream);
+          resolve({ _meta: { [MetaKey.SubscriptionId]: id } });
+        },
+      };
+      this.listeners.add(stream);
+      rc.signal.addEventListener('abort', () => stream.end(), { once: true });
+    });
+  }
+
+  private deliverChange(event: ChangeEvent): void {
+    const method =
+      event.kind === 'resource'
+        ? 'notifications/resources/updated'
+        : `notifications/${event.kind}/list_changed`;
+    const params: Params = event.kind === 'resource' ? { uri: event.uri } : {};
+    for (const s of this.sessions) {
+      if (s.era !== 'legacy' || s.legacyState === 'new') continue;
+      if (event.kind === 'resource' && !this.legacySubscriptions.get(s)?.has(event.uri)) continue;
+      if (event.kind !== 'resource' && !s.capabilities[event.kind]) continue;
+      s.notify(method, params).catch(() => undefined);
+    }
+    for (const l of this.listeners) {
+      const wanted =
+        event.kind === 'resource'
+          ? (l.filter.resourceSubscriptions as string[] | undefined)?.includes(event.uri)
+          : l.filter[`${event.kind}ListChanged`] === true;
+      if (!wanted) continue;
+      l.session.sendRelated(l.id, method, { ...params, _meta: { [MetaKey.SubscriptionId]: l.id } });
+    }
+  }
+}

@@ -1,0 +1,128 @@
+import { LocalError, WireError } from '../jsonrpc/index.js';
+import type { Params } from '../jsonrpc/index.js';
+import type { CallToolResult, Tool, ToolAnnotations } from '../protocol/types/tools.js';
+import type { Icon } from '../protocol/types/base.js';
+import { INPUT_REQUIRED } from './mrtr.js';
+import { compileSchema } from './schema-adapter.js';
+import type { CompiledSchema, InferOutput, JsonSchemaObject, SchemaInput } from './schema-adapter.js';
+import type { ServerContext } from './server-context.js';
+
+/** What a tool handler may return: a full result, or plain text as a shortcut. */
+export type ToolReturn = CallToolResult | string;
+
+/** A tool as an author declares it. */
+export interface ToolDefinition<S extends SchemaInput = SchemaInput> {
+  name: string;
+  title?: string;
+  description?: string;
+  /** Input schema: Standard Schema (zod, valibot, arktype) or raw JSON Schema. Defaults to any object. */
+  input?: S;
+  /** The JSON Schema to list when `input` is a Standard Schema that cannot describe itself. */
+  inputJsonSchema?: JsonSchemaObject;
+  /** Output schema for `structuredContent`. */
+  output?: SchemaInput;
+  outputJsonSchema?: JsonSchemaObject;
+  annotations?: ToolAnnotations;
+  icons?: Icon[];
+  execution?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+}
+
+export type ToolHandler<S extends SchemaInput = SchemaInput> = (
+  args: InferOutput<S>,
+  ctx: ServerContext,
+) => ToolReturn | Promise<ToolReturn>;
+
+/** A registered tool: its wire form, built once, and its compiled schemas. */
+export interface ToolEntry {
+  readonly wire: Tool;
+  readonly input: CompiledSchema | undefined;
+  readonly output: CompiledSchema | undefined;
+  readonly handler: ToolHandler<never>;
+}
+
+const ANY_OBJECT: JsonSchemaObject = Object.freeze({ type: 'object' }) as JsonSchemaObject;
+
+/** Builds a tool's wire definition and compiles its schemas, once, at registration. */
+export function buildTool(def: ToolDefinition, handler: ToolHandler<never>): ToolEntry {
+  if (typeof def.name !== 'string' || def.name.length === 0 || def.name.length > 128) {
+    throw new TypeError('A tool needs a name of 1 to 128 characters');
+  }
+  const input = def.input ? compileSchema(def.input, 'input', def.inputJsonSchema) : undefined;
+  const output = def.output ? compileSchema(def.output, 'output', def.outputJsonSchema) : undefined;
+  const inputSchema = input?.jsonSchema ?? ANY_OBJECT;
+  if (inputSchema.type !== 'object') {
+    throw new TypeError(`Tool ${def.name}: the input schema must describe an object (type: "object")`);
+  }
+  const wire: Record<string, unknown> = { name: def.name };
+  if (def.title !== undefined) wire.title = def.title;
+  if (def.description !== undefined) wire.description = def.description;
+  wire.inputSchema = inputSchema;
+  if (output) wire.outputSchema = output.jsonSchema;
+  if (def.annotations !== undefined) wire.annotations = def.annotations;
+  if (def.icons !== undefined) wire.icons = def.icons;
+  if (def.execution !== undefined) wire.execution = def.execution;
+  if (def._meta !== undefined) wire._meta = def._meta;
+  return { wire: wire as unknown as Tool, input, output, handler };
+}
+
+/** A tool failure as the model should see it. */
+export function toolError(message: string): CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true };
+}
+
+function normalize(value: unknown, name: string): CallToolResult {
+  if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
+  if (typeof value !== 'object' || value === null) {
+    throw WireError.internal(`Tool ${name} returned neither a result object nor text`);
+  }
+  const r = value as CallToolResult;
+  if (!Array.isArray(r.content)) {
+    // structuredContent alone: add its text form for clients that only read content.
+    if (r.structuredContent !== undefined) {
+      return { ...r, content: [{ type: 'text', text: JSON.stringify(r.structuredContent) }] };
+    }
+    return { ...r, content: [] };
+  }
+  return r;
+}
+
+/**
+ * Runs `tools/call` for one entry: validates the arguments (a tool error the model can
+ * act on when they are wrong), runs the handler (its failures become tool errors), and
+ * checks `structuredContent` against the output schema.
+ */
+export async function callTool(entry: ToolEntry, params: Params, ctx: ServerContext): Promise<CallToolResult> {
+  const name = entry.wire.name;
+  const raw = params.arguments ?? {};
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    return toolError(`Invalid arguments for tool ${name}: arguments must be an object`);
+  }
+  let args: unknown = raw;
+  if (entry.input) {
+    const v = entry.input.validate(raw);
+    const outcome = v instanceof Promise ? await v : v;
+    if (!outcome.ok) return toolError(`Invalid arguments for tool ${name}: ${outcome.message}`);
+    args = outcome.value;
+  }
+  let result: CallToolResult;
+  try {
+    result = normalize(await entry.handler(args as never, ctx), name);
+  } catch (e) {
+    if (e === INPUT_REQUIRED || e instanceof WireError) throw e;
+    if (ctx.signal.aborted) throw e;
+    const message = e instanceof LocalError || e instanceof Error ? e.message : String(e);
+    return toolError(message || `Tool ${name} failed`);
+  }
+  if (entry.output && !result.isError) {
+    if (result.structuredContent === undefined) {
+      throw WireError.internal(`Tool ${name} declares an outputSchema but returned no structuredContent`);
+    }
+    const v = entry.output.validate(result.structuredContent);
+    const outcome = v instanceof Promise ? await v : v;
+    if (!outcome.ok) {
+      throw WireError.internal(`Tool ${name} returned structuredContent that does not match its outputSchema: ${outcome.message}`);
+    }
+  }
+  return result;
+}
