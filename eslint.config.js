@@ -1,8 +1,9 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'test/fixtures/**', '.cache/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'test/fixtures/**', '.cache/**', '.probe*'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -16,6 +17,6 @@ export default tseslint.config(
   },
   {
     files: ['**/*.mjs', '**/*.js'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', performance: 'readonly' } },
+    languageOptions: { globals: { ...globals.node } },
   },
 );

@@ -42,7 +42,11 @@ async function floorClient() {
       waiting.set(id, resolve);
       child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
     });
-  await request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'b', version: '1' } });
+  await request('initialize', {
+    protocolVersion: '2025-11-25',
+    capabilities: {},
+    clientInfo: { name: 'b', version: '1' },
+  });
   return {
     call: (text) => request('tools/call', { name: 'echo', arguments: { text } }),
     list: () => request('tools/list', {}),
@@ -65,7 +69,9 @@ async function sdkClient() {
 
 async function mcpkitClient() {
   const session = new Session({ role: 'client', info: { name: 'bench', version: '1.0.0' } });
-  await session.connect(new StdioClientTransport({ command: process.execPath, args: [servers.mcpkit], inheritEnv: true }));
+  await session.connect(
+    new StdioClientTransport({ command: process.execPath, args: [servers.mcpkit], inheritEnv: true }),
+  );
   await session.initialize();
   return {
     call: (text) => session.request('tools/call', { name: 'echo', arguments: { text } }),

@@ -106,3 +106,30 @@ export type {
   ToolReturn,
   ValidationOutcome,
 } from './server/index.js';
+export {
+  Client,
+  DEFAULT_MAX_INPUT_ROUNDS,
+  DEFAULT_PROBE_TIMEOUT_MS,
+  ResultCache,
+  Subscription,
+  applyElicitationDefaults,
+  urlRefusal,
+} from './client/index.js';
+export type {
+  CachePartition,
+  CallOptions,
+  ChangeEvent as SubscriptionEvent,
+  ClientHandlers,
+  ClientOptions,
+  ElicitationConfig,
+  ElicitationHandler,
+  EraPreference,
+  HandlerContext,
+  ResubscribeOptions,
+  ResultCacheOptions,
+  RootsHandler,
+  SamplingConfig,
+  SamplingHandler,
+  ServerNotification,
+  SubscribeOptions,
+} from './client/index.js';

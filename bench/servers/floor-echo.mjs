@@ -7,9 +7,15 @@ rl.on('line', (line) => {
   if (m.id === undefined) return;
   let result;
   if (m.method === 'initialize') {
-    result = { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'floor', version: '1' } };
+    result = {
+      protocolVersion: m.params.protocolVersion,
+      capabilities: { tools: {} },
+      serverInfo: { name: 'floor', version: '1' },
+    };
   } else if (m.method === 'tools/list') {
-    result = { tools: [{ name: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }] };
+    result = {
+      tools: [{ name: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }],
+    };
   } else {
     result = { content: [{ type: 'text', text: m.params.arguments.text }] };
   }

@@ -10,10 +10,7 @@ function expectInvalid(
   result: JsonRpcMessage | InvalidMessage,
   expected: { id: string | number | null; respond?: boolean },
 ): InvalidMessage {
-  assert.ok(
-    result instanceof InvalidMessage,
-    `expected InvalidMessage, got ${JSON.stringify(result)}`,
-  );
+  assert.ok(result instanceof InvalidMessage, `expected InvalidMessage, got ${JSON.stringify(result)}`);
   assert.ok(result.error instanceof WireError);
   assert.equal(result.error.code, ErrorCode.InvalidRequest);
   assert.equal(typeof result.error.message, 'string');
@@ -195,16 +192,16 @@ describe('inspectMessage: method and params', () => {
 
 describe('inspectMessage: responses are never answered', () => {
   test('both result and error', () => {
-    expectInvalid(
-      inspectMessage({ jsonrpc: '2.0', id: 4, result: {}, error: { code: 1, message: 'm' } }),
-      { id: 4, respond: false },
-    );
+    expectInvalid(inspectMessage({ jsonrpc: '2.0', id: 4, result: {}, error: { code: 1, message: 'm' } }), {
+      id: 4,
+      respond: false,
+    });
   });
   test('both result and error with an invalid id echoes null', () => {
-    expectInvalid(
-      inspectMessage({ jsonrpc: '2.0', id: 4.5, result: {}, error: { code: 1, message: 'm' } }),
-      { id: null, respond: false },
-    );
+    expectInvalid(inspectMessage({ jsonrpc: '2.0', id: 4.5, result: {}, error: { code: 1, message: 'm' } }), {
+      id: null,
+      respond: false,
+    });
   });
   for (const [name, code] of [
     ['missing', undefined],
@@ -272,11 +269,7 @@ describe('inspectMessage: responses are never answered', () => {
       const r = inspectMessage(shape);
       assert.ok(r instanceof InvalidMessage, JSON.stringify(shape));
       assert.equal(r.error.code, ErrorCode.InvalidRequest);
-      assert.equal(
-        r.respond,
-        false,
-        `answered a response-shaped message: ${JSON.stringify(shape)}`,
-      );
+      assert.equal(r.respond, false, `answered a response-shaped message: ${JSON.stringify(shape)}`);
     }
   });
   test('an object with no method, result or error is rejected', () => {

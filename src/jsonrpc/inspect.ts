@@ -13,6 +13,8 @@ export class InvalidMessage {
     readonly error: WireError,
     readonly id: RequestId | null,
     readonly respond: boolean,
+    /** It had no method: a (broken) answer to a request, whose id names one of ours. */
+    readonly responseLike = false,
   ) {}
 }
 
@@ -25,11 +27,12 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function invalid(message: string, id: unknown, respond = true): InvalidMessage {
+function invalid(message: string, id: unknown, respond = true, responseLike = !respond): InvalidMessage {
   return new InvalidMessage(
     new WireError(ErrorCode.InvalidRequest, message),
     isValidId(id) ? id : null,
     respond,
+    responseLike,
   );
 }
 
@@ -50,7 +53,8 @@ export function inspectMessage(value: unknown): JsonRpcMessage | InvalidMessage 
   const method = value.method;
   // Anything shaped like a response is never answered, however broken it is.
   const responseShaped = method === undefined && (value.result !== undefined || value.error !== undefined);
-  if (value.jsonrpc !== '2.0') return invalid('jsonrpc must be exactly "2.0"', id, !responseShaped);
+  if (value.jsonrpc !== '2.0')
+    return invalid('jsonrpc must be exactly "2.0"', id, !responseShaped, method === undefined);
   if (method !== undefined) {
     if (typeof method !== 'string') return invalid('method must be a string', id);
     const params = value.params;
@@ -73,12 +77,13 @@ export function inspectMessage(value: unknown): JsonRpcMessage | InvalidMessage 
     return value as unknown as JsonRpcMessage;
   }
   if (error !== undefined) {
-    if (id !== null && !isValidId(id)) return invalid('An error response needs a valid id or null', id, false);
+    if (id !== null && !isValidId(id))
+      return invalid('An error response needs a valid id or null', id, false);
     if (!isPlainObject(error) || !Number.isInteger(error.code)) {
       return invalid('error must be an object with an integer code', id, false);
     }
     if (typeof error.message !== 'string') return invalid('error.message must be a string', id, false);
     return value as unknown as JsonRpcMessage;
   }
-  return invalid('A message needs a method, a result or an error', id);
+  return invalid('A message needs a method, a result or an error', id, true, true);
 }

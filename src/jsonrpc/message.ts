@@ -39,10 +39,7 @@ export interface JsonRpcErrorResponse {
 export type JsonRpcResponse = JsonRpcResultResponse | JsonRpcErrorResponse;
 
 export type JsonRpcMessage =
-  | JsonRpcRequest
-  | JsonRpcNotification
-  | JsonRpcResultResponse
-  | JsonRpcErrorResponse;
+  JsonRpcRequest | JsonRpcNotification | JsonRpcResultResponse | JsonRpcErrorResponse;
 
 /** Whether a message is a request (it has both `method` and `id`). */
 export function isRequest(m: JsonRpcMessage): m is JsonRpcRequest {

@@ -79,9 +79,7 @@ function checkFrame(text: string) {
     } else {
       const batch = asBatch(r);
       assert.equal(batch.items.length, value.length);
-      value.forEach((item, i) =>
-        checkItem(item, batch.items[i] as JsonRpcMessage | InvalidMessage),
-      );
+      value.forEach((item, i) => checkItem(item, batch.items[i] as JsonRpcMessage | InvalidMessage));
     }
   } else {
     checkItem(value, r);
@@ -202,9 +200,7 @@ describe('parseFrameBytes', () => {
   }
   test('valid multi-byte UTF-8 is decoded exactly', () => {
     const method = 'é中😀\u2028';
-    const r = asMessage(
-      parseFrameBytes(enc.encode(`{"jsonrpc":"2.0","id":"ü","method":"${method}"}`)),
-    );
+    const r = asMessage(parseFrameBytes(enc.encode(`{"jsonrpc":"2.0","id":"ü","method":"${method}"}`)));
     assert.deepEqual(r, { jsonrpc: '2.0', id: 'ü', method });
   });
   test('invalid JSON in valid UTF-8 is -32700', () => {
@@ -239,17 +235,9 @@ describe('parseFrame: JSON values that are not messages are -32600', () => {
     ['method not a string', '{"jsonrpc":"2.0","id":"a","method":7}', 'a'],
     ['params an array', '{"jsonrpc":"2.0","id":2,"method":"x","params":[1]}', 2],
     ['params a string', '{"jsonrpc":"2.0","id":2,"method":"x","params":"p"}', 2],
-    [
-      'both result and error',
-      '{"jsonrpc":"2.0","id":3,"result":{},"error":{"code":1,"message":"m"}}',
-      3,
-    ],
+    ['both result and error', '{"jsonrpc":"2.0","id":3,"result":{},"error":{"code":1,"message":"m"}}', 3],
     ['error without code', '{"jsonrpc":"2.0","id":3,"error":{"message":"m"}}', 3],
-    [
-      'error with fractional code',
-      '{"jsonrpc":"2.0","id":3,"error":{"code":1.5,"message":"m"}}',
-      3,
-    ],
+    ['error with fractional code', '{"jsonrpc":"2.0","id":3,"error":{"code":1.5,"message":"m"}}', 3],
     ['error without message', '{"jsonrpc":"2.0","id":3,"error":{"code":1}}', 3],
     ['error with numeric message', '{"jsonrpc":"2.0","id":3,"error":{"code":1,"message":2}}', 3],
   ];
@@ -264,20 +252,10 @@ describe('parseFrame: JSON values that are not messages are -32600', () => {
     asMessage(parseFrame('{"jsonrpc":"2.0","id":1.0,"method":"x"}'));
   });
   test('requests are answered, responses are not', () => {
+    assert.equal(asInvalid(parseFrame('{"jsonrpc":"2.0","id":1,"method":1}'), -32600, 1).respond, true);
+    assert.equal(asInvalid(parseFrame('{"jsonrpc":"2.0","id":1,"result":[]}'), -32600, 1).respond, false);
     assert.equal(
-      asInvalid(parseFrame('{"jsonrpc":"2.0","id":1,"method":1}'), -32600, 1).respond,
-      true,
-    );
-    assert.equal(
-      asInvalid(parseFrame('{"jsonrpc":"2.0","id":1,"result":[]}'), -32600, 1).respond,
-      false,
-    );
-    assert.equal(
-      asInvalid(
-        parseFrame('{"jsonrpc":"2.0","id":1,"error":{"code":"x","message":"m"}}'),
-        -32600,
-        1,
-      ).respond,
+      asInvalid(parseFrame('{"jsonrpc":"2.0","id":1,"error":{"code":"x","message":"m"}}'), -32600, 1).respond,
       false,
     );
   });
@@ -454,15 +432,8 @@ describe('hostile keys pollute nothing', () => {
 
   test('hostile keys do not supply envelope fields', () => {
     // JSON.parse keeps __proto__ as an own key: the envelope must not be read through it.
-    asInvalid(
-      parseFrame('{"__proto__":{"jsonrpc":"2.0","id":1,"method":"x"}}'),
-      ErrorCode.InvalidRequest,
-    );
-    asInvalid(
-      parseFrame('{"jsonrpc":"2.0","id":1,"__proto__":{"method":"x"}}'),
-      ErrorCode.InvalidRequest,
-      1,
-    );
+    asInvalid(parseFrame('{"__proto__":{"jsonrpc":"2.0","id":1,"method":"x"}}'), ErrorCode.InvalidRequest);
+    asInvalid(parseFrame('{"jsonrpc":"2.0","id":1,"__proto__":{"method":"x"}}'), ErrorCode.InvalidRequest, 1);
     asInvalid(
       parseFrame('{"jsonrpc":"2.0","id":1,"error":{"__proto__":{"code":1,"message":"m"}}}'),
       ErrorCode.InvalidRequest,

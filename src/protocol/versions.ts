@@ -1,11 +1,5 @@
 /** Every MCP revision mcpkit speaks, oldest first. */
-export const ALL_VERSIONS = [
-  '2024-11-05',
-  '2025-03-26',
-  '2025-06-18',
-  '2025-11-25',
-  '2026-07-28',
-] as const;
+export const ALL_VERSIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'] as const;
 
 export type ProtocolVersion = (typeof ALL_VERSIONS)[number];
 

@@ -1,7 +1,5 @@
 /** A change a server announces to interested clients. */
-export type ChangeEvent =
-  | { kind: 'tools' | 'prompts' | 'resources' }
-  | { kind: 'resource'; uri: string };
+export type ChangeEvent = { kind: 'tools' | 'prompts' | 'resources' } | { kind: 'resource'; uri: string };
 
 /**
  * Fans change events out to every node that serves clients. The default is in-process;

@@ -93,11 +93,17 @@ export async function restoreState(
   if (payload.v !== 1 || payload.m !== method) refuse('it belongs to another method');
   if (typeof payload.exp !== 'number' || payload.exp < Date.now()) refuse('it has expired');
   if (payload.p !== principalOf(authInfo)) refuse('it belongs to another principal');
-  if (payload.d !== (await digestRequest(method, salientParams(params)))) refuse('it belongs to another request');
+  if (payload.d !== (await digestRequest(method, salientParams(params))))
+    refuse('it belongs to another request');
   const answers: Record<string, unknown> = { ...(payload.a as Record<string, unknown>) };
   const key = payload.k;
   const responses = params.inputResponses;
-  if (typeof key === 'string' && typeof responses === 'object' && responses !== null && Object.hasOwn(responses, key)) {
+  if (
+    typeof key === 'string' &&
+    typeof responses === 'object' &&
+    responses !== null &&
+    Object.hasOwn(responses, key)
+  ) {
     const answer = (responses as Record<string, unknown>)[key];
     const asked = (payload.q as string | undefined) ?? '';
     if (!validAnswer(asked, answer)) {

@@ -53,10 +53,13 @@ export class HmacRequestState implements RequestStateCodec {
           ? enc.encode(secret)
           : secret;
     if (raw.length < 16) throw new RangeError('The request state key needs at least 16 bytes');
-    this.key = crypto.subtle.importKey('raw', raw as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, [
-      'sign',
-      'verify',
-    ]);
+    this.key = crypto.subtle.importKey(
+      'raw',
+      raw as Uint8Array<ArrayBuffer>,
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['sign', 'verify'],
+    );
   }
 
   async seal(payload: Record<string, unknown>): Promise<string> {

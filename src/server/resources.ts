@@ -106,7 +106,10 @@ export function resolveResource(
   uri: string,
   resources: ReadonlyMap<string, ResourceEntry>,
   templates: Iterable<TemplateEntry>,
-): { resource: ResourceEntry } | { template: TemplateEntry; variables: Record<string, string | string[]> } | undefined {
+):
+  | { resource: ResourceEntry }
+  | { template: TemplateEntry; variables: Record<string, string | string[]> }
+  | undefined {
   const r = resources.get(uri);
   if (r) return { resource: r };
   for (const t of templates) {

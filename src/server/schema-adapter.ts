@@ -8,11 +8,7 @@ export interface StandardSchemaLike<Output = unknown> {
   readonly '~standard': {
     readonly version: 1;
     readonly vendor: string;
-    readonly validate: (
-      value: unknown,
-    ) =>
-      | StandardResult<Output>
-      | Promise<StandardResult<Output>>;
+    readonly validate: (value: unknown) => StandardResult<Output> | Promise<StandardResult<Output>>;
     /** Standard JSON Schema: present on zod 4 and on wrapped valibot schemas. */
     readonly jsonSchema?: {
       readonly input: (options: { target: string }) => Record<string, unknown>;
@@ -51,7 +47,10 @@ export function isStandardSchema(s: unknown): s is StandardSchemaLike {
 }
 
 function formatIssues(
-  issues: ReadonlyArray<{ message: string; path?: ReadonlyArray<PropertyKey | { key: PropertyKey }> | undefined }>,
+  issues: ReadonlyArray<{
+    message: string;
+    path?: ReadonlyArray<PropertyKey | { key: PropertyKey }> | undefined;
+  }>,
 ): string {
   return issues
     .slice(0, 8)
@@ -114,7 +113,9 @@ export function compileSchema(
       if (!std.jsonSchema) {
         throw new TypeError(
           `A ${std.vendor} schema cannot describe itself as JSON Schema: pass jsonSchema alongside it` +
-            (std.vendor === 'valibot' ? ', or wrap it with toStandardJsonSchema() from @valibot/to-json-schema' : ''),
+            (std.vendor === 'valibot'
+              ? ', or wrap it with toStandardJsonSchema() from @valibot/to-json-schema'
+              : ''),
         );
       }
       js = std.jsonSchema[io]({ target: 'draft-2020-12' });

@@ -80,7 +80,10 @@ export class ServerContext {
     const url = (params as { mode?: string }).mode === 'url';
     const caps = this.request.peerCapabilities;
     if (!hasCapability(caps, 'elicitation')) {
-      throw new LocalError('CapabilityNotSupported', 'The client did not declare the elicitation capability, so the user cannot be asked');
+      throw new LocalError(
+        'CapabilityNotSupported',
+        'The client did not declare the elicitation capability, so the user cannot be asked',
+      );
     }
     if (url && !hasCapability(caps, 'elicitation.url')) {
       throw new LocalError('CapabilityNotSupported', 'The client does not support URL-mode elicitation');
@@ -91,7 +94,10 @@ export class ServerContext {
       const { elicitationId, ...rest } = wire as Params & { elicitationId?: string };
       wire = this.era === 'legacy' ? { ...rest, elicitationId: elicitationId ?? crypto.randomUUID() } : rest;
     }
-    return (await this.ask({ method: 'elicitation/create', params: wire }, options)) as unknown as ElicitResult;
+    return (await this.ask(
+      { method: 'elicitation/create', params: wire },
+      options,
+    )) as unknown as ElicitResult;
   }
 
   /** Asks the client's LLM for a completion (with tools, when the client supports them). */
@@ -100,7 +106,10 @@ export class ServerContext {
     if (!hasCapability(caps, 'sampling')) {
       throw new LocalError('CapabilityNotSupported', 'The client did not declare the sampling capability');
     }
-    if ((params.tools !== undefined || params.toolChoice !== undefined) && !hasCapability(caps, 'sampling.tools')) {
+    if (
+      (params.tools !== undefined || params.toolChoice !== undefined) &&
+      !hasCapability(caps, 'sampling.tools')
+    ) {
       throw new LocalError('CapabilityNotSupported', 'The client does not support tools in sampling');
     }
     return (await this.ask(
@@ -121,7 +130,10 @@ export class ServerContext {
     if (this.era === 'modern') {
       if (!this.mrtr) {
         return Promise.reject(
-          new LocalError('CapabilityNotSupported', `${this.method} cannot ask the client for input (only tools/call, prompts/get and resources/read can)`),
+          new LocalError(
+            'CapabilityNotSupported',
+            `${this.method} cannot ask the client for input (only tools/call, prompts/get and resources/read can)`,
+          ),
         );
       }
       return this.mrtr.ask(request);

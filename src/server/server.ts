@@ -2,12 +2,7 @@ import { WireError } from '../jsonrpc/index.js';
 import type { Params, RequestId, Transport } from '../jsonrpc/index.js';
 import { MetaKey } from '../protocol/meta-keys.js';
 import { Session } from '../session/index.js';
-import type {
-  Implementation,
-  RequestContext,
-  RequestHandler,
-  SessionLogger,
-} from '../session/index.js';
+import type { Implementation, RequestContext, RequestHandler, SessionLogger } from '../session/index.js';
 import { LocalChangeBus } from './change-bus.js';
 import type { ChangeBus, ChangeEvent } from './change-bus.js';
 import { paginate } from './cursor.js';
@@ -118,20 +113,56 @@ export class McpServer {
       (fn: (p: Params, rc: RequestContext) => unknown): RequestHandler =>
       (p, rc) =>
         this.middleware.length === 0 ? fn(p, rc) : this.serve(p, rc, () => fn(p, rc));
-    h.set('tools/list', plain((p) => this.listTools(p)));
+    h.set(
+      'tools/list',
+      plain((p) => this.listTools(p)),
+    );
     h.set('tools/call', (p, rc) => this.serve(p, rc, (ctx) => this.callTool(p, ctx)));
-    h.set('resources/list', plain((p) => this.listPage(p, 'resources', [...this.resources.values()].map((r) => r.wire))));
+    h.set(
+      'resources/list',
+      plain((p) =>
+        this.listPage(
+          p,
+          'resources',
+          [...this.resources.values()].map((r) => r.wire),
+        ),
+      ),
+    );
     h.set(
       'resources/templates/list',
-      plain((p) => this.listPage(p, 'resourceTemplates', [...this.templates.values()].map((t) => t.wire))),
+      plain((p) =>
+        this.listPage(
+          p,
+          'resourceTemplates',
+          [...this.templates.values()].map((t) => t.wire),
+        ),
+      ),
     );
     h.set('resources/read', (p, rc) => this.serve(p, rc, (ctx) => this.readResource(p, ctx)));
-    h.set('resources/subscribe', plain((p, rc) => this.subscribe(p, rc, true)));
-    h.set('resources/unsubscribe', plain((p, rc) => this.subscribe(p, rc, false)));
-    h.set('prompts/list', plain((p) => this.listPage(p, 'prompts', [...this.prompts.values()].map((e) => e.wire))));
+    h.set(
+      'resources/subscribe',
+      plain((p, rc) => this.subscribe(p, rc, true)),
+    );
+    h.set(
+      'resources/unsubscribe',
+      plain((p, rc) => this.subscribe(p, rc, false)),
+    );
+    h.set(
+      'prompts/list',
+      plain((p) =>
+        this.listPage(
+          p,
+          'prompts',
+          [...this.prompts.values()].map((e) => e.wire),
+        ),
+      ),
+    );
     h.set('prompts/get', (p, rc) => this.serve(p, rc, (ctx) => this.getPrompt(p, ctx)));
     h.set('completion/complete', (p, rc) => this.serve(p, rc, () => this.complete(p)));
-    h.set('subscriptions/listen', plain((p, rc) => this.listen(p, rc)));
+    h.set(
+      'subscriptions/listen',
+      plain((p, rc) => this.listen(p, rc)),
+    );
   }
 
   // ------------------------------------------------------------ registration
@@ -190,7 +221,12 @@ export class McpServer {
     this.bus.publish({ kind: 'resource', uri });
   }
 
-  private remover<T>(map: Map<string, T>, key: string, entry: T, kind: 'resources' | 'prompts'): Registration {
+  private remover<T>(
+    map: Map<string, T>,
+    key: string,
+    entry: T,
+    kind: 'resources' | 'prompts',
+  ): Registration {
     return {
       remove: () => {
         if (map.get(key) !== entry) return;
@@ -206,7 +242,8 @@ export class McpServer {
   capabilities(): Record<string, unknown> {
     const caps: Record<string, unknown> = { logging: {} };
     if (this.tools.size > 0) caps.tools = { listChanged: true };
-    if (this.resources.size > 0 || this.templates.size > 0) caps.resources = { subscribe: true, listChanged: true };
+    if (this.resources.size > 0 || this.templates.size > 0)
+      caps.resources = { subscribe: true, listChanged: true };
     if (this.prompts.size > 0) caps.prompts = { listChanged: true };
     if (this.prompts.size > 0 || this.templates.size > 0) caps.completions = {};
     return { ...caps, ...this.options.capabilities };
@@ -233,10 +270,11 @@ export class McpServer {
       requestHandlers: this.handlers,
     });
     this.sessions.add(session);
-    session.onclose = () => {
+    // Not onclose: that belongs to the caller, who may set it (see the example above).
+    session.addCloseListener(() => {
       this.sessions.delete(session);
       for (const l of this.listeners) if (l.session === session) this.listeners.delete(l);
-    };
+    });
     await session.connect(transport);
     return session;
   }
@@ -266,7 +304,11 @@ export class McpServer {
    * Runs a handler with its context: middleware around it, and in the modern era the MRTR
    * replay state for the methods that may ask the client for input.
    */
-  private async serve(params: Params, rc: RequestContext, inner: (ctx: ServerContext) => unknown): Promise<unknown> {
+  private async serve(
+    params: Params,
+    rc: RequestContext,
+    inner: (ctx: ServerContext) => unknown,
+  ): Promise<unknown> {
     let mrtr: MrtrState | undefined;
     if (rc.era === 'modern' && MRTR_METHODS.has(rc.method)) {
       mrtr = await restoreState(this.codec, rc.method, params, rc.authInfo);
@@ -320,13 +362,15 @@ export class McpServer {
     const name = params.name;
     if (typeof name !== 'string') throw WireError.invalidParams('tools/call needs a tool name');
     const entry = this.tools.get(name);
-    if (!entry) throw WireError.invalidParams(`Unknown tool: ${name.length > 100 ? name.slice(0, 100) + '…' : name}`);
+    if (!entry)
+      throw WireError.invalidParams(`Unknown tool: ${name.length > 100 ? name.slice(0, 100) + '…' : name}`);
     return callTool(entry, params, ctx);
   }
 
   private async readResource(params: Params, ctx: ServerContext): Promise<unknown> {
     const uri = params.uri;
-    if (typeof uri !== 'string' || uri.length === 0) throw WireError.invalidParams('resources/read needs a uri');
+    if (typeof uri !== 'string' || uri.length === 0)
+      throw WireError.invalidParams('resources/read needs a uri');
     if (uri.length > 65_536) throw WireError.invalidParams('The uri is longer than 64 KiB');
     const found = resolveResource(uri, this.resources, this.templates.values());
     if (!found) throw resourceNotFound(uri, ctx.era);
@@ -341,7 +385,8 @@ export class McpServer {
     const name = params.name;
     if (typeof name !== 'string') throw WireError.invalidParams('prompts/get needs a prompt name');
     const entry = this.prompts.get(name);
-    if (!entry) throw WireError.invalidParams(`Unknown prompt: ${name.length > 100 ? name.slice(0, 100) + '…' : name}`);
+    if (!entry)
+      throw WireError.invalidParams(`Unknown prompt: ${name.length > 100 ? name.slice(0, 100) + '…' : name}`);
     const args = checkPromptArguments(entry, params.arguments);
     return normalizePrompt(await entry.handler(args, ctx), name);
   }
@@ -392,7 +437,8 @@ export class McpServer {
     let set = this.legacySubscriptions.get(session);
     if (on) {
       if (!set) this.legacySubscriptions.set(session, (set = new Set()));
-      if (set.size >= 10_000 && !set.has(uri)) throw WireError.invalidParams('Too many subscriptions on this connection');
+      if (set.size >= 10_000 && !set.has(uri))
+        throw WireError.invalidParams('Too many subscriptions on this connection');
       set.add(uri);
     } else {
       set?.delete(uri);
@@ -418,7 +464,9 @@ export class McpServer {
     if (requested.promptsListChanged === true && caps.prompts) filter.promptsListChanged = true;
     if (requested.resourcesListChanged === true && caps.resources) filter.resourcesListChanged = true;
     if (Array.isArray(requested.resourceSubscriptions) && caps.resources) {
-      const uris = requested.resourceSubscriptions.filter((u): u is string => typeof u === 'string').slice(0, 10_000);
+      const uris = requested.resourceSubscriptions
+        .filter((u): u is string => typeof u === 'string')
+        .slice(0, 10_000);
       filter.resourceSubscriptions = uris;
     }
     const id = rc.requestId;

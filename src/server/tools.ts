@@ -92,7 +92,11 @@ function normalize(value: unknown, name: string): CallToolResult {
  * act on when they are wrong), runs the handler (its failures become tool errors), and
  * checks `structuredContent` against the output schema.
  */
-export async function callTool(entry: ToolEntry, params: Params, ctx: ServerContext): Promise<CallToolResult> {
+export async function callTool(
+  entry: ToolEntry,
+  params: Params,
+  ctx: ServerContext,
+): Promise<CallToolResult> {
   const name = entry.wire.name;
   const raw = params.arguments ?? {};
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
@@ -121,7 +125,9 @@ export async function callTool(entry: ToolEntry, params: Params, ctx: ServerCont
     const v = entry.output.validate(result.structuredContent);
     const outcome = v instanceof Promise ? await v : v;
     if (!outcome.ok) {
-      throw WireError.internal(`Tool ${name} returned structuredContent that does not match its outputSchema: ${outcome.message}`);
+      throw WireError.internal(
+        `Tool ${name} returned structuredContent that does not match its outputSchema: ${outcome.message}`,
+      );
     }
   }
   return result;

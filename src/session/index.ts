@@ -6,7 +6,7 @@ export type {
   Role,
   SessionLogger,
   SessionOptions,
-} from './session.js';
+} from './session-types.js';
 export { RequestContext } from './request-context.js';
 export type { PeerInfo } from './request-context.js';
 export type { Progress, RequestOptions } from './options.js';

@@ -20,13 +20,18 @@ function isObject(v: unknown): v is Record<string, unknown> {
 export function readModernMeta(
   params: Params | undefined,
   supported: readonly string[],
+  /** Every version the server speaks, named in the error (legacy ones included). */
+  advertised: readonly string[] = supported,
 ): ModernRequestMeta | WireError | undefined {
   const meta = params?._meta;
   if (!isObject(meta) || !Object.hasOwn(meta, MetaKey.ProtocolVersion)) return undefined;
   const version = meta[MetaKey.ProtocolVersion];
-  if (typeof version !== 'string' || !supported.includes(version)) {
+  if (typeof version !== 'string') {
+    return new WireError(ErrorCode.InvalidParams, `${MetaKey.ProtocolVersion} must be a string`);
+  }
+  if (!supported.includes(version)) {
     return new WireError(ErrorCode.UnsupportedProtocolVersion, 'Unsupported protocol version', {
-      supported: [...supported].reverse(),
+      supported: [...advertised].reverse(),
       requested: version,
     });
   }
@@ -49,10 +54,7 @@ export function readModernMeta(
  * Adds the modern request fields to outbound params without touching the caller's objects.
  * `base` is built once per session and shared; it is never mutated.
  */
-export function withModernMeta(
-  params: Params | undefined,
-  base: Readonly<Record<string, unknown>>,
-): Params {
+export function withModernMeta(params: Params | undefined, base: Readonly<Record<string, unknown>>): Params {
   if (params === undefined) return { _meta: base };
   const own = params._meta;
   return { ...params, _meta: isObject(own) ? { ...own, ...base } : base };

@@ -32,9 +32,8 @@ export class PendingRequest implements EventListenerObject {
     if (this.timer !== undefined) clearTimeout(this.timer);
     const left = this.startedAt + this.maxTotalMs - now;
     const wait = Math.max(0, Math.min(this.timeoutMs, left));
+    // Not unref'd: a caller awaiting an answer is real work, and an in-memory peer holds no socket.
     this.timer = setTimeout(fire, wait, this);
-    // A pending request must not keep a process alive on its own.
-    (this.timer as { unref?: () => void }).unref?.();
   }
 
   progress(p: Progress, now: number, fire: (p: PendingRequest) => void): void {

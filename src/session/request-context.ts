@@ -1,6 +1,7 @@
 import type { Params, RequestId } from '../jsonrpc/index.js';
 import type { Era } from '../protocol/versions.js';
 import { MetaKey } from '../protocol/meta-keys.js';
+import { hasCapability } from '../protocol/methods.js';
 import type { RequestOptions } from './options.js';
 import { isLogLevel, passesLevel } from './logging-levels.js';
 import type { LogLevel } from './logging-levels.js';
@@ -15,6 +16,8 @@ export interface PeerInfo {
 /** What a request context needs from the session that owns it. */
 export interface ContextHost {
   readonly legacyLogLevel: LogLevel | undefined;
+  /** Our own declared capabilities. */
+  readonly capabilities: Readonly<Record<string, unknown>>;
   sendRelated(requestId: RequestId, method: string, params: Params): void;
   requestOnBehalf(
     ctx: RequestContext,
@@ -37,7 +40,9 @@ export class RequestContext {
   cancelled = false;
   cancelReason: string | undefined;
   /** For batch collection: where the answer goes instead of straight to the transport. */
-  batch: { add(message: unknown): void } | undefined;
+  batch: { add(message: unknown): void; skip(): void } | undefined;
+  /** The transport's per-request signal (an HTTP response stream), while listened to. */
+  transportSignal: AbortSignal | undefined;
 
   constructor(
     /** The session (connection) this request arrived on. */
@@ -106,6 +111,8 @@ export class RequestContext {
 
   /** The minimum level the peer wants logs at for this request; undefined means none. */
   get logLevel(): LogLevel | undefined {
+    // Servers that did not declare logging send no log messages at all.
+    if (!hasCapability(this.session.capabilities, 'logging')) return undefined;
     if (this.era === 'modern') {
       const l = this.meta?.[MetaKey.LogLevel];
       return isLogLevel(l) ? l : undefined;

@@ -1,11 +1,4 @@
-import {
-  ErrorCode,
-  InvalidMessage,
-  LocalError,
-  ParsedBatch,
-  WireError,
-  errorResponse,
-} from '../jsonrpc/index.js';
+import { InvalidMessage, LocalError, ParsedBatch, WireError, errorResponse } from '../jsonrpc/index.js';
 import type {
   FrameInfo,
   JsonRpcMessage,
@@ -18,79 +11,34 @@ import type {
   Transport,
 } from '../jsonrpc/index.js';
 import { MetaKey } from '../protocol/meta-keys.js';
-import {
-  canSend,
-  describeMethod,
-  hasCapability,
-  methodInRevision,
-} from '../protocol/methods.js';
-import type { MethodDescriptor } from '../protocol/methods.js';
-import {
-  ALL_VERSIONS,
-  LATEST_LEGACY_VERSION,
-  allowsBatch,
-  isLegacyVersion,
-} from '../protocol/versions.js';
+import { ALL_VERSIONS, allowsBatch } from '../protocol/versions.js';
 import type { Era } from '../protocol/versions.js';
-import { acceptsServerVersion, modernOnly, negotiateInitialize } from './lifecycle.js';
+import { BatchCollector } from './batch-collector.js';
+import { discoverHandler, pingHandler, setLevelHandler } from './builtins.js';
+import { runInitialize } from './client-handshake.js';
+import { refuseOutbound } from './outbound-checks.js';
+import { defaultLogger } from './session-types.js';
+import type {
+  Implementation,
+  NotificationHandler,
+  RequestHandler,
+  Role,
+  SessionLogger,
+  SessionOptions,
+} from './session-types.js';
+import { refuseMethod, routeInbound } from './inbound-route.js';
+import { negotiateInitialize } from './lifecycle.js';
+import { decorateModernResult } from './modern-result.js';
 import type { LegacyState } from './lifecycle.js';
-import { isLogLevel } from './logging-levels.js';
 import type { LogLevel } from './logging-levels.js';
-import { readModernMeta, withModernMeta } from './modern-meta.js';
+import { withModernMeta } from './modern-meta.js';
 import { DEFAULT_MAX_TOTAL_TIMEOUT_MS, DEFAULT_TIMEOUT_MS } from './options.js';
 import type { Progress, RequestOptions } from './options.js';
 import { PendingRequest } from './pending.js';
 import { RequestContext } from './request-context.js';
 import type { ContextHost, PeerInfo } from './request-context.js';
 
-export type Role = 'client' | 'server';
-
-/** Answers one inbound request. Return the result object, or throw a {@link WireError}. */
-export type RequestHandler = (params: Params, ctx: RequestContext) => unknown;
-
-/** Receives one inbound notification. */
-export type NotificationHandler = (params: Params, session: Session) => void | Promise<void>;
-
-/** Where the session reports what it could not hand to anyone else. */
-export interface SessionLogger {
-  (level: 'debug' | 'warning' | 'error', message: string, detail?: unknown): void;
-}
-
-/** Identifies an implementation: ours in `info`, the peer's in `peerInfo`. */
-export interface Implementation {
-  name: string;
-  version: string;
-  [key: string]: unknown;
-}
-
-export interface SessionOptions {
-  role: Role;
-  /** Our name and version, sent as clientInfo or serverInfo. */
-  info: Implementation;
-  /** Capabilities we declare. Requests needing one we did not declare are refused. */
-  capabilities?: Record<string, unknown>;
-  /** Server instructions for the model (server role). */
-  instructions?: string;
-  /** Protocol versions we speak, oldest first (default: all of them). */
-  versions?: readonly string[];
-  /** Default timeout for outbound requests (60 s). */
-  timeoutMs?: number;
-  /** Hard upper bound for outbound requests, progress or not (10 min). */
-  maxTotalTimeoutMs?: number;
-  /** Handlers shared by many sessions; read, never copied. */
-  requestHandlers?: ReadonlyMap<string, RequestHandler>;
-  notificationHandlers?: ReadonlyMap<string, NotificationHandler>;
-  /** Receives internal errors (handler stacks, invalid peer messages). Defaults to stderr. */
-  logger?: SessionLogger;
-}
-
 const EMPTY_PARAMS: Params = Object.freeze({}) as Params;
-
-const defaultLogger: SessionLogger = (level, message, detail) => {
-  if (level === 'debug') return;
-  // stderr only: on stdio, stdout belongs to the protocol.
-  console.error(`[mcpkit] ${message}`, detail ?? '');
-};
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -98,31 +46,6 @@ function isObject(v: unknown): v is Record<string, unknown> {
 
 function isThenable(v: unknown): v is PromiseLike<unknown> {
   return typeof v === 'object' && v !== null && typeof (v as { then?: unknown }).then === 'function';
-}
-
-/** Collects the answers to one batch and sends them together. */
-class BatchCollector {
-  private readonly out: JsonRpcMessage[] = [];
-  private waiting = 0;
-  private sealed = false;
-  constructor(private readonly session: Session) {}
-  expect(): void {
-    this.waiting++;
-  }
-  add(message: unknown): void {
-    this.out.push(message as JsonRpcMessage);
-    this.waiting--;
-    this.flush();
-  }
-  seal(): void {
-    this.sealed = true;
-    this.flush();
-  }
-  private flush(): void {
-    if (this.sealed && this.waiting === 0 && this.out.length > 0) {
-      this.session.sendRaw(this.out.splice(0));
-    }
-  }
 }
 
 /**
@@ -158,7 +81,7 @@ export class Session implements ContextHost {
 
   /** Called for notifications no handler took; useful for clients that watch everything. */
   onnotification: ((n: JsonRpcNotification) => void) | undefined;
-  /** Called once when the connection closes. */
+  /** Called once when the connection closes. Belongs to the application; see addCloseListener. */
   onclose: ((error?: Error) => void) | undefined;
 
   private transport: Transport | undefined;
@@ -175,6 +98,7 @@ export class Session implements ContextHost {
   private readonly maxTotalMs: number;
   private readonly logger: SessionLogger;
   private draining = false;
+  private readonly closeListeners: Array<(error?: Error) => void> = [];
   private modernMeta: Readonly<Record<string, unknown>> | undefined;
   private readonly fireTimeout = (p: PendingRequest): void => {
     this.cancelPending(p, p.timeoutError(), 'Request timed out');
@@ -229,6 +153,16 @@ export class Session implements ContextHost {
     this.ownNotificationHandlers.set(method, handler);
   }
 
+  /**
+   * Runs `listener` once when the connection closes, before `onclose`. Layers built on the
+   * session (a server's per-connection bookkeeping) use this, so an application that sets
+   * `onclose` cannot switch them off.
+   */
+  addCloseListener(listener: (error?: Error) => void): void {
+    if (this.closed) listener();
+    else this.closeListeners.push(listener);
+  }
+
   /** Closes the transport; everything pending is rejected at once. */
   async close(): Promise<void> {
     if (!this.transport) {
@@ -254,31 +188,7 @@ export class Session implements ContextHost {
   async initialize(
     options: { protocolVersion?: string; timeoutMs?: number; signal?: AbortSignal } = {},
   ): Promise<Record<string, unknown>> {
-    const offered =
-      options.protocolVersion ??
-      [...this.versions].reverse().find(isLegacyVersion) ??
-      LATEST_LEGACY_VERSION;
-    const request: RequestOptions = {};
-    if (options.timeoutMs !== undefined) request.timeoutMs = options.timeoutMs;
-    if (options.signal !== undefined) request.signal = options.signal;
-    const result = await this.request(
-      'initialize',
-      { protocolVersion: offered, capabilities: this.capabilities, clientInfo: this.info },
-      request,
-    );
-    const answered = result.protocolVersion;
-    if (!acceptsServerVersion(answered, this.versions)) {
-      await this.close();
-      throw new LocalError(
-        'VersionMismatch',
-        `The server chose protocol version ${JSON.stringify(answered)}, which this client does not speak (it speaks ${this.versions.filter(isLegacyVersion).join(', ')})`,
-      );
-    }
-    this.protocolVersion = answered as string;
-    this.era = 'legacy';
-    this.peerCapabilities = isObject(result.capabilities) ? result.capabilities : {};
-    this.peerInfo = isObject(result.serverInfo) ? (result.serverInfo as PeerInfo) : undefined;
-    this.peerInstructions = typeof result.instructions === 'string' ? result.instructions : undefined;
+    const result = await runInitialize(this, options);
     this.legacyState = 'ready';
     await this.notify('notifications/initialized');
     return result;
@@ -319,10 +229,15 @@ export class Session implements ContextHost {
     if (refusal) return Promise.reject(refusal);
     const signal = options?.signal;
     if (signal?.aborted) {
-      return Promise.reject(new LocalError('Cancelled', `Request ${method} was cancelled before it was sent`, { cause: signal.reason }));
+      return Promise.reject(
+        new LocalError('Cancelled', `Request ${method} was cancelled before it was sent`, {
+          cause: signal.reason,
+        }),
+      );
     }
     const id = this.nextId++;
-    let outParams = this.modernMeta && this.role === 'client' ? withModernMeta(params, this.modernMeta) : params;
+    let outParams =
+      this.modernMeta && this.role === 'client' ? withModernMeta(params, this.modernMeta) : params;
     const onprogress = options?.onprogress;
     if (onprogress) {
       const meta = isObject(outParams?._meta) ? { ...outParams._meta } : {};
@@ -354,6 +269,7 @@ export class Session implements ContextHost {
       signal.addEventListener('abort', pending, { once: true });
     }
     pending.arm(pending.startedAt, this.fireTimeout);
+    options?.onRequestId?.(id);
     const message: JsonRpcRequest =
       outParams === undefined
         ? { jsonrpc: '2.0', id, method }
@@ -415,50 +331,28 @@ export class Session implements ContextHost {
     try {
       r = this.transport!.send(message, related === undefined ? undefined : { relatedRequestId: related });
     } catch (e) {
-      this.failPending(pending, new LocalError('ConnectionClosed', `Could not send ${message.method}`, { cause: e }));
+      this.failPending(
+        pending,
+        new LocalError('ConnectionClosed', `Could not send ${message.method}`, { cause: e }),
+      );
       return;
     }
     if (r) {
       r.catch((e: unknown) => {
-        this.failPending(pending, new LocalError('ConnectionClosed', `Could not send ${message.method}`, { cause: e }));
+        this.failPending(
+          pending,
+          new LocalError('ConnectionClosed', `Could not send ${message.method}`, { cause: e }),
+        );
       });
     }
   }
 
   private checkOutbound(method: string, kind: 'request' | 'notification'): LocalError | undefined {
     if (!this.transport) return new LocalError('NotConnected', `Cannot send ${method}: not connected`);
-    if (this.closed) return new LocalError('ConnectionClosed', `Cannot send ${method}: the connection is closed`);
-    const d = describeMethod(method);
-    if (!d) return undefined;
-    if (d.kind !== kind || !canSend(d, this.role)) {
-      return new LocalError('CapabilityNotSupported', `A ${this.role} does not send ${method}`);
+    if (this.closed || (this.draining && kind === 'request')) {
+      return new LocalError('ConnectionClosed', `Cannot send ${method}: the connection is closed`);
     }
-    const version = this.protocolVersion;
-    if (version !== undefined && !methodInRevision(d, version)) {
-      return new LocalError('CapabilityNotSupported', `${method} does not exist in protocol ${version}`);
-    }
-    if (this.role === 'server' && kind === 'request' && this.era === 'modern') {
-      return new LocalError('CapabilityNotSupported', `Servers send no requests in protocol ${version}`);
-    }
-    return this.capabilityRefusal(d, version);
-  }
-
-  private capabilityRefusal(d: MethodDescriptor, version: string | undefined): LocalError | undefined {
-    const cap = d.capability;
-    if (!cap || (cap.since && version !== undefined && version < cap.since)) return undefined;
-    if (cap.side === this.role) {
-      if (d.kind === 'notification' && !hasCapability(this.capabilities, cap.path)) {
-        return new LocalError('CapabilityNotSupported', `Cannot send ${d.method}: capability "${cap.path}" was not declared`);
-      }
-      return undefined;
-    }
-    if (this.peerCapabilities && !hasCapability(this.peerCapabilities, cap.path)) {
-      return new LocalError(
-        'CapabilityNotSupported',
-        `The ${this.role === 'client' ? 'server' : 'client'} did not declare the "${cap.path}" capability needed for ${d.method}`,
-      );
-    }
-    return undefined;
+    return refuseOutbound(this, method, kind);
   }
 
   /** Called by a pending request whose AbortSignal fired. */
@@ -467,7 +361,11 @@ export class Session implements ContextHost {
     this.cancelPending(
       p,
       new LocalError('Cancelled', `Request ${p.method} was cancelled`, { cause: reason }),
-      reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : 'Cancelled by the caller',
+      reason instanceof Error
+        ? reason.message
+        : typeof reason === 'string'
+          ? reason
+          : 'Cancelled by the caller',
     );
   }
 
@@ -478,7 +376,11 @@ export class Session implements ContextHost {
     // initialize is never cancelled (2025-06-18 and later forbid it).
     if (p.method === 'initialize' || this.closed || !this.transport) return;
     if (this.transport.abortRequest?.(p.id)) return;
-    this.sendRaw({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: p.id, reason } });
+    this.sendRaw({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: p.id, reason },
+    });
   }
 
   private failPending(p: PendingRequest, error: Error): void {
@@ -509,7 +411,11 @@ export class Session implements ContextHost {
     }
   }
 
-  private onMessage(msg: JsonRpcMessage, info: FrameInfo | undefined, batch: BatchCollector | undefined): void {
+  private onMessage(
+    msg: JsonRpcMessage,
+    info: FrameInfo | undefined,
+    batch: BatchCollector | undefined,
+  ): void {
     if ('method' in msg) {
       if ('id' in msg) this.onRequest(msg, info, batch);
       else this.onNotification(msg);
@@ -520,6 +426,17 @@ export class Session implements ContextHost {
 
   private onInvalid(inv: InvalidMessage, batch?: BatchCollector): void {
     this.logger('warning', `Invalid message from the peer: ${inv.error.message}`);
+    // A broken answer to one of our requests fails that request instead of leaving it hanging.
+    if (inv.responseLike && inv.id !== null && !batch) {
+      const p = this.pending.get(inv.id);
+      if (p) {
+        this.failPending(
+          p,
+          new LocalError('InvalidMessage', `Malformed response to ${p.method}: ${inv.error.message}`),
+        );
+        return;
+      }
+    }
     if (inv.respond) {
       const reply = errorResponse(inv.id, inv.error);
       if (batch) {
@@ -529,11 +446,6 @@ export class Session implements ContextHost {
         this.sendRaw(reply);
       }
       return;
-    }
-    // A malformed answer to one of our requests must not leave it hanging.
-    if (inv.id !== null) {
-      const p = this.pending.get(inv.id);
-      if (p) this.failPending(p, new LocalError('InvalidMessage', `Malformed response to ${p.method}: ${inv.error.message}`));
     }
   }
 
@@ -549,18 +461,28 @@ export class Session implements ContextHost {
       );
       return;
     }
-    const collector = new BatchCollector(this);
+    const collector = new BatchCollector((messages) => this.sendRaw(messages));
     for (const item of batch.items) {
       if (item instanceof InvalidMessage) this.onInvalid(item, collector);
       else if ('method' in item && item.method === 'initialize') {
         collector.expect();
-        collector.add(errorResponse('id' in item ? item.id : null, WireError.invalidRequest('initialize must not be part of a batch')));
+        collector.add(
+          errorResponse(
+            'id' in item ? item.id : null,
+            WireError.invalidRequest('initialize must not be part of a batch'),
+          ),
+        );
       } else this.onMessage(item, info, collector);
     }
     collector.seal();
   }
 
-  private reply(ctx: RequestContext | undefined, id: RequestId, message: JsonRpcResponse, batch?: BatchCollector): void {
+  private reply(
+    ctx: RequestContext | undefined,
+    id: RequestId,
+    message: JsonRpcResponse,
+    batch?: BatchCollector,
+  ): void {
     const target = ctx?.batch ?? batch;
     if (target) target.add(message);
     else this.sendRaw(message, id);
@@ -571,88 +493,53 @@ export class Session implements ContextHost {
     this.reply(undefined, id, errorResponse(id, error), batch);
   }
 
-  private onRequest(msg: JsonRpcRequest, info: FrameInfo | undefined, batch: BatchCollector | undefined): void {
+  private onRequest(
+    msg: JsonRpcRequest,
+    info: FrameInfo | undefined,
+    batch: BatchCollector | undefined,
+  ): void {
     const id = msg.id;
     const method = msg.method;
     if (this.inbound.has(id)) {
-      this.refuse(id, WireError.invalidRequest(`Request id ${JSON.stringify(id)} is already in flight`), batch);
+      this.refuse(
+        id,
+        WireError.invalidRequest(`Request id ${JSON.stringify(id)} is already in flight`),
+        batch,
+      );
       return;
     }
     const params = msg.params ?? EMPTY_PARAMS;
-    let version: string;
-    let era: Era;
-    let peerCaps: Record<string, unknown>;
-    let peerInfo: PeerInfo | undefined;
-
-    if (this.role === 'server') {
-      const modern = readModernMeta(params, modernOnly(this.versions));
-      if (modern instanceof WireError) {
-        // Only the modern era has this error; a server without modern versions still says which it speaks.
-        this.refuse(id, modern, batch);
-        return;
-      }
-      if (modern) {
-        version = modern.version;
-        era = 'modern';
-        peerCaps = modern.capabilities;
-        peerInfo = modern.clientInfo;
-      } else if (method === 'initialize') {
-        this.handleInitialize(id, params, batch);
-        return;
-      } else if (method === 'server/discover') {
-        this.refuse(id, WireError.invalidParams(`server/discover needs _meta with ${MetaKey.ProtocolVersion} and ${MetaKey.ClientCapabilities}`), batch);
-        return;
-      } else if (this.legacyState === 'new') {
-        if (method !== 'ping') {
-          this.refuse(
-            id,
-            WireError.invalidRequest(
-              `Received ${method} before initialize: send initialize first, or put ${MetaKey.ProtocolVersion} in _meta (protocol 2026-07-28)`,
-            ),
-            batch,
-          );
-          return;
-        }
-        version = LATEST_LEGACY_VERSION;
-        era = 'legacy';
-        peerCaps = {};
-        peerInfo = undefined;
-      } else {
-        version = this.protocolVersion!;
-        era = 'legacy';
-        peerCaps = this.peerCapabilities ?? {};
-        peerInfo = this.peerInfo;
-      }
-    } else {
-      if (this.era === 'modern') {
-        this.refuse(id, WireError.invalidRequest(`Servers send no requests in protocol ${this.protocolVersion}`), batch);
-        return;
-      }
-      version = this.protocolVersion ?? LATEST_LEGACY_VERSION;
-      era = 'legacy';
-      peerCaps = this.peerCapabilities ?? {};
-      peerInfo = this.peerInfo;
+    const route = routeInbound(this, method, params);
+    if (route === 'initialize') {
+      this.handleInitialize(id, params, batch);
+      return;
     }
-
-    const d = describeMethod(method);
-    if (d) {
-      const peerRole: Role = this.role === 'server' ? 'client' : 'server';
-      if (d.kind !== 'request' || !canSend(d, peerRole) || !methodInRevision(d, version)) {
-        this.refuse(id, WireError.methodNotFound(`${method} (not a ${peerRole} request in protocol ${version})`), batch);
-        return;
-      }
-      const cap = d.capability;
-      if (cap && cap.side === this.role && !(cap.since && version < cap.since) && !hasCapability(this.capabilities, cap.path)) {
-        this.refuse(id, WireError.methodNotFound(`${method} (capability "${cap.path}" is not offered)`), batch);
-        return;
-      }
+    if (route instanceof WireError) {
+      this.refuse(id, route, batch);
+      return;
     }
-    const handler = this.builtin(method) ?? this.ownRequestHandlers.get(method) ?? this.sharedRequestHandlers?.get(method);
+    const refusal = refuseMethod(this.role, this.capabilities, method, route.version);
+    if (refusal) {
+      this.refuse(id, refusal, batch);
+      return;
+    }
+    const handler =
+      this.builtin(method) ?? this.ownRequestHandlers.get(method) ?? this.sharedRequestHandlers?.get(method);
     if (!handler) {
       this.refuse(id, WireError.methodNotFound(method), batch);
       return;
     }
-    const ctx = new RequestContext(this, id, method, params, version, era, peerCaps, peerInfo, info?.authInfo);
+    const ctx = new RequestContext(
+      this,
+      id,
+      method,
+      params,
+      route.version,
+      route.era,
+      route.peerCapabilities,
+      route.peerInfo,
+      info?.authInfo,
+    );
     if (batch) {
       batch.expect();
       ctx.batch = batch;
@@ -660,7 +547,10 @@ export class Session implements ContextHost {
     this.inbound.set(id, ctx);
     if (info?.signal) {
       if (info.signal.aborted) ctx.cancel('The request stream closed');
-      else info.signal.addEventListener('abort', ctx, { once: true });
+      else {
+        ctx.transportSignal = info.signal;
+        info.signal.addEventListener('abort', ctx, { once: true });
+      }
     }
     let out: unknown;
     try {
@@ -680,32 +570,12 @@ export class Session implements ContextHost {
   }
 
   private builtin(method: string): RequestHandler | undefined {
-    switch (method) {
-      case 'ping':
-        return builtinPing;
-      case 'server/discover':
-        return this.role === 'server' ? this.discoverHandler : undefined;
-      case 'logging/setLevel':
-        return this.role === 'server' ? this.setLevelHandler : undefined;
-      default:
-        return undefined;
-    }
+    if (method === 'ping') return pingHandler;
+    if (this.role !== 'server') return undefined;
+    if (method === 'server/discover') return discoverHandler;
+    if (method === 'logging/setLevel') return setLevelHandler;
+    return undefined;
   }
-
-  private readonly discoverHandler: RequestHandler = () => {
-    const result: Record<string, unknown> = {
-      supportedVersions: [...modernOnly(this.versions)].reverse(),
-      capabilities: this.capabilities,
-    };
-    if (this.instructions !== undefined) result.instructions = this.instructions;
-    return result;
-  };
-
-  private readonly setLevelHandler: RequestHandler = (params) => {
-    if (!isLogLevel(params.level)) throw WireError.invalidParams(`Unknown log level: ${JSON.stringify(params.level)}`);
-    this.legacyLogLevel = params.level;
-    return {};
-  };
 
   private handleInitialize(id: RequestId, params: Params, batch: BatchCollector | undefined): void {
     if (this.legacyState !== 'new') {
@@ -738,10 +608,9 @@ export class Session implements ContextHost {
   }
 
   private answer(ctx: RequestContext, value: unknown): void {
-    ctx.done = true;
-    this.inbound.delete(ctx.requestId);
+    this.retire(ctx);
     if (ctx.cancelled) {
-      ctx.batch?.add(undefined);
+      ctx.batch?.skip();
       return;
     }
     if (value === undefined || value === null) value = {};
@@ -750,7 +619,10 @@ export class Session implements ContextHost {
       this.reply(ctx, ctx.requestId, errorResponse(ctx.requestId, WireError.internal()));
       return;
     }
-    const result = ctx.era === 'modern' && this.role === 'server' ? this.decorateModern(ctx.method, value) : value;
+    const result =
+      ctx.era === 'modern' && this.role === 'server'
+        ? decorateModernResult(ctx.method, value, this.info)
+        : value;
     this.reply(ctx, ctx.requestId, { jsonrpc: '2.0', id: ctx.requestId, result });
   }
 
@@ -761,10 +633,9 @@ export class Session implements ContextHost {
   }
 
   private answerError(ctx: RequestContext, e: unknown): void {
-    ctx.done = true;
-    this.inbound.delete(ctx.requestId);
+    this.retire(ctx);
     if (ctx.cancelled) {
-      ctx.batch?.add(undefined);
+      ctx.batch?.skip();
       return;
     }
     let wire: WireError;
@@ -778,17 +649,11 @@ export class Session implements ContextHost {
     this.reply(ctx, ctx.requestId, errorResponse(ctx.requestId, wire));
   }
 
-  /** Adds `resultType`, serverInfo and cache hints to a modern result, on a copy. */
-  private decorateModern(method: string, value: Record<string, unknown>): Record<string, unknown> {
-    const meta = isObject(value._meta) ? { ...value._meta } : {};
-    meta[MetaKey.ServerInfo] = this.info;
-    const out: Record<string, unknown> = { ...value, _meta: meta };
-    if (typeof out.resultType !== 'string') out.resultType = 'complete';
-    if (out.resultType === 'complete' && describeMethod(method)?.cacheable) {
-      if (typeof out.ttlMs !== 'number') out.ttlMs = 0;
-      if (out.cacheScope !== 'public' && out.cacheScope !== 'private') out.cacheScope = 'private';
-    }
-    return out;
+  /** The request is over: forget it and stop listening to its transport signal. */
+  private retire(ctx: RequestContext): void {
+    ctx.done = true;
+    if (this.inbound.get(ctx.requestId) === ctx) this.inbound.delete(ctx.requestId);
+    if (ctx.transportSignal) ctx.transportSignal.removeEventListener('abort', ctx);
   }
 
   private onNotification(msg: JsonRpcNotification): void {
@@ -797,12 +662,20 @@ export class Session implements ContextHost {
     switch (method) {
       case 'notifications/cancelled': {
         const ctx = isValidRequestId(params.requestId) ? this.inbound.get(params.requestId) : undefined;
-        if (ctx && ctx.method !== 'initialize') ctx.cancel(typeof params.reason === 'string' ? params.reason : undefined);
+        if (ctx && ctx.method !== 'initialize') {
+          ctx.cancel(typeof params.reason === 'string' ? params.reason : undefined);
+          // A cancelled handler that never settles must not keep the request (or a draining session) alive.
+          this.inbound.delete(ctx.requestId);
+          this.closeIfDrained();
+        }
         return;
       }
       case 'notifications/progress': {
         const token = params.progressToken;
-        const p = typeof token === 'string' || typeof token === 'number' ? this.byProgressToken.get(token) : undefined;
+        const p =
+          typeof token === 'string' || typeof token === 'number'
+            ? this.byProgressToken.get(token)
+            : undefined;
         if (p && typeof params.progress === 'number') {
           const progress: Progress = { progress: params.progress };
           if (typeof params.total === 'number') progress.total = params.total;
@@ -840,7 +713,12 @@ export class Session implements ContextHost {
     const id = msg.id;
     const p = id === null ? undefined : this.pending.get(id);
     if (!p) {
-      if ('error' in msg) this.logger('warning', `Error from the peer without a matching request: ${msg.error.message}`, msg.error);
+      if ('error' in msg)
+        this.logger(
+          'warning',
+          `Error from the peer without a matching request: ${msg.error.message}`,
+          msg.error,
+        );
       else this.logger('warning', `Response to unknown request id ${JSON.stringify(id)} ignored`);
       return;
     }
@@ -856,7 +734,10 @@ export class Session implements ContextHost {
     this.draining = true;
     // Nothing can answer our own requests any more.
     for (const p of [...this.pending.values()]) {
-      this.failPending(p, new LocalError('ConnectionClosed', `The peer stopped sending before ${p.method} was answered`));
+      this.failPending(
+        p,
+        new LocalError('ConnectionClosed', `The peer stopped sending before ${p.method} was answered`),
+      );
     }
     this.closeIfDrained();
   }
@@ -872,18 +753,27 @@ export class Session implements ContextHost {
     for (const p of [...this.pending.values()]) {
       this.failPending(
         p,
-        new LocalError('ConnectionClosed', `Connection closed before ${p.method} was answered`, { cause }),
+        new LocalError('ConnectionClosed', `Connection closed before ${p.method} was answered`, {
+          cause,
+        }),
       );
     }
-    for (const ctx of this.inbound.values()) ctx.cancel('The connection closed');
+    for (const ctx of this.inbound.values()) {
+      ctx.cancel('The connection closed');
+      ctx.transportSignal?.removeEventListener('abort', ctx);
+    }
     this.inbound.clear();
+    for (const listener of this.closeListeners.splice(0)) {
+      try {
+        listener(error);
+      } catch (e) {
+        this.logger('error', 'A close listener failed', e);
+      }
+    }
     this.onclose?.(error);
   }
 }
 
-const builtinPing: RequestHandler = () => ({});
-
 function isValidRequestId(v: unknown): v is RequestId {
   return typeof v === 'string' || (typeof v === 'number' && Number.isSafeInteger(v));
 }
-

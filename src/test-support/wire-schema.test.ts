@@ -85,9 +85,9 @@ describe('method → result table', () => {
   });
 
   it('agrees with the FooResultResponse definitions of 2026-07-28', () => {
-    const schema = JSON.parse(
-      readFileSync(join(schemaFixtureDir(), MODERN, 'schema.json'), 'utf8'),
-    ) as { $defs: Record<string, { properties?: { result?: unknown } }> };
+    const schema = JSON.parse(readFileSync(join(schemaFixtureDir(), MODERN, 'schema.json'), 'utf8')) as {
+      $defs: Record<string, { properties?: { result?: unknown } }>;
+    };
     let checked = 0;
     for (const { method, kind } of wireMethods(MODERN)) {
       if (kind !== 'request') continue;
@@ -226,11 +226,10 @@ describe('legacy revisions: valid messages', () => {
         },
         client,
       );
-      assertWireMessage(
-        revision,
-        response({ content: [{ type: 'text', text: 'hi' }], isError: false }, 2),
-        { respondingTo: 'tools/call', sender: 'server' },
-      );
+      assertWireMessage(revision, response({ content: [{ type: 'text', text: 'hi' }], isError: false }, 2), {
+        respondingTo: 'tools/call',
+        sender: 'server',
+      });
       assertWireMessage(revision, { jsonrpc: '2.0', id: 3, method: 'ping' }, { sender: 'server' });
       assertWireMessage(revision, response({}, 3), { respondingTo: 'ping', sender: 'client' });
       assertWireMessage(
@@ -295,11 +294,9 @@ describe('invalid messages are reported', () => {
         'CallToolRequest: /params/name must be string',
       );
       assertProblem(
-        validateWireMessage(
-          revision,
-          response({ resultType: 'complete', content: 'not an array' }),
-          { respondingTo: 'tools/call' },
-        ),
+        validateWireMessage(revision, response({ resultType: 'complete', content: 'not an array' }), {
+          respondingTo: 'tools/call',
+        }),
         'CallToolResult: /result/content must be array',
       );
       assertProblem(
@@ -357,10 +354,9 @@ describe('invalid messages are reported', () => {
     });
 
     it(`server/discover does not exist in ${revision}`, () => {
-      assert.deepEqual(
-        validateWireMessage(revision, { jsonrpc: '2.0', id: 1, method: 'server/discover' }),
-        [`/method method server/discover does not exist in revision ${revision}`],
-      );
+      assert.deepEqual(validateWireMessage(revision, { jsonrpc: '2.0', id: 1, method: 'server/discover' }), [
+        `/method method server/discover does not exist in revision ${revision}`,
+      ]);
       assertProblem(
         validateWireMessage(revision, response({}), { respondingTo: 'server/discover' }),
         `respondingTo: method server/discover does not exist in revision ${revision}`,
@@ -575,9 +571,7 @@ describe('problems are readable', () => {
 
 describe('assertWireMessage', () => {
   it('passes silently on a valid message', () => {
-    assert.doesNotThrow(() =>
-      assertWireMessage('2025-06-18', { jsonrpc: '2.0', id: 1, method: 'ping' }),
-    );
+    assert.doesNotThrow(() => assertWireMessage('2025-06-18', { jsonrpc: '2.0', id: 1, method: 'ping' }));
   });
 
   it('throws with the problems and the message JSON', () => {

@@ -72,13 +72,12 @@ const DRAFT_2020_12 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
 const REVISION_FORMAT = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The unions that say which side sends which request or notification. */
-const UNIONS: ReadonlyArray<[name: string, kind: 'request' | 'notification', sender: WireSender]> =
-  [
-    ['ClientRequest', 'request', 'client'],
-    ['ServerRequest', 'request', 'server'],
-    ['ClientNotification', 'notification', 'client'],
-    ['ServerNotification', 'notification', 'server'],
-  ];
+const UNIONS: ReadonlyArray<[name: string, kind: 'request' | 'notification', sender: WireSender]> = [
+  ['ClientRequest', 'request', 'client'],
+  ['ServerRequest', 'request', 'server'],
+  ['ClientNotification', 'notification', 'client'],
+  ['ServerNotification', 'notification', 'server'],
+];
 const UNION_NAMES = new Set(UNIONS.map(([name]) => name));
 
 /**
@@ -93,8 +92,7 @@ const EMPTY_RESULT_METHODS = new Set([
   'logging/setLevel',
 ]);
 
-const isObject = (v: unknown): v is JsonObject =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const addFormats = ajvFormats.default;
 
@@ -123,10 +121,7 @@ export function schemaRevisions(): string[] {
   const dir = schemaFixtureDir();
   return readdirSync(dir, { withFileTypes: true })
     .filter(
-      (e) =>
-        e.isDirectory() &&
-        REVISION_FORMAT.test(e.name) &&
-        existsSync(join(dir, e.name, 'schema.json')),
+      (e) => e.isDirectory() && REVISION_FORMAT.test(e.name) && existsSync(join(dir, e.name, 'schema.json')),
     )
     .map((e) => e.name)
     .sort();
@@ -137,9 +132,7 @@ const revisions = new Map<string, Revision>();
 function loadRevision(revision: string): Revision {
   const cached = revisions.get(revision);
   if (cached) return cached;
-  const file = REVISION_FORMAT.test(revision)
-    ? join(schemaFixtureDir(), revision, 'schema.json')
-    : undefined;
+  const file = REVISION_FORMAT.test(revision) ? join(schemaFixtureDir(), revision, 'schema.json') : undefined;
   if (file === undefined || !existsSync(file)) {
     throw new Error(
       `wire-schema: no schema for revision ${JSON.stringify(revision)} ` +
@@ -376,20 +369,14 @@ function intendedMember(rev: Revision, error: ErrorObject): UnionMember | undefi
   });
   if (isObject(data)) {
     for (const key of ['type', 'method']) {
-      const match = members.find(
-        (m) => typeof data[key] === 'string' && pinned(rev, m, key) === data[key],
-      );
+      const match = members.find((m) => typeof data[key] === 'string' && pinned(rev, m, key) === data[key]);
       if (match !== undefined) return pick(match);
     }
   }
   const type = jsonType(data);
   const fitting = members.filter((m) => {
     const types = declaredTypes(rev, m);
-    return (
-      types === undefined ||
-      types.includes(type) ||
-      (type === 'integer' && types.includes('number'))
-    );
+    return types === undefined || types.includes(type) || (type === 'integer' && types.includes('number'));
   });
   if (fitting.length === 1 && fitting[0] !== undefined) return pick(fitting[0]);
   if (fitting.length > 1) members = fitting;
@@ -429,9 +416,7 @@ function explain(
     const label = member.name === undefined ? via : [...via, member.name];
     const inner = explain(rev, member.validate, union.data, basePath + path, label);
     if (inner.length === 0) continue;
-    remaining = remaining.filter(
-      (e) => e.instancePath !== path && !e.instancePath.startsWith(`${path}/`),
-    );
+    remaining = remaining.filter((e) => e.instancePath !== path && !e.instancePath.startsWith(`${path}/`));
     narrowed.push(...inner);
   }
   return [...remaining.map((e) => describe(e, basePath, via)), ...narrowed];
@@ -553,11 +538,7 @@ export function validateWireMessage(
 }
 
 /** Like {@link validateWireMessage}, but throws an Error listing the problems and the message. */
-export function assertWireMessage(
-  revision: string,
-  message: unknown,
-  opts: WireCheckOptions = {},
-): void {
+export function assertWireMessage(revision: string, message: unknown, opts: WireCheckOptions = {}): void {
   const problems = validateWireMessage(revision, message, opts);
   if (problems.length === 0) return;
   let json: string;
@@ -643,9 +624,7 @@ function checkCall(
     return;
   }
   if (entry.kind !== kind) {
-    problems.push(
-      `${at} ${method} is a ${entry.kind} in revision ${rev.revision}, sent as a ${kind}`,
-    );
+    problems.push(`${at} ${method} is a ${entry.kind} in revision ${rev.revision}, sent as a ${kind}`);
   }
   if (opts.sender !== undefined && !entry.senders.has(opts.sender)) {
     problems.push(
@@ -691,11 +670,7 @@ function checkResult(
   }
   const result = message['result'];
   const resultPath = `${path}/result`;
-  if (
-    'InputRequiredResult' in rev.defs &&
-    isObject(result) &&
-    result['resultType'] === 'input_required'
-  ) {
+  if ('InputRequiredResult' in rev.defs && isObject(result) && result['resultType'] === 'input_required') {
     if (allowsInputRequired(rev, resultDef)) {
       check(rev, 'InputRequiredResult', result, resultPath, problems);
     } else {

@@ -78,8 +78,7 @@ export interface EmbeddedResource {
  * Content allowed in tool results and prompt messages. Revisions before 2025-06-18 accept
  * a subset (no `resource_link`; no `audio` before 2025-03-26).
  */
-export type ContentBlock =
-  TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
+export type ContentBlock = TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
 
 /**
  * Sampling only: the model asks to run a tool.

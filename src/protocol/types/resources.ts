@@ -60,8 +60,7 @@ export interface ResourceRequestParams extends RequestParams {
 }
 
 /** Params of `resources/read`; may carry MRTR retry fields from 2026-07-28. */
-export interface ReadResourceRequestParams
-  extends ResourceRequestParams, InputResponseRequestParams {}
+export interface ReadResourceRequestParams extends ResourceRequestParams, InputResponseRequestParams {}
 
 /** Result of `resources/read`: one or more contents (sub-resources may be included). */
 export interface ReadResourceResult extends CacheableResult {

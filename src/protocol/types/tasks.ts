@@ -3,13 +3,7 @@
  * 2026-07-28 tasks live in the `io.modelcontextprotocol/tasks` extension with a different
  * method set; these types stay loose (results are open) so either flavour parses.
  */
-import type {
-  NotificationParams,
-  PaginatedParams,
-  PaginatedResult,
-  RequestParams,
-  Result,
-} from './base.js';
+import type { NotificationParams, PaginatedParams, PaginatedResult, RequestParams, Result } from './base.js';
 
 /** Lifecycle state of a task. `completed`, `failed` and `cancelled` are terminal. */
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';

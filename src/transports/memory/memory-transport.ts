@@ -20,7 +20,8 @@ export class MemoryTransport implements Transport {
   }
 
   send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {
-    if (this.closed) return Promise.reject(new LocalError('ConnectionClosed', 'The in-memory transport is closed'));
+    if (this.closed)
+      return Promise.reject(new LocalError('ConnectionClosed', 'The in-memory transport is closed'));
     const text = serializeMessage(message);
     const peer = this.peer;
     // Deliver on a later microtask, as a real transport would never re-enter the sender.

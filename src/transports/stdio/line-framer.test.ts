@@ -21,8 +21,7 @@ function harness(maxBytes: number) {
     framer.push(typeof chunk === 'string' ? enc.encode(chunk) : chunk);
     assert.ok(framer.buffered <= maxBytes, `buffered ${framer.buffered} > maxBytes ${maxBytes}`);
   };
-  const lines = () =>
-    events.flatMap((e) => (e.kind === 'line' ? [strictDecoder.decode(e.bytes)] : []));
+  const lines = () => events.flatMap((e) => (e.kind === 'line' ? [strictDecoder.decode(e.bytes)] : []));
   const oversizes = () => events.flatMap((e) => (e.kind === 'oversize' ? [e.bytes] : []));
   return { framer, events, push, lines, oversizes };
 }

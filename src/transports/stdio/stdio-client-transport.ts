@@ -23,7 +23,19 @@ export interface StdioClientTransportOptions {
 }
 
 /** Variables a server commonly needs, inherited by default; secrets are not passed on. */
-const SAFE_ENV = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'LANG', 'LC_ALL', 'TMPDIR', 'TZ', 'SYSTEMROOT'];
+const SAFE_ENV = [
+  'HOME',
+  'LOGNAME',
+  'PATH',
+  'SHELL',
+  'TERM',
+  'USER',
+  'LANG',
+  'LC_ALL',
+  'TMPDIR',
+  'TZ',
+  'SYSTEMROOT',
+];
 
 function childEnv(options: StdioClientTransportOptions): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
@@ -81,7 +93,11 @@ export class StdioClientTransport implements Transport {
           windowsHide: true,
         });
       } catch (e) {
-        reject(new LocalError('SpawnFailed', `Could not start "${command}": ${(e as Error).message}`, { cause: e }));
+        reject(
+          new LocalError('SpawnFailed', `Could not start "${command}": ${(e as Error).message}`, {
+            cause: e,
+          }),
+        );
         return;
       }
       this.child = child;
@@ -91,7 +107,9 @@ export class StdioClientTransport implements Transport {
           this.closed = true;
           reject(new LocalError('SpawnFailed', `Could not start "${command}": ${e.message}`, { cause: e }));
         } else {
-          this.terminate(new LocalError('ConnectionClosed', `Server process error: ${e.message}`, { cause: e }));
+          this.terminate(
+            new LocalError('ConnectionClosed', `Server process error: ${e.message}`, { cause: e }),
+          );
         }
       });
       child.once('spawn', () => {

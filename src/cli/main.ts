@@ -1,0 +1,57 @@
+#!/usr/bin/env node
+import { CliFailure, ExitCode } from './exit-codes.js';
+import { demoServer, demoServerHelp } from './commands/demo-server.js';
+import { demo, demoHelp } from './commands/demo.js';
+
+const commands: Record<string, { run: (argv: string[]) => Promise<number>; help: string; summary: string }> =
+  {
+    demo: { run: demo, help: demoHelp, summary: 'run the end-to-end demo (what npm start runs)' },
+    'demo-server': { run: demoServer, help: demoServerHelp, summary: 'run the demo "everything" server' },
+  };
+
+function usage(): string {
+  const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(14)}${c.summary}`);
+  return `Usage: mcpkit <command> [options]
+
+Commands:
+${lines.join('\n')}
+
+Run "mcpkit <command> --help" for a command's options and examples.`;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    const topic = name === 'help' ? rest[0] : undefined;
+    console.log(topic && Object.hasOwn(commands, topic) ? commands[topic]!.help : usage());
+    return ExitCode.Ok;
+  }
+  if (name === '--version' || name === '-v') {
+    console.log('mcpkit 0.1.0');
+    return ExitCode.Ok;
+  }
+  if (!Object.hasOwn(commands, name)) {
+    throw new CliFailure(
+      `Unknown command "${name}". Run "mcpkit --help" to see the commands.`,
+      ExitCode.Usage,
+    );
+  }
+  return commands[name]!.run(rest);
+}
+
+const verbose = process.argv.includes('--verbose');
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    if (e instanceof CliFailure) {
+      console.error(`mcpkit: ${e.message}`);
+      process.exitCode = e.exitCode;
+    } else {
+      console.error(`mcpkit: ${e instanceof Error ? e.message : String(e)}`);
+      if (verbose && e instanceof Error && e.stack) console.error(e.stack);
+      process.exitCode = ExitCode.Connection;
+    }
+  },
+);

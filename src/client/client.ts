@@ -1,0 +1,552 @@
+import { LocalError } from '../jsonrpc/index.js';
+import type { JsonRpcNotification, Params, Transport } from '../jsonrpc/index.js';
+import { MetaKey } from '../protocol/meta-keys.js';
+import type {
+  CallToolRequestParams,
+  CallToolResult,
+  CompleteRequestParams,
+  CompleteResult,
+  DiscoverResult,
+  GetPromptRequestParams,
+  GetPromptResult,
+  ListPromptsRequestParams,
+  ListPromptsResult,
+  ListResourcesRequestParams,
+  ListResourcesResult,
+  ListResourceTemplatesRequestParams,
+  ListResourceTemplatesResult,
+  ListToolsRequestParams,
+  ListToolsResult,
+  Prompt,
+  ReadResourceRequestParams,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  Root,
+  ServerCapabilities,
+  Tool,
+} from '../protocol/types/index.js';
+import type { Era } from '../protocol/versions.js';
+import { isLogLevel } from '../session/logging-levels.js';
+import type { LogLevel } from '../session/logging-levels.js';
+import type { PeerInfo } from '../session/request-context.js';
+import { Session } from '../session/index.js';
+import type { Implementation, SessionLogger } from '../session/index.js';
+import { DEFAULT_PROBE_TIMEOUT_MS, legacyDiscoverResult, selectEra } from './era-selection.js';
+import { HandlerSet, mergeCapabilities } from './handlers.js';
+import { paginate } from './list-iterators.js';
+import { DEFAULT_MAX_INPUT_ROUNDS, requestWithInput } from './mrtr.js';
+import type { MrtrOutcome } from './mrtr.js';
+import { OutputValidator } from './output-validation.js';
+import { ResultCache } from './result-cache.js';
+import type { CachePartition } from './result-cache.js';
+import { checkResultShape } from './result-checks.js';
+import { eventOf } from './subscription.js';
+import type { Subscription } from './subscription.js';
+import { DEFAULT_RESUBSCRIBE, SubscriptionHub } from './subscriptions.js';
+import { TransportTap } from './transport-tap.js';
+import type {
+  CallOptions,
+  ClientOptions,
+  EraPreference,
+  ResubscribeOptions,
+  SubscribeOptions,
+} from './types.js';
+
+let clientCount = 0;
+
+/** The list methods whose cached pages a change notification makes stale. */
+const STALE_ON: Readonly<Record<string, readonly string[]>> = {
+  tools: ['tools/list'],
+  prompts: ['prompts/list'],
+  resources: ['resources/list', 'resources/templates/list'],
+};
+
+/**
+ * An MCP client for one server connection, in either protocol era.
+ *
+ * The default era is `auto`: the client probes with `server/discover` (modern `_meta`,
+ * a 3 s timeout by default) and falls back to the legacy `initialize` handshake on any
+ * answer that is not a modern one. It works with servers of both eras. The probe costs
+ * nothing extra on a modern server (discover is its opening call anyway), one quick
+ * error round trip on a typical legacy server, and up to `probeTimeoutMs` on a legacy
+ * server that stays silent on unknown methods; pass `era: 'legacy'` or `'modern'` when
+ * the server's era is known, to skip it.
+ *
+ * Server needs (sampling, elicitation, roots) are answered by the `handlers` in both
+ * eras: as server-to-client requests in the legacy era, as MRTR input requests in the
+ * modern era. Their capabilities are declared from the handlers registered.
+ *
+ * @example
+ * ```ts
+ * const client = new Client({ name: 'my-app', version: '1.0.0' }, {
+ *   handlers: { elicitation: async (req) => ({ action: 'accept', content: await ask(req) }) },
+ * });
+ * await client.connect(new StdioClientTransport({ command: 'my-server' }));
+ * for await (const tool of client.tools()) console.log(tool.name);
+ * const result = await client.callTool({ name: 'add', arguments: { a: 1, b: 2 } }, { timeoutMs: 5000 });
+ * await client.close();
+ * ```
+ */
+export class Client {
+  /** Receives every notification from the server (after the client has used it). */
+  onnotification: ((notification: JsonRpcNotification) => void) | undefined;
+  /** Called with the new tool list after an automatic refresh (`autoRefreshTools`). */
+  onToolsChanged: ((tools: Tool[]) => void) | undefined;
+  /** Called once per connection when it closes; `error` says why when it was not `close()`. */
+  onclose: ((error?: Error) => void) | undefined;
+  /** Receives failures of background work (automatic refresh, callbacks that throw). */
+  onerror: ((error: unknown) => void) | undefined;
+
+  private readonly handlers: HandlerSet;
+  private readonly capabilities: Record<string, unknown>;
+  private readonly era_: EraPreference;
+  private readonly probeTimeoutMs: number;
+  private readonly timeoutMs: number | undefined;
+  private readonly maxTotalTimeoutMs: number | undefined;
+  private readonly maxInputRounds: number;
+  private readonly versions: readonly string[] | undefined;
+  private readonly autoRefreshTools: boolean;
+  private readonly logger: SessionLogger | undefined;
+  private readonly resubscribe: Required<ResubscribeOptions>;
+  private readonly outputs: OutputValidator | undefined;
+  private readonly cache: ResultCache | undefined;
+  private readonly partition: CachePartition;
+  private session: Session | undefined;
+  /** Set once the opening exchange is done; calls before that are refused. */
+  private ready = false;
+  private hub: SubscriptionHub | undefined;
+  private closing = new AbortController();
+  private logLevel: LogLevel | undefined;
+  /** Bumped by every invalidation, so a result fetched across one is not cached. */
+  private generation = 0;
+  private refreshing = false;
+  private refreshAgain = false;
+
+  constructor(
+    readonly info: Implementation,
+    options: ClientOptions = {},
+  ) {
+    this.handlers = new HandlerSet(options.handlers);
+    this.capabilities = mergeCapabilities(this.handlers.capabilities, options.capabilities);
+    this.era_ = options.era ?? 'auto';
+    this.probeTimeoutMs = options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
+    this.timeoutMs = options.timeoutMs;
+    this.maxTotalTimeoutMs = options.maxTotalTimeoutMs;
+    this.maxInputRounds = options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
+    this.versions = options.versions;
+    this.autoRefreshTools = options.autoRefreshTools ?? false;
+    this.logger = options.logger;
+    this.resubscribe = { ...DEFAULT_RESUBSCRIBE, ...options.resubscribe };
+    this.onToolsChanged = options.onToolsChanged;
+    this.outputs = options.validateOutput === false ? undefined : new OutputValidator();
+    const cache = options.cache ?? true;
+    this.cache = cache === false ? undefined : cache === true ? new ResultCache() : cache;
+    this.partition = {
+      namespace: options.cacheNamespace ?? `client-${++clientCount}`,
+      authContext: options.authContext ?? '',
+    };
+  }
+
+  // ------------------------------------------------------------------ connection
+
+  /** The protocol version in use; undefined before `connect`. */
+  get protocolVersion(): string | undefined {
+    return this.session?.protocolVersion;
+  }
+
+  /** The era in use: `legacy` (initialize) or `modern` (per-request `_meta`). */
+  get era(): Era | undefined {
+    return this.session?.era;
+  }
+
+  /** The server's name and version, as it reported them. */
+  get serverInfo(): PeerInfo | undefined {
+    return this.session?.peerInfo;
+  }
+
+  /** What the server declared it supports. */
+  get serverCapabilities(): ServerCapabilities | undefined {
+    return this.session?.peerCapabilities as ServerCapabilities | undefined;
+  }
+
+  /** The server's guidance for the model, if it gave any. */
+  get instructions(): string | undefined {
+    return this.session?.peerInstructions;
+  }
+
+  /** What this client declares (derived from its handlers, merged with `capabilities`). */
+  get clientCapabilities(): Readonly<Record<string, unknown>> {
+    return this.capabilities;
+  }
+
+  get isConnected(): boolean {
+    return this.session?.isOpen ?? false;
+  }
+
+  /** Requests waiting for an answer, including open `subscriptions/listen` streams. */
+  get pendingCount(): number {
+    return this.session?.pendingCount ?? 0;
+  }
+
+  /**
+   * Connects over `transport` and runs the opening exchange of the chosen era. A client
+   * can connect again after `close()`; subscriptions do not carry over.
+   */
+  async connect(transport: Transport): Promise<void> {
+    if (this.session?.isOpen)
+      throw new LocalError('AlreadyConnected', 'This client is already connected; close it first');
+    const session = new Session({
+      role: 'client',
+      info: this.info,
+      capabilities: this.capabilities,
+      ...(this.versions ? { versions: this.versions } : {}),
+      ...(this.timeoutMs !== undefined ? { timeoutMs: this.timeoutMs } : {}),
+      ...(this.maxTotalTimeoutMs !== undefined ? { maxTotalTimeoutMs: this.maxTotalTimeoutMs } : {}),
+      ...(this.logger ? { logger: this.logger } : {}),
+    });
+    const tap = new TransportTap(transport);
+    const closing = new AbortController();
+    const hub = new SubscriptionHub({
+      session,
+      tap,
+      timeoutMs: this.timeoutMs ?? 60_000,
+      resubscribe: this.resubscribe,
+      withMeta: (p) => this.withMeta(p),
+    });
+    this.handlers.register(session);
+    session.onnotification = (n) => this.handleNotification(hub, n);
+    session.onclose = (error) => {
+      closing.abort();
+      hub.closeAll(
+        error
+          ? new LocalError('ConnectionClosed', `The connection closed: ${error.message}`, {
+              cause: error,
+            })
+          : undefined,
+      );
+      this.call(this.onclose, error);
+    };
+    this.session = session;
+    this.ready = false;
+    this.hub = hub;
+    this.closing = closing;
+    this.logLevel = undefined;
+    this.outputs?.clear();
+    await session.connect(tap);
+    try {
+      await selectEra(session, {
+        preference: this.era_,
+        probeTimeoutMs: this.probeTimeoutMs,
+        timeoutMs: this.timeoutMs ?? 60_000,
+      });
+    } catch (e) {
+      await session.close();
+      throw e;
+    }
+    this.ready = true;
+    if (this.autoRefreshTools && session.era === 'modern') await this.watchToolsModern(hub);
+  }
+
+  /** Closes the connection; everything pending is rejected at once with `ConnectionClosed`. */
+  async close(): Promise<void> {
+    await this.session?.close();
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  // ------------------------------------------------------------------ typed calls
+
+  /** One page of tools. See {@link Client.tools} to walk every page. */
+  async listTools(params?: ListToolsRequestParams, options?: CallOptions): Promise<ListToolsResult> {
+    const result = (await this.cached('tools/list', params, options)) as ListToolsResult;
+    this.outputs?.learn(result.tools);
+    return result;
+  }
+
+  /**
+   * Calls a tool. In the modern era, `input_required` answers are handled with the
+   * registered handlers and the call is retried (see `maxInputRounds`). When the last
+   * `tools/list` gave the tool an `outputSchema`, `structuredContent` is validated
+   * against it (unless `isError`), failing with `InvalidResult` on a mismatch.
+   *
+   * @example
+   * ```ts
+   * const r = await client.callTool({ name: 'weather', arguments: { city: 'Oslo' } }, { signal });
+   * ```
+   */
+  async callTool(params: CallToolRequestParams, options?: CallOptions): Promise<CallToolResult> {
+    const { result } = await this.send('tools/call', params, options);
+    await this.outputs?.check(params.name, result);
+    return result as CallToolResult;
+  }
+
+  async listResources(
+    params?: ListResourcesRequestParams,
+    options?: CallOptions,
+  ): Promise<ListResourcesResult> {
+    return (await this.cached('resources/list', params, options)) as ListResourcesResult;
+  }
+
+  async listResourceTemplates(
+    params?: ListResourceTemplatesRequestParams,
+    options?: CallOptions,
+  ): Promise<ListResourceTemplatesResult> {
+    return (await this.cached('resources/templates/list', params, options)) as ListResourceTemplatesResult;
+  }
+
+  /** Reads a resource (cached while fresh in the modern era; MRTR-aware). */
+  async readResource(params: ReadResourceRequestParams, options?: CallOptions): Promise<ReadResourceResult> {
+    return (await this.cached('resources/read', params, options)) as ReadResourceResult;
+  }
+
+  async listPrompts(params?: ListPromptsRequestParams, options?: CallOptions): Promise<ListPromptsResult> {
+    return (await this.cached('prompts/list', params, options)) as ListPromptsResult;
+  }
+
+  /** Renders a prompt (MRTR-aware). */
+  async getPrompt(params: GetPromptRequestParams, options?: CallOptions): Promise<GetPromptResult> {
+    return (await this.send('prompts/get', params, options)).result as GetPromptResult;
+  }
+
+  /** Asks for argument completions. */
+  async complete(params: CompleteRequestParams, options?: CallOptions): Promise<CompleteResult> {
+    return (await this.send('completion/complete', params, options)).result as CompleteResult;
+  }
+
+  /**
+   * Checks the server is alive (legacy era). The modern era has no `ping`; there this
+   * rejects with `CapabilityNotSupported` rather than pretend: use {@link Client.discover}
+   * as a liveness check instead.
+   */
+  async ping(options?: CallOptions): Promise<void> {
+    const session = this.connected();
+    if (session.era === 'modern') {
+      throw new LocalError(
+        'CapabilityNotSupported',
+        `ping does not exist in protocol ${session.protocolVersion}; call discover() to check the server is alive`,
+      );
+    }
+    await session.request('ping', undefined, options);
+  }
+
+  /**
+   * Sets the lowest level of log messages the server sends. Legacy: `logging/setLevel`.
+   * Modern: stored and sent as `_meta['io.modelcontextprotocol/logLevel']` on every
+   * following request (no round trip).
+   */
+  async setLoggingLevel(level: LogLevel, options?: CallOptions): Promise<void> {
+    if (!isLogLevel(level)) throw new TypeError(`Unknown log level: ${JSON.stringify(level)}`);
+    const session = this.connected();
+    if (session.era === 'modern') {
+      this.logLevel = level;
+      return;
+    }
+    await session.request('logging/setLevel', { level }, options);
+  }
+
+  /**
+   * The server's versions, capabilities and identity. Modern: `server/discover` (cached
+   * while fresh), which also refreshes `serverCapabilities`. Legacy: built from the
+   * `initialize` answer without a round trip.
+   */
+  async discover(options?: CallOptions): Promise<DiscoverResult> {
+    const session = this.connected();
+    if (session.era !== 'modern') return legacyDiscoverResult(session);
+    const result = await this.cached('server/discover', undefined, options);
+    session.applyDiscover(result);
+    return result as DiscoverResult;
+  }
+
+  // ------------------------------------------------------------------ iterators
+
+  /**
+   * Every tool, following `nextCursor` page by page.
+   *
+   * @example
+   * ```ts
+   * for await (const tool of client.tools()) console.log(tool.name);
+   * ```
+   */
+  tools(options?: CallOptions): AsyncGenerator<Tool, void, undefined> {
+    return paginate('tools', async (cursor) => {
+      const r = await this.listTools(cursor === undefined ? undefined : { cursor }, options);
+      return { items: r.tools, nextCursor: r.nextCursor };
+    });
+  }
+
+  resources(options?: CallOptions): AsyncGenerator<Resource, void, undefined> {
+    return paginate('resources', async (cursor) => {
+      const r = await this.listResources(cursor === undefined ? undefined : { cursor }, options);
+      return { items: r.resources, nextCursor: r.nextCursor };
+    });
+  }
+
+  resourceTemplates(options?: CallOptions): AsyncGenerator<ResourceTemplate, void, undefined> {
+    return paginate('resource templates', async (cursor) => {
+      const r = await this.listResourceTemplates(cursor === undefined ? undefined : { cursor }, options);
+      return { items: r.resourceTemplates, nextCursor: r.nextCursor };
+    });
+  }
+
+  prompts(options?: CallOptions): AsyncGenerator<Prompt, void, undefined> {
+    return paginate('prompts', async (cursor) => {
+      const r = await this.listPrompts(cursor === undefined ? undefined : { cursor }, options);
+      return { items: r.prompts, nextCursor: r.nextCursor };
+    });
+  }
+
+  // ------------------------------------------------------------------ roots, subscriptions, cache
+
+  /**
+   * Replaces the roots offered to the server (needs `handlers.roots`). In the legacy
+   * era the server is told with `notifications/roots/list_changed`; in the modern era
+   * the server asks for roots when it needs them, so the new list is simply used then.
+   */
+  async setRoots(roots: readonly Root[]): Promise<void> {
+    if (!this.handlers.hasRoots) {
+      throw new LocalError('CapabilityNotSupported', 'setRoots needs roots registered in handlers.roots');
+    }
+    this.handlers.roots = [...roots];
+    const session = this.session;
+    const declared = this.capabilities.roots as { listChanged?: unknown } | undefined;
+    if (session?.isOpen && this.ready && session.era === 'legacy' && declared?.listChanged === true) {
+      await session.notify('notifications/roots/list_changed');
+    }
+  }
+
+  /**
+   * Subscribes to change notifications, in either era; see {@link Subscription}.
+   * Resolves once the server has acknowledged (modern) or accepted every
+   * `resources/subscribe` (legacy).
+   */
+  async subscribe(options: SubscribeOptions): Promise<Subscription> {
+    this.connected();
+    return this.hub!.subscribe(options);
+  }
+
+  /** Forgets every cached result of this client's server. */
+  clearCache(): void {
+    this.generation++;
+    this.cache?.clear(this.partition.namespace);
+  }
+
+  // ------------------------------------------------------------------ internals
+
+  private connected(): Session {
+    const s = this.session;
+    if (!s) throw new LocalError('NotConnected', 'The client is not connected; call connect() first');
+    if (!s.isOpen) throw new LocalError('ConnectionClosed', 'The client connection is closed');
+    if (!this.ready) throw new LocalError('NotConnected', 'The client is still connecting');
+    return s;
+  }
+
+  /** Adds the modern log level to a request's `_meta`. */
+  private withMeta(params: Params): Params {
+    if (this.logLevel === undefined || this.session?.era !== 'modern') return params;
+    const own = params._meta;
+    const meta = typeof own === 'object' && own !== null ? { ...own } : {};
+    return { ...params, _meta: { ...meta, [MetaKey.LogLevel]: this.logLevel } };
+  }
+
+  /** Sends a request through the MRTR loop and checks the result's shape. */
+  private async send(
+    method: string,
+    params: Params | undefined,
+    options: CallOptions | undefined,
+  ): Promise<MrtrOutcome> {
+    const session = this.connected();
+    const outcome = await requestWithInput(
+      session,
+      this.handlers,
+      method,
+      this.withMeta(params ?? {}),
+      options,
+      this.maxInputRounds,
+      this.closing.signal,
+    );
+    checkResultShape(method, outcome.result);
+    return outcome;
+  }
+
+  /** `send`, served from the cache while a previous result is fresh. */
+  private async cached(
+    method: string,
+    params: Params | undefined,
+    options: CallOptions | undefined,
+  ): Promise<Record<string, unknown>> {
+    // Cache hints exist only in the modern era.
+    const cache = this.connected().era === 'modern' ? this.cache : undefined;
+    if (cache) {
+      const hit = cache.get(this.partition, method, params);
+      if (hit) return hit;
+    }
+    const generation = this.generation;
+    const { result, rounds } = await this.send(method, params, options);
+    // Results that needed input, or that crossed an invalidation, are not cached.
+    if (cache && rounds === 0 && generation === this.generation)
+      cache.set(this.partition, method, params, result);
+    return result;
+  }
+
+  private handleNotification(hub: SubscriptionHub, n: JsonRpcNotification): void {
+    const event = eventOf(n);
+    if (event) {
+      this.generation++;
+      if (event.type === 'resource') this.cache?.invalidateResource(this.partition.namespace, event.uri!);
+      else this.cache?.invalidateMethods(this.partition.namespace, STALE_ON[event.type]!);
+      if (event.type === 'tools') {
+        this.outputs?.clear();
+        if (this.autoRefreshTools) this.refreshTools();
+      }
+    }
+    hub.dispatch(n);
+    this.call(this.onnotification, n);
+  }
+
+  /** Refetches every tool page; notifications arriving meanwhile cause one more pass. */
+  private refreshTools(): void {
+    if (this.refreshing) {
+      this.refreshAgain = true;
+      return;
+    }
+    this.refreshing = true;
+    void (async () => {
+      try {
+        do {
+          this.refreshAgain = false;
+          const tools: Tool[] = [];
+          for await (const tool of this.tools()) tools.push(tool);
+          if (!this.refreshAgain) this.call(this.onToolsChanged, tools);
+        } while (this.refreshAgain && this.isConnected);
+      } catch (e) {
+        if (this.isConnected) this.call(this.onerror, e);
+      } finally {
+        this.refreshing = false;
+      }
+    })();
+  }
+
+  /** Modern era: list_changed only arrives on a subscription stream, so open one. */
+  private async watchToolsModern(hub: SubscriptionHub): Promise<void> {
+    const tools = this.serverCapabilities?.tools;
+    if (!tools || tools.listChanged !== true) return;
+    try {
+      await hub.subscribe({ toolsListChanged: true });
+    } catch (e) {
+      this.call(this.onerror, e);
+    }
+  }
+
+  /** Calls a user callback; a throwing callback is reported, never propagated. */
+  private call<A>(fn: ((arg: A) => void) | undefined, arg: A): void {
+    if (!fn) return;
+    try {
+      fn(arg);
+    } catch (e) {
+      if (fn !== this.onerror) this.call(this.onerror, e);
+    }
+  }
+}

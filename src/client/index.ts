@@ -1,0 +1,24 @@
+export { Client } from './client.js';
+export type {
+  CallOptions,
+  ChangeEvent,
+  ClientHandlers,
+  ClientOptions,
+  ElicitationConfig,
+  ElicitationHandler,
+  EraPreference,
+  HandlerContext,
+  ResubscribeOptions,
+  RootsHandler,
+  SamplingConfig,
+  SamplingHandler,
+  ServerNotification,
+  SubscribeOptions,
+} from './types.js';
+export { Subscription } from './subscription.js';
+export { ResultCache } from './result-cache.js';
+export type { CachePartition, ResultCacheOptions } from './result-cache.js';
+export { applyElicitationDefaults, urlRefusal } from './elicitation.js';
+export { DEFAULT_PROBE_TIMEOUT_MS } from './era-selection.js';
+export { DEFAULT_MAX_INPUT_ROUNDS } from './mrtr.js';
+export { MAX_PAGES } from './list-iterators.js';

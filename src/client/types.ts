@@ -1,0 +1,187 @@
+/** Public option, handler and event types of the client API. */
+import type { Era } from '../protocol/versions.js';
+import type { RequestOptions } from '../session/options.js';
+import type { SessionLogger } from '../session/index.js';
+import type {
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestParams,
+  ElicitResult,
+  ListRootsRequestParams,
+  ListRootsResult,
+  Root,
+  Tool,
+} from '../protocol/types/index.js';
+import type { JsonRpcNotification } from '../jsonrpc/index.js';
+import type { ResultCache } from './result-cache.js';
+
+/** Which era the client speaks: `auto` probes and falls back; see {@link ClientOptions.era}. */
+export type EraPreference = 'legacy' | 'modern' | 'auto';
+
+/** Options of one call: cancellation, timeouts and progress. */
+export type CallOptions = Pick<
+  RequestOptions,
+  'signal' | 'timeoutMs' | 'resetTimeoutOnProgress' | 'maxTotalTimeoutMs' | 'onprogress'
+>;
+
+/** What a handler learns about the request it answers. */
+export interface HandlerContext {
+  /** Fires when the request is cancelled, the call that needed the input is aborted, or the client closes. */
+  signal: AbortSignal;
+  /** `legacy`: a server-to-client request; `modern`: an MRTR input request. */
+  era: Era;
+  protocolVersion: string;
+}
+
+/** Answers `sampling/createMessage`. */
+export type SamplingHandler = (
+  params: CreateMessageRequestParams,
+  ctx: HandlerContext,
+) => Promise<CreateMessageResult> | CreateMessageResult;
+
+/** Answers `elicitation/create` (form or URL mode; check `params.mode`). */
+export type ElicitationHandler = (
+  params: ElicitRequestParams,
+  ctx: HandlerContext,
+) => Promise<ElicitResult> | ElicitResult;
+
+/** Answers `roots/list`. */
+export type RootsHandler = (
+  params: ListRootsRequestParams,
+  ctx: HandlerContext,
+) => Promise<ListRootsResult> | ListRootsResult;
+
+/** A sampling handler with the optional features it supports. */
+export interface SamplingConfig {
+  handler: SamplingHandler;
+  /** The handler honours `tools` and `toolChoice` (declares `sampling.tools`). */
+  tools?: boolean;
+  /** The handler honours `includeContext` other than `none` (declares `sampling.context`). */
+  context?: boolean;
+}
+
+/** An elicitation handler with the modes it supports (default: form only). */
+export interface ElicitationConfig {
+  handler: ElicitationHandler;
+  /** Form mode (default true). */
+  form?: boolean;
+  /** URL mode (default false): the handler shows the user an http(s) URL to open. */
+  url?: boolean;
+}
+
+/**
+ * The client features a server may ask for. Each one registered is declared as a
+ * capability; the same functions answer legacy server-to-client requests and modern
+ * MRTR input requests.
+ *
+ * Elicitation rules applied around the handler: after a form-mode `accept`, schema
+ * defaults fill the fields the user left out (SEP-1034). A URL-mode request whose URL is
+ * not plain `http:`/`https:` (`javascript:`, `data:`, `file:`, credentials in the URL...)
+ * is answered `decline` without reaching the handler, as is a mode the client did not
+ * declare. The client itself never opens a URL or runs anything: the handler decides
+ * how to show the URL to the user.
+ *
+ * @example
+ * ```ts
+ * const handlers: ClientHandlers = {
+ *   sampling: { handler: (req, ctx) => llm.complete(req, { signal: ctx.signal }), tools: true },
+ *   elicitation: { handler: (req) => ui.ask(req), url: true },
+ *   roots: [{ uri: 'file:///home/me/project', name: 'project' }],
+ * };
+ * ```
+ */
+export interface ClientHandlers {
+  sampling?: SamplingHandler | SamplingConfig;
+  elicitation?: ElicitationHandler | ElicitationConfig;
+  /** A function, or a fixed list that {@link Client.setRoots} later replaces. */
+  roots?: RootsHandler | readonly Root[];
+}
+
+/** Options of {@link Client}. */
+export interface ClientOptions {
+  /**
+   * Which era to speak. Default `auto`, because it interoperates with servers of both eras:
+   *
+   * - `auto`: probe with `server/discover` (modern `_meta`, timeout `probeTimeoutMs`). A
+   *   DiscoverResult, or an UnsupportedProtocolVersion error naming a version we speak,
+   *   means modern; any other answer, or silence, means legacy, and the client runs
+   *   `initialize`. Cost: nothing extra on a modern server (discover is its opening call
+   *   anyway); one error round trip on a typical legacy server; up to `probeTimeoutMs` on
+   *   a legacy server that ignores unknown requests.
+   * - `modern`: pin 2026-07-28 and call `server/discover`; a legacy server fails with
+   *   `VersionMismatch`.
+   * - `legacy`: only the `initialize` handshake, no probe.
+   */
+  era?: EraPreference;
+  /** How long the `auto` probe waits before deciding the server is legacy (default 3000 ms). */
+  probeTimeoutMs?: number;
+  /** Default per-request timeout (default 60 s). */
+  timeoutMs?: number;
+  /** Hard upper bound per request, progress or not (default 10 min). */
+  maxTotalTimeoutMs?: number;
+  /** Most MRTR rounds one call may take before failing with `TooManyRounds` (default 8). */
+  maxInputRounds?: number;
+  /** Protocol versions the client speaks, oldest first (default: every version mcpkit knows). */
+  versions?: readonly string[];
+  /** Extra capabilities, merged over the ones derived from `handlers`. */
+  capabilities?: Record<string, unknown>;
+  handlers?: ClientHandlers;
+  /**
+   * Refetch the tool list on `notifications/tools/list_changed` and report it through
+   * `onToolsChanged`. In the modern era this opens a `subscriptions/listen` stream.
+   */
+  autoRefreshTools?: boolean;
+  /** Called with the new tool list after an automatic refresh. */
+  onToolsChanged?: (tools: Tool[]) => void;
+  /**
+   * Cache results the server marks fresh (`ttlMs`, modern era). `true` (default) gives
+   * the client a private cache; pass a {@link ResultCache} to share one between clients.
+   */
+  cache?: boolean | ResultCache;
+  /**
+   * Identifies the server for a shared cache (for example its URL or command line), so
+   * `public` results are shared only between clients of the same server.
+   */
+  cacheNamespace?: string;
+  /** Identifies the authorization context for `private` results in a shared cache. */
+  authContext?: string;
+  /** Re-sending `subscriptions/listen` when a stream ends without the client closing it. */
+  resubscribe?: ResubscribeOptions;
+  /** Receives what the engine could not hand to anyone (invalid messages, stray answers). Default: stderr. */
+  logger?: SessionLogger;
+  /** Validate `structuredContent` against the tool's `outputSchema` (default true). */
+  validateOutput?: boolean;
+}
+
+/** How a modern subscription whose stream ended is re-established. */
+export interface ResubscribeOptions {
+  /** Attempts before the subscription ends with an error (default 5). */
+  attempts?: number;
+  /** First delay; each attempt doubles it (default 100 ms). */
+  baseDelayMs?: number;
+  /** Longest delay between attempts (default 5000 ms). */
+  maxDelayMs?: number;
+}
+
+/** Which change notifications a subscription wants. */
+export interface SubscribeOptions {
+  toolsListChanged?: boolean;
+  promptsListChanged?: boolean;
+  resourcesListChanged?: boolean;
+  /** Resource URIs to watch for `notifications/resources/updated`. */
+  resources?: readonly string[];
+  /** Cancels opening the subscription. */
+  signal?: AbortSignal;
+  /** How long to wait for the server to acknowledge (default: the client's timeout). */
+  timeoutMs?: number;
+}
+
+/** One change reported by a subscription. */
+export interface ChangeEvent {
+  type: 'tools' | 'prompts' | 'resources' | 'resource';
+  /** For `resource`: the URI that changed. */
+  uri?: string;
+}
+
+/** Any notification from the server, as the client hands it to `onnotification`. */
+export type ServerNotification = JsonRpcNotification;

@@ -1,0 +1,38 @@
+import { WireError } from '../jsonrpc/index.js';
+import { isLogLevel } from './logging-levels.js';
+import type { LogLevel } from './logging-levels.js';
+import { modernOnly } from './lifecycle.js';
+import type { RequestHandler } from './session-types.js';
+
+/** What the built-in handlers read from (and, for the log level, write to) their session. */
+interface BuiltinHost {
+  readonly versions: readonly string[];
+  readonly capabilities: Record<string, unknown>;
+  readonly instructions: string | undefined;
+  legacyLogLevel: LogLevel | undefined;
+}
+
+const hostOf = (ctx: { session: unknown }): BuiltinHost => ctx.session as BuiltinHost;
+
+/** `ping`, in either direction (legacy era). */
+export const pingHandler: RequestHandler = () => ({});
+
+/** `server/discover`: the versions, capabilities and instructions of this server. */
+export const discoverHandler: RequestHandler = (_params, ctx) => {
+  const s = hostOf(ctx);
+  const result: Record<string, unknown> = {
+    supportedVersions: [...modernOnly(s.versions)].reverse(),
+    capabilities: s.capabilities,
+  };
+  if (s.instructions !== undefined) result.instructions = s.instructions;
+  return result;
+};
+
+/** `logging/setLevel` (legacy): the minimum level for this connection's log messages. */
+export const setLevelHandler: RequestHandler = (params, ctx) => {
+  if (!isLogLevel(params.level)) {
+    throw WireError.invalidParams(`Unknown log level: ${JSON.stringify(params.level)}`);
+  }
+  hostOf(ctx).legacyLogLevel = params.level;
+  return {};
+};

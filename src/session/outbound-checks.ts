@@ -1,0 +1,55 @@
+import { LocalError } from '../jsonrpc/index.js';
+import { canSend, describeMethod, hasCapability, methodInRevision } from '../protocol/methods.js';
+import type { Era } from '../protocol/versions.js';
+
+/** What the outbound checks need to know about the session. */
+export interface OutboundState {
+  readonly role: 'client' | 'server';
+  readonly era: Era | undefined;
+  readonly protocolVersion: string | undefined;
+  readonly capabilities: Record<string, unknown>;
+  readonly peerCapabilities: Record<string, unknown> | undefined;
+}
+
+/**
+ * Refuses to send a method MCP defines when our role does not send it, the negotiated
+ * revision lacks it, the era forbids it (servers send no requests in the modern era), or
+ * a capability is missing: ours for notifications we emit, the peer's for requests we make.
+ */
+export function refuseOutbound(
+  s: OutboundState,
+  method: string,
+  kind: 'request' | 'notification',
+): LocalError | undefined {
+  const d = describeMethod(method);
+  if (!d) return undefined;
+  if (d.kind !== kind || !canSend(d, s.role)) {
+    return new LocalError('CapabilityNotSupported', `A ${s.role} does not send ${method}`);
+  }
+  const version = s.protocolVersion;
+  if (version !== undefined && !methodInRevision(d, version)) {
+    return new LocalError('CapabilityNotSupported', `${method} does not exist in protocol ${version}`);
+  }
+  if (s.role === 'server' && kind === 'request' && s.era === 'modern') {
+    return new LocalError('CapabilityNotSupported', `Servers send no requests in protocol ${version}`);
+  }
+  const cap = d.capability;
+  if (!cap || (cap.since && version !== undefined && version < cap.since)) return undefined;
+  if (cap.side === s.role) {
+    if (d.kind === 'notification' && !hasCapability(s.capabilities, cap.path)) {
+      return new LocalError(
+        'CapabilityNotSupported',
+        `Cannot send ${method}: capability "${cap.path}" was not declared`,
+      );
+    }
+    return undefined;
+  }
+  if (s.peerCapabilities && !hasCapability(s.peerCapabilities, cap.path)) {
+    const peer = s.role === 'client' ? 'server' : 'client';
+    return new LocalError(
+      'CapabilityNotSupported',
+      `The ${peer} did not declare the "${cap.path}" capability needed for ${method}`,
+    );
+  }
+  return undefined;
+}

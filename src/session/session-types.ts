@@ -1,0 +1,51 @@
+import type { Params } from '../jsonrpc/index.js';
+import type { RequestContext } from './request-context.js';
+import type { Session } from './session.js';
+
+export type Role = 'client' | 'server';
+
+/** Answers one inbound request. Return the result object, or throw a {@link WireError}. */
+export type RequestHandler = (params: Params, ctx: RequestContext) => unknown;
+
+/** Receives one inbound notification. */
+export type NotificationHandler = (params: Params, session: Session) => void | Promise<void>;
+
+/** Where the session reports what it could not hand to anyone else. */
+export interface SessionLogger {
+  (level: 'debug' | 'warning' | 'error', message: string, detail?: unknown): void;
+}
+
+/** Identifies an implementation: ours in `info`, the peer's in `peerInfo`. */
+export interface Implementation {
+  name: string;
+  version: string;
+  [key: string]: unknown;
+}
+
+export interface SessionOptions {
+  role: Role;
+  /** Our name and version, sent as clientInfo or serverInfo. */
+  info: Implementation;
+  /** Capabilities we declare. Requests needing one we did not declare are refused. */
+  capabilities?: Record<string, unknown>;
+  /** Server instructions for the model (server role). */
+  instructions?: string;
+  /** Protocol versions we speak, oldest first (default: all of them). */
+  versions?: readonly string[];
+  /** Default timeout for outbound requests (60 s). */
+  timeoutMs?: number;
+  /** Hard upper bound for outbound requests, progress or not (10 min). */
+  maxTotalTimeoutMs?: number;
+  /** Handlers shared by many sessions; read, never copied. */
+  requestHandlers?: ReadonlyMap<string, RequestHandler>;
+  notificationHandlers?: ReadonlyMap<string, NotificationHandler>;
+  /** Receives internal errors (handler stacks, invalid peer messages). Defaults to stderr. */
+  logger?: SessionLogger;
+}
+
+/** The default logger: stderr only, since on stdio stdout belongs to the protocol. */
+export const defaultLogger: SessionLogger = (level, message, detail) => {
+  if (level === 'debug') return;
+  // stderr only: on stdio, stdout belongs to the protocol.
+  console.error(`[mcpkit] ${message}`, detail ?? '');
+};
