@@ -1,0 +1,92 @@
+/**
+ * The request metadata headers of the modern era (2026-07-28): `MCP-Protocol-Version`,
+ * `Mcp-Method`, `Mcp-Name` and `Mcp-Param-{Name}`, and the tool schemas they come from.
+ */
+import type { JsonRpcMessage } from '../../jsonrpc/index.js';
+import { MetaKey } from '../../protocol/meta-keys.js';
+import { eraOf } from '../../protocol/versions.js';
+import { encodeHeaderValue, isPlainHeaderValue } from './header-values.js';
+import { addParamHeaders, readParamHeaders } from './x-mcp-header.js';
+import type { ParamHeader } from './x-mcp-header.js';
+
+type Warn = (message: string, detail?: unknown) => void;
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The modern protocol version a message carries in `_meta`, if any. */
+export function modernVersionOf(message: JsonRpcMessage): string | undefined {
+  const params = 'method' in message ? message.params : undefined;
+  const meta = params?._meta;
+  const v = isObject(meta) ? meta[MetaKey.ProtocolVersion] : undefined;
+  return typeof v === 'string' && eraOf(v) === 'modern' ? v : undefined;
+}
+
+/** The source of `Mcp-Name` for the methods that have one. */
+function nameOf(method: string, params: Record<string, unknown>): unknown {
+  if (method === 'tools/call' || method === 'prompts/get') return params.name;
+  if (method === 'resources/read') return params.uri;
+  return undefined;
+}
+
+/**
+ * What the transport learned from `tools/list` results: the `x-mcp-header` parameters of
+ * each tool that has any. Tools whose annotations are invalid are left out of the result.
+ */
+export class ToolHeaderBook {
+  private readonly byTool = new Map<string, readonly ParamHeader[]>();
+
+  constructor(private readonly warn: Warn) {}
+
+  /** Number of tools with annotated parameters (for diagnostics). */
+  get size(): number {
+    return this.byTool.size;
+  }
+
+  clear(): void {
+    this.byTool.clear();
+  }
+
+  /**
+   * Reads one `tools/list` result. Returns it unchanged, or a copy without the tools whose
+   * `x-mcp-header` annotations break the rules (the spec requires leaving them out).
+   */
+  learn(result: Record<string, unknown>): Record<string, unknown> {
+    const tools = result.tools;
+    if (!Array.isArray(tools)) return result;
+    let kept: unknown[] | undefined;
+    for (let i = 0; i < tools.length; i++) {
+      const tool: unknown = tools[i];
+      if (isObject(tool) && typeof tool.name === 'string') {
+        const found = readParamHeaders(tool.inputSchema);
+        if (typeof found === 'string') {
+          this.warn(`Tool "${tool.name}" was left out of tools/list: ${found}`);
+          this.byTool.delete(tool.name);
+          kept ??= tools.slice(0, i);
+          continue;
+        }
+        if (found.length > 0) this.byTool.set(tool.name, found);
+        else this.byTool.delete(tool.name);
+      }
+      kept?.push(tool);
+    }
+    return kept ? { ...result, tools: kept } : result;
+  }
+
+  /** Adds the modern metadata headers of one outgoing message. */
+  addHeaders(headers: Headers, message: JsonRpcMessage, version: string | undefined): void {
+    const v = modernVersionOf(message) ?? version;
+    if (v !== undefined) headers.set('mcp-protocol-version', v);
+    if (!('method' in message)) return;
+    const method = message.method;
+    if (isPlainHeaderValue(method)) headers.set('mcp-method', method);
+    const params = message.params;
+    if (!('id' in message) || params === undefined) return;
+    const name = nameOf(method, params);
+    if (typeof name !== 'string') return;
+    headers.set('mcp-name', encodeHeaderValue(name));
+    const annotated = method === 'tools/call' ? this.byTool.get(name) : undefined;
+    if (annotated) addParamHeaders(headers, annotated, params.arguments, this.warn);
+  }
+}

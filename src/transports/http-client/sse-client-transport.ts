@@ -1,0 +1,228 @@
+import { LocalError, parseFrame } from '../../jsonrpc/index.js';
+import type { JsonRpcMessage, Transport, TransportSink } from '../../jsonrpc/index.js';
+import { HttpError, displayUrl, requestFailed } from './errors.js';
+import { bodyExcerpt, callerHeaders, fetchFrom, fetchSameOrigin, mediaType } from './http.js';
+import type { FetchLike, HeadersOption } from './http.js';
+import { DEFAULT_MAX_EVENT_CHARS, readSse } from './sse-reader.js';
+import type { EventSourceMessage } from './sse-reader.js';
+
+export interface SseClientTransportOptions {
+  /** The SSE URL (a GET on it opens the stream). */
+  url: string | URL;
+  /** The fetch to use for every request (auth, proxies, tests). Defaults to the global one. */
+  fetch?: typeof fetch;
+  /** Extra headers for every request, or a function computing them each time. */
+  headers?: HeadersOption;
+  /** Told about things worth a log line that fail nothing. Defaults to `console.warn`. */
+  onwarning?: (message: string, detail?: unknown) => void;
+  /** Largest SSE event accepted, in characters (16 Mi). */
+  maxMessageChars?: number;
+}
+
+const defaultWarn = (message: string, detail?: unknown): void => {
+  console.warn(`[mcpkit] ${message}`, detail ?? '');
+};
+
+/**
+ * The client end of the deprecated HTTP+SSE transport of protocol 2024-11-05: a GET on the
+ * SSE URL opens a stream whose first event, `endpoint`, names the URL to POST messages to;
+ * everything the server says arrives as `message` events. `start()` resolves once the
+ * endpoint is known. An endpoint on another origin than the SSE URL is refused.
+ *
+ * Prefer {@link StreamableHttpClientTransport} with `legacySseFallback: true`, which uses
+ * this transport only when the server speaks nothing newer.
+ *
+ * @example
+ * ```ts
+ * const transport = new SseClientTransport({ url: 'http://127.0.0.1:3001/sse' });
+ * const session = new Session({ role: 'client', info: { name: 'me', version: '1.0.0' } });
+ * await session.connect(transport);
+ * await session.initialize({ protocolVersion: '2024-11-05' });
+ * ```
+ */
+export class SseClientTransport implements Transport {
+  readonly kind = 'sse';
+  private readonly url: URL;
+  private readonly fetchFn: FetchLike;
+  private readonly warn: (message: string, detail?: unknown) => void;
+  private sink: TransportSink | undefined;
+  private state: 'new' | 'starting' | 'open' | 'closed' = 'new';
+  private endpointUrl: URL | undefined;
+  private stream: AbortController | undefined;
+  private readonly posts = new Set<AbortController>();
+  private ready: { resolve: () => void; reject: (e: unknown) => void } | undefined;
+
+  constructor(private readonly options: SseClientTransportOptions) {
+    this.url = new URL(options.url);
+    this.fetchFn = fetchFrom(options.fetch);
+    this.warn = options.onwarning ?? defaultWarn;
+  }
+
+  /** The URL messages are POSTed to, once the server named it. */
+  get endpoint(): URL | undefined {
+    return this.endpointUrl;
+  }
+
+  /** HTTP requests in flight, the stream included (for diagnostics and leak checks). */
+  get activeRequests(): number {
+    return this.posts.size + (this.stream ? 1 : 0);
+  }
+
+  async start(sink: TransportSink): Promise<void> {
+    if (this.state === 'starting' || this.state === 'open') {
+      throw new LocalError('AlreadyConnected', 'This SSE transport is already started');
+    }
+    this.sink = sink;
+    this.state = 'starting';
+    this.endpointUrl = undefined;
+    const controller = new AbortController();
+    this.stream = controller;
+    let response: Response;
+    try {
+      const headers = await callerHeaders(this.options.headers);
+      headers.set('accept', 'text/event-stream');
+      response = await fetchSameOrigin(this.fetchFn, this.url, {
+        method: 'GET',
+        headers,
+        signal: controller.signal,
+      });
+    } catch (e) {
+      this.stream = undefined;
+      this.state = 'closed';
+      throw requestFailed('GET', this.url, e);
+    }
+    const body = response.body;
+    if (!response.ok || mediaType(response) !== 'text/event-stream' || !body) {
+      this.stream = undefined;
+      this.state = 'closed';
+      const text = await bodyExcerpt(response, controller.signal);
+      throw response.ok
+        ? new HttpError('GET', this.url, response.status, 'did not open an SSE stream', {
+            headers: response.headers,
+            body: text,
+          })
+        : HttpError.fromResponse('GET', this.url, response, text);
+    }
+    await new Promise<void>((resolve, reject) => {
+      this.ready = { resolve, reject };
+      void this.read(body, controller);
+    });
+  }
+
+  private async read(body: ReadableStream<Uint8Array>, controller: AbortController): Promise<void> {
+    const error = await readSse(
+      body,
+      { event: (ev) => this.onEvent(ev, controller) },
+      this.options.maxMessageChars ?? DEFAULT_MAX_EVENT_CHARS,
+      controller.signal,
+    );
+    if (this.stream === controller) this.stream = undefined;
+    if (this.state === 'closed') return;
+    const what = this.endpointUrl ? 'The SSE stream ended' : 'The SSE stream ended before its endpoint event';
+    this.fail(new LocalError('ConnectionClosed', `${what} (${displayUrl(this.url)})`, { cause: error }));
+  }
+
+  private onEvent(ev: EventSourceMessage, controller: AbortController): void {
+    if (this.state === 'closed') return;
+    if (ev.event === 'endpoint') {
+      if (this.endpointUrl) {
+        this.warn('Ignored a second endpoint event on the SSE stream');
+        return;
+      }
+      let url: URL;
+      try {
+        url = new URL(ev.data.trim(), this.url);
+      } catch {
+        controller.abort();
+        this.fail(new LocalError('InvalidMessage', `The endpoint event is not a URL: ${ev.data}`));
+        return;
+      }
+      if (url.origin !== this.url.origin) {
+        controller.abort();
+        this.fail(
+          new LocalError(
+            'InvalidMessage',
+            `The endpoint event names another origin (${url.origin}) than the SSE URL (${this.url.origin}); refused`,
+          ),
+        );
+        return;
+      }
+      this.endpointUrl = url;
+      this.state = 'open';
+      this.ready?.resolve();
+      this.ready = undefined;
+      return;
+    }
+    if ((ev.event !== undefined && ev.event !== 'message') || ev.data === '') return;
+    if (!this.endpointUrl) {
+      this.warn('Dropped a message that came before the endpoint event');
+      return;
+    }
+    try {
+      this.sink?.frame(parseFrame(ev.data));
+    } catch (e) {
+      this.warn('The session failed to take a message', e);
+    }
+  }
+
+  async send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {
+    const endpoint = this.endpointUrl;
+    if (this.state !== 'open' || !endpoint) {
+      throw new LocalError(
+        this.state === 'closed' ? 'ConnectionClosed' : 'NotConnected',
+        'The SSE transport is not open',
+      );
+    }
+    const controller = new AbortController();
+    this.posts.add(controller);
+    try {
+      const headers = await callerHeaders(this.options.headers);
+      headers.set('content-type', 'application/json');
+      const response = await fetchSameOrigin(this.fetchFn, endpoint, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(message),
+        signal: controller.signal,
+      });
+      const text = await bodyExcerpt(response, controller.signal);
+      if (!response.ok) throw HttpError.fromResponse('POST', endpoint, response, text);
+    } catch (e) {
+      if (this.isClosed()) throw new LocalError('ConnectionClosed', 'The SSE transport closed');
+      throw requestFailed('POST', endpoint, e);
+    } finally {
+      this.posts.delete(controller);
+    }
+  }
+
+  private isClosed(): boolean {
+    return this.state === 'closed';
+  }
+
+  /** Ends the stream (the server drops the session) and every POST in flight. */
+  async close(): Promise<void> {
+    if (this.state === 'closed') return;
+    this.state = 'closed';
+    this.abortAll();
+    this.ready?.reject(new LocalError('ConnectionClosed', 'The SSE transport closed while starting'));
+    this.ready = undefined;
+    this.sink?.closed();
+  }
+
+  private fail(error: LocalError): void {
+    if (this.state === 'closed') return;
+    const wasOpen = this.state === 'open';
+    this.state = 'closed';
+    this.abortAll();
+    if (this.ready) {
+      this.ready.reject(error);
+      this.ready = undefined;
+    }
+    if (wasOpen) this.sink?.closed(error);
+  }
+
+  private abortAll(): void {
+    this.stream?.abort();
+    this.stream = undefined;
+    for (const c of this.posts) c.abort();
+  }
+}
