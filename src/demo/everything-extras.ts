@@ -1,6 +1,7 @@
-import type { JsonSchemaObject, McpServer, ServerContext } from '../server/index.js';
+import type { JsonSchemaObject, McpServer, Registration, ServerContext } from '../server/index.js';
 import type { ElicitResult } from '../protocol/types/elicitation.js';
-import type { CreateMessageResult } from '../protocol/types/sampling.js';
+import type { CreateMessageResult, SamplingMessage } from '../protocol/types/sampling.js';
+import type { Tool } from '../protocol/types/tools.js';
 
 /** A raw JSON Schema for an object with these properties. */
 export const objectSchema = (
@@ -37,10 +38,18 @@ export function sampledText(r: CreateMessageResult): string {
   return blocks.map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join('');
 }
 
+/** The tool `weather_agent` offers the client's LLM. */
+const GET_WEATHER: Tool = {
+  name: 'get_weather',
+  description: 'The weather in a city',
+  inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+};
+
 /**
  * Tools beyond what the conformance suite calls, for a good interactive demo: `add` with
  * structured output, `echo`, a cancellable `slow_count` with progress, `plan_trip` (two
- * questions, so two input_required rounds in the modern era) and `list_roots`.
+ * questions, so two input_required rounds in the modern era), `list_roots`,
+ * `weather_agent` (sampling with tools) and `toggle_bonus_tool` (tools/list_changed).
  */
 export function registerEverythingExtras(server: McpServer, stepMs: number): void {
   server.tool(
@@ -86,6 +95,22 @@ export function registerEverythingExtras(server: McpServer, stepMs: number): voi
 
   server.tool(
     {
+      name: 'test_reconnection',
+      description:
+        'Closes its own response stream mid-call (SSE polling); the answer arrives after the client resumes with Last-Event-ID',
+      input: objectSchema(),
+    },
+    async (_args, ctx: ServerContext) => {
+      await pause(stepMs, ctx.signal);
+      // On legacy Streamable HTTP this drops the connection, not the request.
+      ctx.closeStream();
+      await pause(stepMs * 2, ctx.signal);
+      return 'Reconnection test completed successfully';
+    },
+  );
+
+  server.tool(
+    {
       name: 'plan_trip',
       description: 'Asks the user how long to stay, then asks the LLM for an itinerary',
       input: objectSchema({ destination: { type: 'string' } }, ['destination']),
@@ -123,6 +148,62 @@ export function registerEverythingExtras(server: McpServer, stepMs: number): voi
       const { roots } = await ctx.listRoots();
       if (roots.length === 0) return 'The client has no roots';
       return roots.map((r) => (r.name ? `${r.name}: ${r.uri}` : r.uri)).join('\n');
+    },
+  );
+
+  server.tool(
+    {
+      name: 'weather_agent',
+      description:
+        "Asks the client's LLM a question, offering it a get_weather tool; runs the tool when " +
+        'the model calls it and asks again with the result (sampling with tools)',
+      input: objectSchema({ question: { type: 'string' } }, ['question']),
+    },
+    async (args, ctx) => {
+      const messages: SamplingMessage[] = [
+        { role: 'user', content: { type: 'text', text: String(args.question) } },
+      ];
+      const ask = () =>
+        ctx.sample({ messages, tools: [GET_WEATHER], toolChoice: { mode: 'auto' }, maxTokens: 200 });
+      let answer = await ask();
+      for (let turn = 0; turn < 3; turn++) {
+        const blocks = Array.isArray(answer.content) ? answer.content : [answer.content];
+        const uses = blocks.filter((b) => b.type === 'tool_use');
+        if (uses.length === 0) break;
+        messages.push({ role: 'assistant', content: blocks });
+        messages.push({
+          role: 'user',
+          content: uses.map((u) => ({
+            type: 'tool_result' as const,
+            toolUseId: u.id,
+            content: [{ type: 'text' as const, text: `Sunny and 21°C in ${String(u.input.city)}` }],
+          })),
+        });
+        answer = await ask();
+      }
+      return `The model says: ${sampledText(answer)}`;
+    },
+  );
+
+  // Adds or removes `bonus_tool`; connections that asked hear tools/list_changed.
+  let bonus: Registration | undefined;
+  server.tool(
+    {
+      name: 'toggle_bonus_tool',
+      description: 'Adds bonus_tool when it is missing, removes it when it is there',
+      input: objectSchema(),
+    },
+    () => {
+      if (bonus) {
+        bonus.remove();
+        bonus = undefined;
+        return 'bonus_tool removed';
+      }
+      bonus = server.tool(
+        { name: 'bonus_tool', description: 'A tool that comes and goes', input: objectSchema() },
+        () => 'You found the bonus tool',
+      );
+      return 'bonus_tool added';
     },
   );
 }

@@ -65,6 +65,16 @@ export class ServerContext {
     return { info: this.request.peerInfo, capabilities: this.request.peerCapabilities };
   }
 
+  /**
+   * Closes this request's response stream without ending the request (legacy Streamable
+   * HTTP with resumability: SSE polling). The client reconnects with Last-Event-ID and the
+   * answer arrives on the resumed stream. Elsewhere it does nothing.
+   */
+  closeStream(): void {
+    const close = this.request.transportMeta?.closeStream;
+    if (typeof close === 'function') (close as () => void)();
+  }
+
   /** Reports progress, when the client asked for it. */
   progress(progress: number, total?: number, message?: string): void {
     this.request.progress(progress, total, message);

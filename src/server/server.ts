@@ -216,6 +216,11 @@ export class McpServer {
     return this;
   }
 
+  /** A tool's listed input schema (the HTTP layer checks `Mcp-Param-*` headers against it). */
+  toolInputSchema(name: string): Record<string, unknown> | undefined {
+    return this.tools.get(name)?.wire.inputSchema as Record<string, unknown> | undefined;
+  }
+
   /** Tells subscribers that a resource's content changed. */
   resourceUpdated(uri: string): void {
     this.bus.publish({ kind: 'resource', uri });

@@ -43,6 +43,8 @@ export class RequestContext {
   batch: { add(message: unknown): void; skip(): void } | undefined;
   /** The transport's per-request signal (an HTTP response stream), while listened to. */
   transportSignal: AbortSignal | undefined;
+  /** Controls the transport offers for this request, such as `closeStream` on legacy HTTP. */
+  transportMeta: Readonly<Record<string, unknown>> | undefined;
 
   constructor(
     /** The session (connection) this request arrived on. */

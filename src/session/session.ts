@@ -544,6 +544,7 @@ export class Session implements ContextHost {
       batch.expect();
       ctx.batch = batch;
     }
+    if (info?.transportMeta) ctx.transportMeta = info.transportMeta;
     this.inbound.set(id, ctx);
     if (info?.signal) {
       if (info.signal.aborted) ctx.cancel('The request stream closed');

@@ -1,19 +1,25 @@
 import { parseArgs } from 'node:util';
 import { createEverythingServer } from '../../demo/everything-server.js';
 import { StdioServerTransport } from '../../transports/stdio/index.js';
+import { serve } from '../../transports/http-server/index.js';
 import { CliFailure, ExitCode } from '../exit-codes.js';
 
-export const demoServerHelp = `Usage: mcpkit demo-server [--stdio]
+export const demoServerHelp = `Usage: mcpkit demo-server [--stdio | --port N [--host H]]
 
 Runs the demo "everything" server: every tool, resource, prompt and completion that the
 official conformance suite calls, plus a few extras (add, echo, slow_count).
 
 Options:
   --stdio     serve over stdin/stdout (the default)
+  --port N    serve Streamable HTTP at http://127.0.0.1:N/mcp (both eras) and the
+              legacy HTTP+SSE transport at /sse; 0 picks a free port
+  --host H    interface to bind (default 127.0.0.1; others need --allow-host)
+  --allow-host NAME  a Host/Origin name to accept (repeatable)
   -h, --help  show this help
 
 Examples:
   mcpkit demo-server --stdio
+  mcpkit demo-server --port 3000
   npx @modelcontextprotocol/inspector mcpkit demo-server --stdio`;
 
 export async function demoServer(argv: string[]): Promise<number> {
@@ -24,6 +30,8 @@ export async function demoServer(argv: string[]): Promise<number> {
       options: {
         stdio: { type: 'boolean' },
         port: { type: 'string' },
+        host: { type: 'string' },
+        'allow-host': { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -35,13 +43,29 @@ export async function demoServer(argv: string[]): Promise<number> {
     console.log(demoServerHelp);
     return ExitCode.Ok;
   }
-  if (values.port !== undefined) {
-    throw new CliFailure(
-      '--port needs the Streamable HTTP transport, which this build does not have yet',
-      ExitCode.Usage,
-    );
-  }
   const server = createEverythingServer();
+  if (values.port !== undefined) {
+    if (values.stdio) throw new CliFailure('Choose one of --stdio and --port', ExitCode.Usage);
+    const port = Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) {
+      throw new CliFailure(`--port must be a port number, not "${values.port}"`, ExitCode.Usage);
+    }
+    const allowed = values['allow-host'];
+    const running = await serve(server, {
+      port,
+      ...(values.host !== undefined ? { host: values.host } : {}),
+      ...(allowed ? { allowedHosts: allowed } : {}),
+    });
+    console.error(`mcpkit demo server: ${running.url} (legacy HTTP+SSE at /sse)`);
+    await new Promise<void>((resolve) => {
+      const stop = (): void => {
+        void running.close().then(resolve);
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+    return ExitCode.Ok;
+  }
   const session = await server.connect(new StdioServerTransport());
   console.error('mcpkit demo server ready on stdio');
   await new Promise<void>((resolve) => {

@@ -1,0 +1,35 @@
+/**
+ * The small request/response shape the HTTP core works on. Each runtime binding (node:http,
+ * web fetch) translates to it, so the core never touches Node or web objects and neither
+ * binding pays for the other's.
+ */
+export interface HttpExchange {
+  readonly method: string;
+  /** The path, without the query string. */
+  readonly path: string;
+  /** The raw query string, without `?`. */
+  readonly query: string;
+  /** A request header by lower-case name; repeated headers are joined with ", ". */
+  header(name: string): string | undefined;
+  /** Reads the body as UTF-8 text, refusing more than `limit` bytes. */
+  readBody(limit: number): Promise<BodyResult>;
+  /** Fires when the client goes away before the response is complete. */
+  readonly closed: AbortSignal;
+  /** Authentication details attached by an auth layer in front of the handler. */
+  authInfo?: unknown;
+  /** Sends a complete response. */
+  respond(status: number, headers: Record<string, string>, body?: string): void;
+  /** Starts a streamed response (SSE). */
+  stream(status: number, headers: Record<string, string>): ResponseStream;
+}
+
+export type BodyResult =
+  { ok: true; text: string } | { ok: false; reason: 'too-large' | 'aborted' | 'invalid-utf8' };
+
+/** A streamed response body. */
+export interface ResponseStream {
+  /** Writes a chunk; false when the client is gone. */
+  write(chunk: string): boolean;
+  end(): void;
+  readonly ended: boolean;
+}

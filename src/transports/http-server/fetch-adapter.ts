@@ -1,0 +1,132 @@
+import type { BodyResult, HttpExchange, ResponseStream } from './exchange.js';
+import { McpHttpHandler } from './mcp-http-handler.js';
+import type { McpHttpOptions } from './mcp-http-handler.js';
+import type { McpConnector } from './respond.js';
+
+const enc = new TextEncoder();
+const strict = new TextDecoder('utf-8', { fatal: true });
+
+/** Binds a web `Request` to the HTTP core, answering with a web `Response`. */
+class FetchExchange implements HttpExchange {
+  readonly method: string;
+  readonly path: string;
+  readonly query: string;
+  authInfo?: unknown;
+  readonly response: Promise<Response>;
+  private resolve!: (r: Response) => void;
+
+  constructor(private readonly request: Request) {
+    this.method = request.method;
+    const url = new URL(request.url);
+    this.path = url.pathname;
+    this.query = url.search.slice(1);
+    this.response = new Promise((r) => (this.resolve = r));
+  }
+
+  header(name: string): string | undefined {
+    return this.request.headers.get(name) ?? undefined;
+  }
+
+  get closed(): AbortSignal {
+    return this.request.signal;
+  }
+
+  async readBody(limit: number): Promise<BodyResult> {
+    const body = this.request.body;
+    if (!body) return { ok: true, text: '' };
+    const reader = body.getReader();
+    const parts: Uint8Array[] = [];
+    let size = 0;
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        size += value.length;
+        if (size > limit) {
+          await reader.cancel();
+          return { ok: false, reason: 'too-large' };
+        }
+        parts.push(value);
+      }
+    } catch {
+      return { ok: false, reason: 'aborted' };
+    }
+    const all = new Uint8Array(size);
+    let o = 0;
+    for (const p of parts) {
+      all.set(p, o);
+      o += p.length;
+    }
+    try {
+      return { ok: true, text: strict.decode(all) };
+    } catch {
+      return { ok: false, reason: 'invalid-utf8' };
+    }
+  }
+
+  respond(status: number, headers: Record<string, string>, body?: string): void {
+    this.resolve(
+      new Response(status === 204 || status === 202 ? (body ?? null) : (body ?? ''), { status, headers }),
+    );
+  }
+
+  stream(status: number, headers: Record<string, string>): ResponseStream {
+    let controller!: ReadableStreamDefaultController<Uint8Array>;
+    let ended = false;
+    const body = new ReadableStream<Uint8Array>({
+      start: (c) => {
+        controller = c;
+      },
+      cancel: () => {
+        ended = true;
+      },
+    });
+    this.resolve(new Response(body, { status, headers }));
+    return {
+      write: (chunk) => {
+        if (ended) return false;
+        controller.enqueue(enc.encode(chunk));
+        return true;
+      },
+      end: () => {
+        if (ended) return;
+        ended = true;
+        controller.close();
+      },
+      get ended() {
+        return ended;
+      },
+    };
+  }
+}
+
+/**
+ * A web-standard `(Request) => Promise<Response>` handler for Bun, Deno, workers and any
+ * fetch-style server. It shares the core, and the tests, with the Node binding.
+ *
+ * @example
+ * ```ts
+ * const { fetch } = createFetchHandler(server);
+ * Bun.serve({ port: 3000, hostname: '127.0.0.1', fetch });
+ * ```
+ */
+export function createFetchHandler(
+  connector: McpConnector,
+  options: McpHttpOptions & {
+    authenticate?: (request: Request) => Promise<unknown | Response> | unknown | Response;
+  } = {},
+): { fetch: (request: Request) => Promise<Response>; handler: McpHttpHandler } {
+  const handler = new McpHttpHandler(connector, options);
+  const authenticate = options.authenticate;
+  const fetch = async (request: Request): Promise<Response> => {
+    const ex = new FetchExchange(request);
+    if (authenticate) {
+      const auth = await authenticate(request);
+      if (auth instanceof Response) return auth;
+      ex.authInfo = auth;
+    }
+    void handler.handle(ex);
+    return ex.response;
+  };
+  return { fetch, handler };
+}

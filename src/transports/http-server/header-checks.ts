@@ -1,0 +1,136 @@
+import { ErrorCode, WireError } from '../../jsonrpc/index.js';
+import type { JsonRpcRequest } from '../../jsonrpc/index.js';
+import { MetaKey } from '../../protocol/meta-keys.js';
+
+const SENTINEL = /^=\?base64\?([A-Za-z0-9+/=]*)\?=$/;
+const dec = new TextDecoder('utf-8', { fatal: true });
+
+/** Decodes a header value that may use the `=?base64?…?=` sentinel; null when malformed. */
+export function decodeHeaderValue(value: string): string | null {
+  const m = SENTINEL.exec(value);
+  if (!m) {
+    // Plain values must be visible ASCII, space or tab (RFC 9110).
+    return /^[\x20-\x7e\t]*$/.test(value) ? value : null;
+  }
+  try {
+    const bin = atob(m[1]!);
+    const bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    return dec.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+const mismatch = (message: string): WireError =>
+  new WireError(ErrorCode.HeaderMismatch, `Header mismatch: ${message}`);
+
+/** The body values the standard headers mirror. */
+function nameOf(msg: JsonRpcRequest): string | undefined {
+  const p = msg.params;
+  if (!p) return undefined;
+  if (msg.method === 'tools/call' || msg.method === 'prompts/get')
+    return typeof p.name === 'string' ? p.name : undefined;
+  if (msg.method === 'resources/read') return typeof p.uri === 'string' ? p.uri : undefined;
+  return undefined;
+}
+
+/**
+ * Checks the modern request headers against the body: `MCP-Protocol-Version`, `Mcp-Method`
+ * and `Mcp-Name` must be present and equal to what the body says; `Mcp-Param-*` headers of
+ * the tool's `x-mcp-header` properties must match the arguments. Returns -32020 on any
+ * difference, so routers that trust headers can never be told one thing while the server
+ * does another.
+ */
+export function checkModernHeaders(
+  msg: JsonRpcRequest,
+  header: (name: string) => string | undefined,
+  toolInputSchema: ((name: string) => Record<string, unknown> | undefined) | undefined,
+): WireError | undefined {
+  const meta = msg.params?._meta as Record<string, unknown> | undefined;
+  const bodyVersion = meta?.[MetaKey.ProtocolVersion];
+  const version = header('mcp-protocol-version');
+  if (version === undefined) return mismatch('the MCP-Protocol-Version header is required');
+  if (version !== bodyVersion) {
+    return mismatch(
+      `MCP-Protocol-Version ${JSON.stringify(version)} does not match the body's ${JSON.stringify(bodyVersion)}`,
+    );
+  }
+  const method = header('mcp-method');
+  if (method === undefined) return mismatch('the Mcp-Method header is required');
+  if (method !== msg.method)
+    return mismatch(
+      `Mcp-Method ${JSON.stringify(method)} does not match the body's ${JSON.stringify(msg.method)}`,
+    );
+  const bodyName = nameOf(msg);
+  if (bodyName !== undefined) {
+    const raw = header('mcp-name');
+    if (raw === undefined) return mismatch(`the Mcp-Name header is required for ${msg.method}`);
+    const name = decodeHeaderValue(raw);
+    if (name === null) return mismatch('the Mcp-Name header is malformed');
+    if (name !== bodyName)
+      return mismatch(
+        `Mcp-Name does not match the body's ${msg.method === 'resources/read' ? 'uri' : 'name'}`,
+      );
+  }
+  if (msg.method === 'tools/call' && bodyName !== undefined && toolInputSchema) {
+    const schema = toolInputSchema(bodyName);
+    if (schema)
+      return checkParamHeaders(schema, (msg.params?.arguments ?? {}) as Record<string, unknown>, header);
+  }
+  return undefined;
+}
+
+/** Walks `properties` chains only, as the spec allows, collecting x-mcp-header annotations. */
+function annotated(
+  schema: Record<string, unknown>,
+  path: string[],
+  out: Array<{ header: string; path: string[]; type: unknown }>,
+): void {
+  const props = schema.properties;
+  if (typeof props !== 'object' || props === null) return;
+  for (const [key, sub] of Object.entries(props as Record<string, unknown>)) {
+    if (typeof sub !== 'object' || sub === null) continue;
+    const s = sub as Record<string, unknown>;
+    if (typeof s['x-mcp-header'] === 'string')
+      out.push({ header: s['x-mcp-header'], path: [...path, key], type: s.type });
+    annotated(s, [...path, key], out);
+  }
+}
+
+function valueAt(args: Record<string, unknown>, path: readonly string[]): unknown {
+  let v: unknown = args;
+  for (const k of path) {
+    if (typeof v !== 'object' || v === null || !Object.hasOwn(v, k)) return undefined;
+    v = (v as Record<string, unknown>)[k];
+  }
+  return v;
+}
+
+function checkParamHeaders(
+  schema: Record<string, unknown>,
+  args: Record<string, unknown>,
+  header: (name: string) => string | undefined,
+): WireError | undefined {
+  const specs: Array<{ header: string; path: string[]; type: unknown }> = [];
+  annotated(schema, [], specs);
+  for (const spec of specs) {
+    const value = valueAt(args, spec.path);
+    const raw = header(`mcp-param-${spec.header.toLowerCase()}`);
+    if (value === undefined || value === null) {
+      if (raw !== undefined) return mismatch(`Mcp-Param-${spec.header} was sent but the argument is absent`);
+      continue;
+    }
+    if (raw === undefined) return mismatch(`the Mcp-Param-${spec.header} header is required`);
+    const decoded = decodeHeaderValue(raw);
+    if (decoded === null) return mismatch(`Mcp-Param-${spec.header} holds invalid characters`);
+    const same =
+      typeof value === 'number'
+        ? Number(decoded) === value
+        : typeof value === 'boolean'
+          ? decoded === String(value)
+          : decoded === value;
+    if (!same) return mismatch(`Mcp-Param-${spec.header} does not match the argument`);
+  }
+  return undefined;
+}

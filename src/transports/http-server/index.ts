@@ -1,0 +1,11 @@
+export { McpHttpHandler } from './mcp-http-handler.js';
+export type { McpHttpOptions } from './mcp-http-handler.js';
+export type { McpConnector } from './respond.js';
+export { createNodeListener, serve } from './node-adapter.js';
+export type { NodeAuthenticator, RunningServer, ServeOptions } from './node-adapter.js';
+export { createFetchHandler } from './fetch-adapter.js';
+export { MemoryEventStore } from './event-store.js';
+export type { EventStore } from './event-store.js';
+export { HostGuard } from './host-guard.js';
+export type { HostGuardOptions } from './host-guard.js';
+export type { BodyResult, HttpExchange, ResponseStream } from './exchange.js';

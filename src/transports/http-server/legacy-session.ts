@@ -1,0 +1,257 @@
+import { serializeMessage } from '../../jsonrpc/index.js';
+import type {
+  FrameInfo,
+  JsonRpcMessage,
+  ParsedFrame,
+  RequestId,
+  SendOptions,
+  Transport,
+  TransportSink,
+} from '../../jsonrpc/index.js';
+import type { EventStore } from './event-store.js';
+import { MemoryEventStore } from './event-store.js';
+import type { ResponseStream } from './exchange.js';
+import { SSE_KEEPALIVE, sseEvent, ssePriming } from './sse-format.js';
+
+/** What a finished JSON-mode POST answers with. */
+export type JsonReply = (body: string) => void;
+
+/**
+ * One POST's response channel. In SSE mode its messages carry event ids and survive a
+ * dropped connection in the event store; in JSON mode the answers are collected and sent
+ * as one body once every request of the POST is answered.
+ */
+class PostStream {
+  readonly pending = new Set<RequestId>();
+  out: ResponseStream | undefined;
+  json: JsonRpcMessage[] | undefined;
+  done = false;
+  /** Orders writes when the event store answers asynchronously. */
+  chain: Promise<void> | undefined;
+
+  constructor(
+    readonly id: string,
+    readonly reply: JsonReply | undefined,
+  ) {}
+}
+
+export interface LegacySessionOptions {
+  eventStore?: EventStore;
+  /** The `retry` hint (ms) sent with priming events. */
+  retryMs?: number;
+}
+
+/**
+ * The server side of one legacy Streamable HTTP session, seen by the session engine as one
+ * transport. It sends every message on exactly one stream: answers and related messages on
+ * the POST that asked, everything else on the standalone GET stream.
+ */
+export class LegacySessionTransport implements Transport {
+  readonly kind = 'http';
+  private sink: TransportSink | undefined;
+  private readonly streams = new Map<string, PostStream>();
+  private readonly byRequest = new Map<RequestId, PostStream>();
+  private standalone: ResponseStream | undefined;
+  private readonly store: EventStore;
+  private keepAlive: ReturnType<typeof setInterval> | undefined;
+  private streamCounter = 0;
+  closed = false;
+  /** The negotiated version, learned from the initialize answer as it goes out. */
+  version: string | undefined;
+  lastActive = Date.now();
+  onclosed: (() => void) | undefined;
+
+  constructor(
+    readonly sessionId: string,
+    readonly principal: string,
+    private readonly options: LegacySessionOptions = {},
+  ) {
+    this.store = options.eventStore ?? new MemoryEventStore(200, 100);
+  }
+
+  start(sink: TransportSink): void {
+    this.sink = sink;
+  }
+
+  /** Hands a POST's frame to the session, answering on `out` (SSE) or through `reply` (JSON). */
+  async deliver(
+    frame: ParsedFrame,
+    requestIds: readonly RequestId[],
+    info: FrameInfo,
+    mode: { sse: ResponseStream } | { json: JsonReply },
+  ): Promise<void> {
+    this.lastActive = Date.now();
+    if (requestIds.length > 0) {
+      const stream = new PostStream(
+        `${this.sessionId.slice(0, 8)}${(this.streamCounter++).toString(36)}`,
+        'json' in mode ? mode.json : undefined,
+      );
+      for (const id of requestIds) {
+        stream.pending.add(id);
+        this.byRequest.set(id, stream);
+      }
+      this.streams.set(stream.id, stream);
+      if ('sse' in mode) {
+        stream.out = mode.sse;
+        const primingId = await this.store.append(stream.id, null);
+        mode.sse.write(ssePriming(primingId, this.options.retryMs));
+      } else {
+        stream.json = [];
+      }
+      info = { ...info, transportMeta: { closeStream: () => this.dropConnection(stream) } };
+    }
+    this.sink?.frame(frame, info);
+  }
+
+  /** The connection of a POST's SSE stream went away; its messages wait in the event store. */
+  detach(out: ResponseStream): void {
+    for (const s of this.streams.values()) if (s.out === out) s.out = undefined;
+    if (this.standalone === out) this.standalone = undefined;
+  }
+
+  /** Closes a POST stream's connection on purpose (SSE polling); the client resumes with GET. */
+  private dropConnection(stream: PostStream): void {
+    const out = stream.out;
+    if (!out || stream.done) return;
+    stream.out = undefined;
+    out.end();
+  }
+
+  /** Whether `lastEventId` names a stream of this session. */
+  ownsEvent(lastEventId: string): boolean {
+    const dot = lastEventId.lastIndexOf('.');
+    return dot > 0 && this.streams.has(lastEventId.slice(0, dot));
+  }
+
+  /** Whether requests are still being answered (the session is not idle). */
+  get busy(): boolean {
+    return this.byRequest.size > 0;
+  }
+
+  /** Whether a GET stream is already open. */
+  get hasStandalone(): boolean {
+    return this.standalone !== undefined && !this.standalone.ended;
+  }
+
+  /** Opens the standalone GET stream for server-initiated messages. */
+  openStandalone(out: ResponseStream): void {
+    this.standalone = out;
+    this.keepAlive ??= setInterval(() => {
+      if (this.standalone && !this.standalone.write(SSE_KEEPALIVE)) this.standalone = undefined;
+    }, 15_000);
+    this.keepAlive.unref?.();
+  }
+
+  /**
+   * Resumes a stream after Last-Event-ID on this session only: replays what was stored,
+   * then carries the stream's remaining messages live. False when the id is not ours.
+   */
+  async resume(lastEventId: string, out: ResponseStream): Promise<boolean> {
+    const dot = lastEventId.lastIndexOf('.');
+    const streamId = dot > 0 ? lastEventId.slice(0, dot) : '';
+    const stream = this.streams.get(streamId);
+    if (!stream) return false;
+    const found = await this.store.replayAfter(lastEventId, (id, message) => {
+      out.write(sseEvent(serializeMessage(message), id));
+    });
+    if (found !== streamId) return false;
+    if (stream.done) {
+      out.end();
+      this.forgetStream(stream);
+    } else {
+      stream.out = out;
+    }
+    return true;
+  }
+
+  send(message: JsonRpcMessage | JsonRpcMessage[], options?: SendOptions): Promise<void> | void {
+    if (this.closed) return;
+    this.lastActive = Date.now();
+    if (Array.isArray(message)) {
+      // A batch answer: every item belongs to the same POST.
+      const first = message.find((m) => 'id' in m && !('method' in m)) as { id: RequestId } | undefined;
+      const stream = first ? this.byRequest.get(first.id) : undefined;
+      if (stream) {
+        for (const m of message) this.route(stream, m);
+        return;
+      }
+      for (const m of message) void this.send(m, options);
+      return;
+    }
+    const isResponse = !('method' in message);
+    const related = isResponse ? (message as { id: RequestId }).id : options?.relatedRequestId;
+    const stream = related !== undefined ? this.byRequest.get(related) : undefined;
+    if (stream && (isResponse || stream.json === undefined)) {
+      this.route(stream, message);
+      return;
+    }
+    return this.sendStandalone(message);
+  }
+
+  private route(stream: PostStream, message: JsonRpcMessage): void {
+    if (!('method' in message) && 'id' in message && message.id !== null) {
+      stream.pending.delete(message.id);
+      this.byRequest.delete(message.id);
+      if (this.version === undefined && 'result' in message) {
+        const v = (message.result as { protocolVersion?: unknown }).protocolVersion;
+        if (typeof v === 'string') this.version = v;
+      }
+    }
+    const last = stream.pending.size === 0;
+    if (last) stream.done = true;
+    if (stream.json) {
+      stream.json.push(message);
+      if (last) {
+        const body = stream.json.length === 1 ? stream.json[0]! : stream.json;
+        stream.reply?.(serializeMessage(body));
+        this.streams.delete(stream.id);
+      }
+      return;
+    }
+    const id = this.store.append(stream.id, message);
+    if (typeof id === 'string' && stream.chain === undefined) {
+      this.emit(stream, message, id, last);
+    } else {
+      stream.chain = (stream.chain ?? Promise.resolve())
+        .then(() => id)
+        .then((eventId) => this.emit(stream, message, eventId, last));
+    }
+  }
+
+  /** Writes one event; after the last one, ends the stream (or keeps it for a resuming client). */
+  private emit(stream: PostStream, message: JsonRpcMessage, eventId: string, last: boolean): void {
+    if (stream.out && !stream.out.write(sseEvent(serializeMessage(message), eventId))) stream.out = undefined;
+    if (last && stream.out) {
+      stream.out.end();
+      stream.out = undefined;
+      this.forgetStream(stream);
+    }
+  }
+
+  private forgetStream(stream: PostStream): void {
+    this.streams.delete(stream.id);
+    void this.store.drop(stream.id);
+  }
+
+  private async sendStandalone(message: JsonRpcMessage): Promise<void> {
+    const out = this.standalone;
+    if (!out) return; // No GET stream: the spec lets such messages go undelivered.
+    if (!out.write(sseEvent(serializeMessage(message)))) this.standalone = undefined;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.keepAlive) clearInterval(this.keepAlive);
+    this.standalone?.end();
+    for (const s of this.streams.values()) {
+      s.out?.end();
+      void this.store.drop(s.id);
+      if (s.json && !s.done) s.reply?.('');
+    }
+    this.streams.clear();
+    this.byRequest.clear();
+    this.sink?.closed();
+    this.onclosed?.();
+  }
+}

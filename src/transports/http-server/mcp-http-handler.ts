@@ -1,0 +1,364 @@
+import { ErrorCode, InvalidMessage, ParsedBatch, parseFrame } from '../../jsonrpc/index.js';
+import type { JsonRpcMessage, JsonRpcRequest, ParsedFrame, RequestId } from '../../jsonrpc/index.js';
+import { MetaKey } from '../../protocol/meta-keys.js';
+import { isLegacyVersion } from '../../protocol/versions.js';
+import type { EventStore } from './event-store.js';
+import { MemoryEventStore } from './event-store.js';
+import type { HttpExchange } from './exchange.js';
+import { checkModernHeaders } from './header-checks.js';
+import { HostGuard } from './host-guard.js';
+import type { HostGuardOptions } from './host-guard.js';
+import { LegacySessionTransport } from './legacy-session.js';
+import { ModernExchangeTransport } from './modern-exchange.js';
+import { LegacySseEndpoints } from './sse-endpoints.js';
+import { SSE_HEADERS } from './sse-format.js';
+import { sendError } from './respond.js';
+import type { McpConnector } from './respond.js';
+
+export interface McpHttpOptions extends HostGuardOptions {
+  /** The MCP endpoint path (default `/mcp`). */
+  path?: string;
+  /** The host the server is bound to; decides the Host/Origin defaults (default 127.0.0.1). */
+  bindHost?: string;
+  /** Largest request body in bytes (default 4 MiB); larger bodies get 413. */
+  maxBodyBytes?: number;
+  /** How legacy POSTs that carry requests are answered (default `sse`). */
+  responseMode?: 'sse' | 'json';
+  /** Legacy sessions idle longer than this are closed (default 30 minutes). */
+  sessionIdleMs?: number;
+  /** At most this many legacy sessions at once (default 10,000); more get 503. */
+  maxSessions?: number;
+  /** Where resumable SSE events are kept (default: in memory, bounded). */
+  eventStore?: EventStore;
+  /** The `retry` hint in priming events, in ms (default 1000). */
+  retryMs?: number;
+  /** Keep-alive comments on long-lived streams, in ms (default 15 s). */
+  keepAliveMs?: number;
+  /** Serve the deprecated 2024-11-05 HTTP+SSE transport at these paths (default `/sse` and `/messages`; null to turn off). */
+  legacySse?: { ssePath: string; messagesPath: string } | null;
+}
+
+interface SessionEntry {
+  transport: LegacySessionTransport;
+  connection: { close(): Promise<void> };
+}
+
+function principalOf(authInfo: unknown): string {
+  if (typeof authInfo !== 'object' || authInfo === null) return '';
+  const a = authInfo as Record<string, unknown>;
+  return typeof a.subject === 'string' ? a.subject : typeof a.clientId === 'string' ? a.clientId : '';
+}
+
+function newSessionId(): string {
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  let s = '';
+  for (let i = 0; i < b.length; i++) s += b[i]!.toString(16).padStart(2, '0');
+  return s;
+}
+
+function acceptsBoth(accept: string | undefined): boolean {
+  if (accept === undefined) return false;
+  const a = accept.toLowerCase();
+  if (a.includes('*/*')) return true;
+  return a.includes('application/json') && a.includes('text/event-stream');
+}
+
+function requestIdsOf(frame: JsonRpcMessage | ParsedBatch): RequestId[] {
+  const items = frame instanceof ParsedBatch ? frame.items : [frame];
+  const ids: RequestId[] = [];
+  for (const m of items) if (!(m instanceof InvalidMessage) && 'method' in m && 'id' in m) ids.push(m.id);
+  return ids;
+}
+
+function isModernRequest(frame: ParsedFrame): frame is JsonRpcRequest {
+  if (frame instanceof InvalidMessage || frame instanceof ParsedBatch || !('method' in frame)) return false;
+  const meta = frame.params?._meta;
+  return typeof meta === 'object' && meta !== null && Object.hasOwn(meta, MetaKey.ProtocolVersion);
+}
+
+/**
+ * The Streamable HTTP server core, for both eras on one endpoint: legacy sessions
+ * (2025-03-26 to 2025-11-25) with resumable SSE, stateless modern requests (2026-07-28),
+ * and the deprecated HTTP+SSE transport (2024-11-05). It works on {@link HttpExchange}, so
+ * any runtime binding can drive it.
+ */
+export class McpHttpHandler {
+  private readonly path: string;
+  private readonly guard: HostGuard;
+  private readonly maxBody: number;
+  private readonly sessions = new Map<string, SessionEntry>();
+  private readonly store: EventStore;
+  private readonly sweeper: ReturnType<typeof setInterval>;
+  private readonly sse: LegacySseEndpoints | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly connector: McpConnector,
+    private readonly options: McpHttpOptions = {},
+  ) {
+    this.path = options.path ?? '/mcp';
+    this.guard = new HostGuard(options.bindHost ?? '127.0.0.1', options);
+    this.maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
+    this.store = options.eventStore ?? new MemoryEventStore();
+    const idle = options.sessionIdleMs ?? 30 * 60_000;
+    this.sweeper = setInterval(() => this.sweep(idle), Math.min(60_000, idle));
+    this.sweeper.unref?.();
+    const sse =
+      options.legacySse === undefined ? { ssePath: '/sse', messagesPath: '/messages' } : options.legacySse;
+    this.sse = sse ? new LegacySseEndpoints(connector, sse, this.maxBody) : undefined;
+  }
+
+  /** Live legacy sessions. */
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  /** Serves one HTTP exchange. Never throws: every failure is an HTTP answer. */
+  async handle(ex: HttpExchange): Promise<void> {
+    try {
+      const refused = this.guard.check(ex.header('host'), ex.header('origin'));
+      if (refused) return sendError(ex, 403, ErrorCode.InvalidRequest, `Forbidden: ${refused}`);
+      if (this.closed) return sendError(ex, 503, ErrorCode.InternalError, 'The server is shutting down');
+      if (ex.path === this.path) {
+        if (ex.method === 'POST') return await this.post(ex);
+        if (ex.method === 'GET') return await this.get(ex);
+        if (ex.method === 'DELETE') return await this.delete(ex);
+        return sendError(ex, 405, ErrorCode.InvalidRequest, 'Method not allowed', null, {
+          allow: 'GET, POST, DELETE',
+        });
+      }
+      if (this.sse && (await this.sse.handle(ex))) return;
+      sendError(ex, 404, ErrorCode.InvalidRequest, `Not found: ${ex.path.slice(0, 200)}`);
+    } catch (e) {
+      try {
+        sendError(ex, 500, ErrorCode.InternalError, 'Internal error');
+      } catch {
+        // The response had already started; nothing more can be said.
+      }
+      console.error('[mcpkit] HTTP handler failed', e);
+    }
+  }
+
+  private async post(ex: HttpExchange): Promise<void> {
+    const type = ex.header('content-type');
+    if (!type || !type.toLowerCase().startsWith('application/json')) {
+      return sendError(
+        ex,
+        415,
+        ErrorCode.InvalidRequest,
+        'Unsupported Media Type: Content-Type must be application/json',
+      );
+    }
+    if (!acceptsBoth(ex.header('accept'))) {
+      return sendError(
+        ex,
+        406,
+        ErrorCode.InvalidRequest,
+        'Not Acceptable: Accept must list application/json and text/event-stream',
+      );
+    }
+    const length = Number(ex.header('content-length') ?? '0');
+    if (length > this.maxBody)
+      return sendError(
+        ex,
+        413,
+        ErrorCode.InvalidRequest,
+        `Payload Too Large: the limit is ${this.maxBody} bytes`,
+      );
+    const body = await ex.readBody(this.maxBody);
+    if (!body.ok) {
+      if (body.reason === 'too-large')
+        return sendError(
+          ex,
+          413,
+          ErrorCode.InvalidRequest,
+          `Payload Too Large: the limit is ${this.maxBody} bytes`,
+        );
+      if (body.reason === 'invalid-utf8')
+        return sendError(ex, 400, ErrorCode.ParseError, 'Parse error: invalid UTF-8');
+      return;
+    }
+    const frame = parseFrame(body.text);
+    if (frame instanceof InvalidMessage) {
+      return sendError(ex, 400, frame.error.code, frame.error.message, frame.id);
+    }
+    if (isModernRequest(frame)) return this.modern(ex, frame);
+    if (
+      !(frame instanceof ParsedBatch) &&
+      'method' in frame &&
+      !('id' in frame) &&
+      !ex.header('mcp-session-id')
+    ) {
+      // A notification outside any session (modern clients send none on HTTP): accepted, dropped.
+      return ex.respond(202, {});
+    }
+    const sessionId = ex.header('mcp-session-id');
+    if (sessionId === undefined) {
+      const isInit = !(frame instanceof ParsedBatch) && 'method' in frame && frame.method === 'initialize';
+      if (!isInit) {
+        return sendError(
+          ex,
+          400,
+          ErrorCode.InvalidRequest,
+          `Bad Request: no Mcp-Session-Id; send initialize first, or use protocol 2026-07-28 with ${MetaKey.ProtocolVersion} in _meta`,
+        );
+      }
+      return this.initialize(ex, frame);
+    }
+    const entry = this.sessionFor(ex, sessionId);
+    if (!entry) return sendError(ex, 404, ErrorCode.InvalidRequest, 'Session not found');
+    // Any legacy version we speak is accepted: clients in the wild send the header loosely.
+    const version = ex.header('mcp-protocol-version');
+    if (version !== undefined && !isLegacyVersion(version)) {
+      return sendError(
+        ex,
+        400,
+        ErrorCode.InvalidRequest,
+        `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(version)}`,
+      );
+    }
+    return this.deliverLegacy(ex, entry, frame, sessionId);
+  }
+
+  private async initialize(ex: HttpExchange, frame: ParsedFrame): Promise<void> {
+    if (this.sessions.size >= (this.options.maxSessions ?? 10_000)) {
+      return sendError(ex, 503, ErrorCode.InternalError, 'Too many sessions; try again later', null, {
+        'retry-after': '5',
+      });
+    }
+    const id = newSessionId();
+    const transport = new LegacySessionTransport(id, principalOf(ex.authInfo), {
+      eventStore: this.store,
+      retryMs: this.options.retryMs ?? 1000,
+    });
+    const connection = await this.connector.connect(transport);
+    const entry: SessionEntry = { transport, connection };
+    transport.onclosed = () => {
+      if (this.sessions.get(id) === entry) this.sessions.delete(id);
+    };
+    this.sessions.set(id, entry);
+    return this.deliverLegacy(ex, entry, frame as JsonRpcMessage, id);
+  }
+
+  /** Unknown ids and another principal's ids get the same 404: no oracle for valid ids. */
+  private sessionFor(ex: HttpExchange, id: string): SessionEntry | undefined {
+    const entry = id.length <= 128 ? this.sessions.get(id) : undefined;
+    if (!entry || entry.transport.closed || entry.transport.principal !== principalOf(ex.authInfo))
+      return undefined;
+    return entry;
+  }
+
+  private async deliverLegacy(
+    ex: HttpExchange,
+    entry: SessionEntry,
+    frame: JsonRpcMessage | ParsedBatch,
+    sessionId: string,
+  ): Promise<void> {
+    const t = entry.transport;
+    const ids = requestIdsOf(frame);
+    const info = ex.authInfo === undefined ? {} : { authInfo: ex.authInfo };
+    const headers = { 'mcp-session-id': sessionId };
+    if (ids.length === 0) {
+      await t.deliver(frame, ids, info, { json: () => undefined });
+      return ex.respond(202, headers);
+    }
+    if (this.options.responseMode === 'json') {
+      const reply = (body: string): void =>
+        body === ''
+          ? sendError(ex, 404, ErrorCode.InvalidRequest, 'Session closed')
+          : ex.respond(200, { 'content-type': 'application/json', ...headers }, body);
+      return t.deliver(frame, ids, info, { json: reply });
+    }
+    const out = ex.stream(200, { ...SSE_HEADERS, ...headers });
+    ex.closed.addEventListener('abort', () => t.detach(out), { once: true });
+    return t.deliver(frame, ids, info, { sse: out });
+  }
+
+  private async modern(ex: HttpExchange, msg: JsonRpcRequest): Promise<void> {
+    const refused = checkModernHeaders(
+      msg,
+      (n) => ex.header(n),
+      this.connector.toolInputSchema?.bind(this.connector),
+    );
+    if (refused) return sendError(ex, 400, refused.code, refused.message, msg.id);
+    const transport = new ModernExchangeTransport(ex, this.options.keepAliveMs ?? 15_000, {});
+    await this.connector.connect(transport);
+    const sink = transport.receiver;
+    if (!sink) return sendError(ex, 500, ErrorCode.InternalError, 'Internal error', msg.id);
+    // The client closing the stream is cancellation; the session hears it through the signal.
+    ex.closed.addEventListener('abort', () => void transport.close(), { once: true });
+    const info =
+      ex.authInfo === undefined ? { signal: ex.closed } : { signal: ex.closed, authInfo: ex.authInfo };
+    sink.frame(msg, info);
+  }
+
+  private async get(ex: HttpExchange): Promise<void> {
+    const sessionId = ex.header('mcp-session-id');
+    // The modern era has no GET stream; without a session there is nothing to stream.
+    if (sessionId === undefined)
+      return sendError(ex, 405, ErrorCode.InvalidRequest, 'Method not allowed', null, { allow: 'POST' });
+    const entry = this.sessionFor(ex, sessionId);
+    if (!entry) return sendError(ex, 404, ErrorCode.InvalidRequest, 'Session not found');
+    const accept = ex.header('accept') ?? '';
+    if (!accept.includes('text/event-stream') && !accept.includes('*/*')) {
+      return sendError(
+        ex,
+        406,
+        ErrorCode.InvalidRequest,
+        'Not Acceptable: Accept must list text/event-stream',
+      );
+    }
+    const t = entry.transport;
+    t.lastActive = Date.now();
+    const lastEventId = ex.header('last-event-id');
+    if (lastEventId === undefined && t.hasStandalone) {
+      return sendError(ex, 409, ErrorCode.InvalidRequest, 'Conflict: this session already has a GET stream');
+    }
+    if (lastEventId !== undefined && !t.ownsEvent(lastEventId)) {
+      return sendError(
+        ex,
+        400,
+        ErrorCode.InvalidRequest,
+        'Bad Request: Last-Event-ID does not belong to this session',
+      );
+    }
+    const out = ex.stream(200, { ...SSE_HEADERS, 'mcp-session-id': sessionId });
+    ex.closed.addEventListener('abort', () => t.detach(out), { once: true });
+    if (lastEventId !== undefined) {
+      if (!(await t.resume(lastEventId, out))) out.end();
+      return;
+    }
+    t.openStandalone(out);
+  }
+
+  private async delete(ex: HttpExchange): Promise<void> {
+    const sessionId = ex.header('mcp-session-id');
+    if (sessionId === undefined)
+      return sendError(ex, 405, ErrorCode.InvalidRequest, 'Method not allowed', null, { allow: 'POST' });
+    const entry = this.sessionFor(ex, sessionId);
+    if (!entry) return sendError(ex, 404, ErrorCode.InvalidRequest, 'Session not found');
+    this.sessions.delete(sessionId);
+    await entry.connection.close();
+    ex.respond(200, {});
+  }
+
+  private sweep(idleMs: number): void {
+    const cutoff = Date.now() - idleMs;
+    for (const [id, entry] of this.sessions) {
+      if (entry.transport.lastActive < cutoff && !entry.transport.busy) {
+        this.sessions.delete(id);
+        void entry.connection.close();
+      }
+    }
+  }
+
+  /** Closes every session and stops the idle sweeper. */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.sweeper);
+    const all = [...this.sessions.values()];
+    this.sessions.clear();
+    await Promise.all(all.map((e) => e.connection.close()));
+    await this.sse?.close();
+  }
+}

@@ -1,0 +1,76 @@
+import { httpStatusForCode, serializeMessage } from '../../jsonrpc/index.js';
+import type { JsonRpcMessage, Transport, TransportSink } from '../../jsonrpc/index.js';
+import type { HttpExchange, ResponseStream } from './exchange.js';
+import { SSE_HEADERS, SSE_KEEPALIVE, sseEvent } from './sse-format.js';
+
+/**
+ * The transport of one modern (2026-07-28) request: one POST, one answer. The answer is a
+ * single JSON body when the response is the first thing the handler sends; as soon as a
+ * notification comes first (progress, logs, a subscription's events) it becomes an SSE
+ * stream. Closing the stream, from either side, is cancellation.
+ */
+export class ModernExchangeTransport implements Transport {
+  readonly kind = 'http';
+  private sink: TransportSink | undefined;
+  private out: ResponseStream | undefined;
+  private keepAlive: ReturnType<typeof setInterval> | undefined;
+  private done = false;
+
+  constructor(
+    private readonly exchange: HttpExchange,
+    private readonly keepAliveMs: number,
+    private readonly extraHeaders: Record<string, string>,
+  ) {}
+
+  start(sink: TransportSink): void {
+    this.sink = sink;
+  }
+
+  get receiver(): TransportSink | undefined {
+    return this.sink;
+  }
+
+  send(message: JsonRpcMessage | JsonRpcMessage[]): void {
+    if (this.done || Array.isArray(message)) return;
+    const isResponse = !('method' in message);
+    if (!this.out) {
+      if (isResponse) {
+        const status = 'error' in message ? httpStatusForCode(message.error.code) : 200;
+        this.exchange.respond(
+          status,
+          { 'content-type': 'application/json', ...this.extraHeaders },
+          serializeMessage(message),
+        );
+        this.finish();
+        return;
+      }
+      this.out = this.exchange.stream(200, { ...SSE_HEADERS, ...this.extraHeaders });
+      this.keepAlive = setInterval(() => this.out?.write(SSE_KEEPALIVE), this.keepAliveMs);
+      this.keepAlive.unref?.();
+    }
+    this.out.write(sseEvent(serializeMessage(message)));
+    if (isResponse) {
+      this.out.end();
+      this.finish();
+    }
+  }
+
+  private finish(): void {
+    this.done = true;
+    if (this.keepAlive) clearInterval(this.keepAlive);
+    this.sink?.closed();
+    this.sink = undefined;
+  }
+
+  /** Whether the exchange has been answered. */
+  get answered(): boolean {
+    return this.done;
+  }
+
+  async close(): Promise<void> {
+    if (this.done) return;
+    if (this.out) this.out.end();
+    else this.exchange.respond(204, {});
+    this.finish();
+  }
+}

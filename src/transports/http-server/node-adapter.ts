@@ -1,0 +1,210 @@
+import { isUtf8 } from 'node:buffer';
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { BodyResult, HttpExchange, ResponseStream } from './exchange.js';
+import { McpHttpHandler } from './mcp-http-handler.js';
+import type { McpHttpOptions } from './mcp-http-handler.js';
+import type { McpConnector } from './respond.js';
+
+/**
+ * Binds one node:http request to the HTTP core directly: the body is read with
+ * `req.on('data')` and answers go out with `res.end(string)` or SSE writes, so no web
+ * `Request`, `Response` or `ReadableStream` is ever made.
+ */
+class NodeExchange implements HttpExchange {
+  readonly method: string;
+  readonly path: string;
+  readonly query: string;
+  authInfo?: unknown;
+  private controller: AbortController | undefined;
+  private mustClose = false;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+  ) {
+    this.method = req.method ?? 'GET';
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    this.path = q === -1 ? url : url.slice(0, q);
+    this.query = q === -1 ? '' : url.slice(q + 1);
+  }
+
+  header(name: string): string | undefined {
+    const v = this.req.headers[name];
+    return Array.isArray(v) ? v.join(', ') : v;
+  }
+
+  get closed(): AbortSignal {
+    if (!this.controller) {
+      const c = (this.controller = new AbortController());
+      this.res.once('close', () => {
+        if (!this.res.writableFinished) c.abort();
+      });
+    }
+    return this.controller.signal;
+  }
+
+  readBody(limit: number): Promise<BodyResult> {
+    const req = this.req;
+    return new Promise((resolve) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const done = (r: BodyResult): void => {
+        req.off('data', onData);
+        req.off('end', onEnd);
+        req.off('error', onError);
+        req.off('aborted', onError);
+        resolve(r);
+      };
+      const onData = (chunk: Buffer): void => {
+        size += chunk.length;
+        if (size > limit) {
+          // Stop buffering at once; the connection is closed after the 413.
+          this.mustClose = true;
+          req.pause();
+          done({ ok: false, reason: 'too-large' });
+          return;
+        }
+        chunks.push(chunk);
+      };
+      const onEnd = (): void => {
+        const buf = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+        done(isUtf8(buf) ? { ok: true, text: buf.toString('utf8') } : { ok: false, reason: 'invalid-utf8' });
+      };
+      const onError = (): void => done({ ok: false, reason: 'aborted' });
+      req.on('data', onData);
+      req.on('end', onEnd);
+      req.on('error', onError);
+      req.on('aborted', onError);
+    });
+  }
+
+  respond(status: number, headers: Record<string, string>, body?: string): void {
+    const res = this.res;
+    if (res.headersSent || res.destroyed) return;
+    if (this.mustClose) headers = { ...headers, connection: 'close' };
+    res.writeHead(status, headers);
+    res.end(body);
+    if (this.mustClose) res.once('finish', () => this.req.destroy());
+  }
+
+  stream(status: number, headers: Record<string, string>): ResponseStream {
+    const res = this.res;
+    res.writeHead(status, headers);
+    res.flushHeaders();
+    return {
+      write: (chunk) => {
+        if (res.destroyed || res.writableEnded) return false;
+        res.write(chunk);
+        return true;
+      },
+      end: () => {
+        if (!res.writableEnded) res.end();
+      },
+      get ended() {
+        return res.writableEnded || res.destroyed;
+      },
+    };
+  }
+}
+
+/** Optional hook that authenticates a request before MCP sees it (see the auth module). */
+export type NodeAuthenticator = (
+  req: IncomingMessage,
+  res: ServerResponse,
+) => Promise<unknown | false> | unknown | false;
+
+/**
+ * A `(req, res)` listener for node:http, and through it Express, Fastify (raw) or anything
+ * else that exposes Node's request and response.
+ *
+ * @example
+ * ```ts
+ * const { listener } = createNodeListener(server);
+ * http.createServer(listener).listen(3000, '127.0.0.1');
+ * ```
+ */
+export function createNodeListener(
+  connector: McpConnector,
+  options: McpHttpOptions & { authenticate?: NodeAuthenticator } = {},
+): { listener: (req: IncomingMessage, res: ServerResponse) => void; handler: McpHttpHandler } {
+  const handler = new McpHttpHandler(connector, options);
+  const authenticate = options.authenticate;
+  const listener = (req: IncomingMessage, res: ServerResponse): void => {
+    const ex = new NodeExchange(req, res);
+    if (!authenticate) {
+      void handler.handle(ex);
+      return;
+    }
+    void (async () => {
+      const auth = await authenticate(req, res);
+      if (auth === false) return; // The authenticator has answered (401/403).
+      ex.authInfo = auth;
+      await handler.handle(ex);
+    })();
+  };
+  return { listener, handler };
+}
+
+export interface ServeOptions extends McpHttpOptions {
+  /** Port to listen on; 0 picks a free one (default 0). */
+  port?: number;
+  /** Interface to bind (default 127.0.0.1: loopback only). */
+  host?: string;
+  authenticate?: NodeAuthenticator;
+  /** Time to receive the request headers (default 10 s) and the whole request (default 30 s). */
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
+}
+
+/** A running MCP HTTP server. */
+export interface RunningServer {
+  readonly url: string;
+  readonly port: number;
+  readonly httpServer: Server;
+  readonly handler: McpHttpHandler;
+  close(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/**
+ * Serves an MCP server over Streamable HTTP (both eras) and legacy HTTP+SSE, in one call.
+ * Binds to 127.0.0.1 by default, with Host and Origin checks on.
+ *
+ * @example
+ * ```ts
+ * const running = await serve(server, { port: 3000 });
+ * console.error(`MCP endpoint: ${running.url}`);
+ * ```
+ */
+export async function serve(connector: McpConnector, options: ServeOptions = {}): Promise<RunningServer> {
+  const host = options.host ?? '127.0.0.1';
+  const { listener, handler } = createNodeListener(connector, { ...options, bindHost: host });
+  const httpServer = createServer(listener);
+  httpServer.headersTimeout = options.headersTimeoutMs ?? 10_000;
+  httpServer.requestTimeout = options.requestTimeoutMs ?? 30_000;
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(options.port ?? 0, host, () => {
+      httpServer.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (httpServer.address() as AddressInfo).port;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  const close = async (): Promise<void> => {
+    await handler.close();
+    httpServer.closeAllConnections?.();
+    await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+  };
+  return {
+    url: `http://${shownHost}:${port}${options.path ?? '/mcp'}`,
+    port,
+    httpServer,
+    handler,
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}

@@ -1,0 +1,26 @@
+import { WireError, errorResponse } from '../../jsonrpc/index.js';
+import type { RequestId, Transport } from '../../jsonrpc/index.js';
+import type { HttpExchange } from './exchange.js';
+
+/** What the HTTP layer needs from a server: a way to serve one connection. */
+export interface McpConnector {
+  connect(transport: Transport): Promise<{ close(): Promise<void> }>;
+  /** A tool's input schema, to check `Mcp-Param-*` headers (modern era). */
+  toolInputSchema?(name: string): Record<string, unknown> | undefined;
+}
+
+/** Sends a JSON-RPC error as an HTTP answer. */
+export function sendError(
+  ex: HttpExchange,
+  status: number,
+  code: number,
+  message: string,
+  id: RequestId | null = null,
+  headers: Record<string, string> = {},
+): void {
+  ex.respond(
+    status,
+    { 'content-type': 'application/json', ...headers },
+    JSON.stringify(errorResponse(id, new WireError(code, message))),
+  );
+}
