@@ -54,7 +54,9 @@ for (const scenario of scenarios) {
     const t = setTimeout(() => {
       try {
         process.kill(-child.pid, 'SIGKILL');
-      } catch {}
+      } catch {
+        // Already gone.
+      }
       resolve('timeout');
     }, 60000);
     child.once('exit', (c) => {
@@ -66,7 +68,9 @@ for (const scenario of scenarios) {
   try {
     const sub = readdirSync(dir)[0];
     checks = JSON.parse(readFileSync(join(dir, sub, 'checks.json'), 'utf8'));
-  } catch {}
+  } catch {
+    // No results: counted as a failure below.
+  }
   const bad = checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING');
   if (code === 0 && bad.length === 0 && checks.length > 0) {
     passed++;
