@@ -8,7 +8,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as SdkStdio } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { Session } from '../dist/index.js';
+import { Client } from '../dist/client/index.js';
 import { StdioClientTransport } from '../dist/transports/stdio/index.js';
 
 const quick = process.argv.includes('--quick');
@@ -24,6 +24,7 @@ const servers = {
   floor: here('./servers/floor-echo.mjs'),
   'sdk-v1': here('./servers/sdk-v1-echo.mjs'),
   mcpkit: here('./servers/mcpkit-echo.mjs'),
+  'mcpkit-json': here('./servers/mcpkit-echo-json.mjs'),
 };
 
 /** A minimal NDJSON client for the floor. */
@@ -67,20 +68,33 @@ async function sdkClient() {
   };
 }
 
-async function mcpkitClient() {
-  const session = new Session({ role: 'client', info: { name: 'bench', version: '1.0.0' } });
-  await session.connect(
-    new StdioClientTransport({ command: process.execPath, args: [servers.mcpkit], inheritEnv: true }),
-  );
-  await session.initialize();
-  return {
-    call: (text) => session.request('tools/call', { name: 'echo', arguments: { text } }),
-    list: () => session.request('tools/list', {}),
-    close: () => session.close(),
+function mcpkitClientFor(script) {
+  return async () => {
+    // era 'legacy' like the SDK v1 client: no server/discover probe, one initialize.
+    const client = new Client({ name: 'bench', version: '1.0.0' }, { era: 'legacy' });
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [script], inheritEnv: true }),
+    );
+    return {
+      call: (text) => client.callTool({ name: 'echo', arguments: { text } }),
+      list: () => client.listTools(),
+      close: () => client.close(),
+    };
   };
+}
+const mcpkitClient = mcpkitClientFor(servers.mcpkit);
+
+/** A bare node process: spawn, start, exit. The floor for cold start. */
+async function bareNode() {
+  const t0 = performance.now();
+  await new Promise((resolve) =>
+    spawn(process.execPath, ['-e', ''], { stdio: 'ignore' }).once('exit', resolve),
+  );
+  return performance.now() - t0;
 }
 
 const makers = { floor: floorClient, 'sdk-v1': sdkClient, mcpkit: mcpkitClient };
+const coldMakers = { ...makers, 'mcpkit-json': mcpkitClientFor(servers['mcpkit-json']) };
 
 async function sequential(c, n) {
   const t0 = performance.now();
@@ -103,7 +117,7 @@ async function concurrent(c, total, inFlight) {
 
 async function cold(name) {
   const t0 = performance.now();
-  const c = await makers[name]();
+  const c = await coldMakers[name]();
   await c.list();
   const ms = performance.now() - t0;
   await c.close();
@@ -112,12 +126,13 @@ async function cold(name) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const names = Object.keys(makers);
-const results = { seq: {}, conc: {}, cold: {} };
+const coldNames = Object.keys(coldMakers);
+const results = { seq: {}, conc: {}, cold: {}, bare: [] };
 for (const n of names) {
   results.seq[n] = [];
   results.conc[n] = [];
-  results.cold[n] = [];
 }
+for (const n of coldNames) results.cold[n] = [];
 
 for (let round = 0; round < ROUNDS; round++) {
   for (const name of names) {
@@ -129,7 +144,10 @@ for (let round = 0; round < ROUNDS; round++) {
     await c.close();
   }
 }
-for (let i = 0; i < COLD_RUNS; i++) for (const name of names) results.cold[name].push(await cold(name));
+for (let i = 0; i < COLD_RUNS; i++) {
+  results.bare.push(await bareNode());
+  for (const name of coldNames) results.cold[name].push(await cold(name));
+}
 
 const fmt = (x) => Math.round(x).toLocaleString('en-US');
 const row = (label, key, unit, better) => {
@@ -144,4 +162,13 @@ const row = (label, key, unit, better) => {
 console.log(`stdio benchmark (node ${process.version}, ${ROUNDS} round(s), medians)`);
 row('sequential tools/call', 'seq', 'calls/s', 'higher');
 row(`${IN_FLIGHT} in flight tools/call`, 'conc', 'calls/s', 'higher');
-row('spawn + initialize + tools/list', 'cold', 'ms', 'lower');
+const coldMs = Object.fromEntries(coldNames.map((n) => [n, median(results.cold[n])]));
+const bare = median(results.bare);
+console.log(
+  `${'spawn + initialize + tools/list'.padEnd(34)} bare node ${fmt(bare)} ms  floor ${fmt(coldMs.floor)}  sdk-v1 ${fmt(coldMs['sdk-v1'])}  ` +
+    `mcpkit+zod ${fmt(coldMs.mcpkit)}  mcpkit ${fmt(coldMs['mcpkit-json'])} ms`,
+);
+console.log(
+  `${''.padEnd(34)} vs bare node: sdk-v1 ${(coldMs['sdk-v1'] / bare).toFixed(2)}x, mcpkit+zod ${(coldMs.mcpkit / bare).toFixed(2)}x, ` +
+    `mcpkit ${(coldMs['mcpkit-json'] / bare).toFixed(2)}x; mcpkit vs sdk-v1: ${(coldMs['sdk-v1'] / coldMs['mcpkit-json']).toFixed(2)}x faster`,
+);
