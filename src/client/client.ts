@@ -88,12 +88,21 @@ const STALE_ON: Readonly<Record<string, readonly string[]>> = {
  * await client.close();
  * ```
  */
+/** Whether an error (or its cause chain) says the server ended our HTTP session. */
+function sessionExpired(error: unknown): boolean {
+  for (let e = error, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
+    if ((e as { sessionExpired?: unknown }).sessionExpired === true) return true;
+  }
+  return false;
+}
+
 export class Client {
   /** Receives every notification from the server (after the client has used it). */
   onnotification: ((notification: JsonRpcNotification) => void) | undefined;
   /** Called with the new tool list after an automatic refresh (`autoRefreshTools`). */
   onToolsChanged: ((tools: Tool[]) => void) | undefined;
   /** Called once per connection when it closes; `error` says why when it was not `close()`. */
+  private userClosed = false;
   onclose: ((error?: Error) => void) | undefined;
   /** Receives failures of background work (automatic refresh, callbacks that throw). */
   onerror: ((error: unknown) => void) | undefined;
@@ -194,6 +203,7 @@ export class Client {
    * can connect again after `close()`; subscriptions do not carry over.
    */
   async connect(transport: Transport): Promise<void> {
+    this.userClosed = false;
     if (this.session?.isOpen)
       throw new LocalError('AlreadyConnected', 'This client is already connected; close it first');
     const session = new Session({
@@ -226,6 +236,12 @@ export class Client {
           : undefined,
       );
       this.call(this.onclose, error);
+      // A Streamable HTTP server that ended our session answers 404: start a new one.
+      if (!this.userClosed && sessionExpired(error)) {
+        void this.connect(transport).catch((e: unknown) =>
+          this.logger?.('warning', 'Re-initializing failed', e),
+        );
+      }
     };
     this.session = session;
     this.ready = false;
@@ -250,6 +266,7 @@ export class Client {
 
   /** Closes the connection; everything pending is rejected at once with `ConnectionClosed`. */
   async close(): Promise<void> {
+    this.userClosed = true;
     await this.session?.close();
   }
 

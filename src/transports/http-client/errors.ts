@@ -89,6 +89,8 @@ export function requestFailed(method: string, url: URL, e: unknown): LocalError 
  * ```
  */
 export class SessionExpiredError extends LocalError {
+  /** Read structurally by the client layer, which does not import transports. */
+  readonly sessionExpired = true;
   constructor() {
     super('ConnectionClosed', 'session expired (404)');
   }

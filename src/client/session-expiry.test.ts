@@ -1,0 +1,35 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Client } from './client.js';
+import { createEverythingServer } from '../demo/everything-server.js';
+import { serve } from '../transports/http-server/index.js';
+import { StreamableHttpClientTransport } from '../transports/http-client/index.js';
+
+test('a legacy HTTP session ended by the server (404) is re-initialized, and later calls work', async () => {
+  await using running = await serve(createEverythingServer());
+  const transport = new StreamableHttpClientTransport({ url: running.url });
+  const client = new Client({ name: 'expiry', version: '1.0.0' }, { era: 'legacy' });
+  await client.connect(transport);
+  const first = transport.sessionId;
+  assert.ok(first);
+  assert.equal(running.handler.sessionCount, 1);
+
+  // Someone else ends the session: the server forgets it.
+  const del = await fetch(running.url, { method: 'DELETE', headers: { 'mcp-session-id': first } });
+  assert.equal(del.status, 200);
+  assert.equal(running.handler.sessionCount, 0);
+
+  // The next call meets the 404 and fails; the client then starts a new session by itself.
+  await assert.rejects(client.callTool({ name: 'echo', arguments: { text: 'lost' } }));
+  for (
+    let i = 0;
+    i < 100 && !(client.isConnected && transport.sessionId && transport.sessionId !== first);
+    i++
+  ) {
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  assert.notEqual(transport.sessionId, first);
+  const again = await client.callTool({ name: 'echo', arguments: { text: 'back' } });
+  assert.deepEqual(again.content, [{ type: 'text', text: 'back' }]);
+  await client.close();
+});
