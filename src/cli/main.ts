@@ -2,9 +2,34 @@
 import { CliFailure, ExitCode } from './exit-codes.js';
 import { demoServer, demoServerHelp } from './commands/demo-server.js';
 import { demo, demoHelp } from './commands/demo.js';
+import { listCommand, listHelp } from './commands/list.js';
+import { call, callHelp } from './commands/call.js';
+import { read, readHelp } from './commands/read.js';
+import { prompt, promptHelp } from './commands/prompt.js';
+import { complete, completeHelp } from './commands/complete.js';
 
 const commands: Record<string, { run: (argv: string[]) => Promise<number>; help: string; summary: string }> =
   {
+    tools: { run: listCommand('tools'), help: listHelp('tools'), summary: 'list the tools of a server' },
+    resources: {
+      run: listCommand('resources'),
+      help: listHelp('resources'),
+      summary: 'list the resources of a server',
+    },
+    templates: {
+      run: listCommand('templates'),
+      help: listHelp('templates'),
+      summary: 'list the resource templates of a server',
+    },
+    prompts: {
+      run: listCommand('prompts'),
+      help: listHelp('prompts'),
+      summary: 'list the prompts of a server',
+    },
+    call: { run: call, help: callHelp, summary: 'call a tool: mcpkit call TOOL key=value ...' },
+    read: { run: read, help: readHelp, summary: 'read a resource: mcpkit read URI' },
+    prompt: { run: prompt, help: promptHelp, summary: 'get a prompt: mcpkit prompt NAME key=value ...' },
+    complete: { run: complete, help: completeHelp, summary: 'complete a prompt or template argument' },
     demo: { run: demo, help: demoHelp, summary: 'run the end-to-end demo (what npm start runs)' },
     'demo-server': { run: demoServer, help: demoServerHelp, summary: 'run the demo "everything" server' },
   };

@@ -1,0 +1,82 @@
+import { coerceArguments, parseArgsJson } from '../arguments.js';
+import { openClient, parseCommand, TARGET_HELP } from '../connection.js';
+import { CliFailure, ExitCode } from '../exit-codes.js';
+import { palette, progressBar } from '../format.js';
+import { printContent } from './print-content.js';
+
+export const callHelp = `Usage: mcpkit call TOOL [key=value ...] [--args JSON] <target>
+
+Calls a tool. key=value arguments are coerced with the tool's input schema (numbers,
+booleans, JSON for objects and arrays); --args takes the whole object as JSON.
+Progress shows as a bar and log messages as coloured lines, on stderr.
+Exit code 1 when the tool answers with isError.
+
+${TARGET_HELP}
+
+Examples:
+  mcpkit call add a=2 b=3 --url http://127.0.0.1:3000/mcp
+  mcpkit call echo --args '{"text":"hi"}' -- node server.js`;
+
+export async function call(argv: string[]): Promise<number> {
+  const { global, values, positionals, help } = parseCommand(
+    argv,
+    { args: { type: 'string' } },
+    'mcpkit call TOOL [key=value ...] <target>',
+  );
+  if (help) {
+    console.log(callHelp);
+    return ExitCode.Ok;
+  }
+  const [name, ...words] = positionals;
+  if (!name)
+    throw new CliFailure('Which tool? Usage: mcpkit call TOOL [key=value ...] <target>', ExitCode.Usage);
+  if (values.args !== undefined && words.length > 0)
+    throw new CliFailure('Use key=value or --args, not both', ExitCode.Usage);
+  const p = palette(process.stderr);
+  const client = await openClient(global);
+  try {
+    let tool: Record<string, unknown> | undefined;
+    for await (const t of client.tools()) if (t.name === name) tool = t as unknown as Record<string, unknown>;
+    if (!tool)
+      throw new CliFailure(`The server has no tool named "${name}" (see: mcpkit tools)`, ExitCode.Usage);
+    const args =
+      values.args !== undefined
+        ? parseArgsJson(values.args as string)
+        : coerceArguments(words, tool.inputSchema as Record<string, unknown> | undefined);
+    const tty = process.stderr.isTTY === true;
+    client.onnotification = (n) => {
+      if (n.method !== 'notifications/message') return;
+      const params = n.params as { level?: string; data?: unknown; logger?: string };
+      const colour =
+        params.level === 'error' || params.level === 'critical'
+          ? p.red
+          : params.level === 'warning'
+            ? p.yellow
+            : p.dim;
+      const data = typeof params.data === 'string' ? params.data : JSON.stringify(params.data);
+      process.stderr.write(
+        colour(`[${params.level}]${params.logger ? ` ${params.logger}:` : ''} ${data}`) + '\n',
+      );
+    };
+    const result = await client.callTool(
+      { name, arguments: args },
+      {
+        onprogress: (pr) => {
+          const line = progressBar(pr.progress, pr.total, pr.message);
+          process.stderr.write(tty ? `\r${p.cyan(line)}\x1b[K` : `${line}\n`);
+        },
+      },
+    );
+    if (tty) process.stderr.write('\r\x1b[K');
+    if (global.json) console.log(JSON.stringify(result, null, 2));
+    else
+      printContent((result.content ?? []) as unknown as Record<string, unknown>[], result.structuredContent);
+    if (result.isError) {
+      if (!global.json) process.stderr.write(p.red(`Tool ${name} reported an error\n`));
+      return ExitCode.ToolError;
+    }
+    return ExitCode.Ok;
+  } finally {
+    await client.close();
+  }
+}

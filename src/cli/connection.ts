@@ -1,0 +1,247 @@
+import { parseArgs } from 'node:util';
+import type { ParseArgsConfig } from 'node:util';
+import { createInterface } from 'node:readline/promises';
+import { Client } from '../client/index.js';
+import type { ClientHandlers, EraPreference } from '../client/index.js';
+import type { Transport } from '../jsonrpc/index.js';
+import type { ElicitResult } from '../protocol/types/index.js';
+import { StdioClientTransport } from '../transports/stdio/index.js';
+import { StreamableHttpClientTransport } from '../transports/http-client/index.js';
+import { CliFailure, ExitCode } from './exit-codes.js';
+import { palette } from './format.js';
+import { expandEnv, findServer } from './server-config.js';
+import { WireTap } from './wire-tap.js';
+
+/** Options every command that talks to a server accepts. */
+export interface GlobalOptions {
+  url: string | undefined;
+  server: string | undefined;
+  config: string | undefined;
+  command: string[];
+  era: EraPreference;
+  headers: Record<string, string>;
+  timeoutMs: number | undefined;
+  json: boolean;
+  verbose: boolean;
+}
+
+export const TARGET_HELP = `Target (one of):
+  --url URL             a Streamable HTTP server (falls back to legacy HTTP+SSE)
+  --server NAME         a server from a config file (--config FILE, or the usual places:
+                        .mcp.json, .vscode/mcp.json, ~/.cursor/mcp.json, Claude Desktop)
+  -- COMMAND ARGS...    a stdio server to start
+
+Global options:
+  --era legacy|auto|modern   protocol era (default auto: probe server/discover, fall back)
+  --header "Name: value"     an HTTP header (repeatable)
+  --timeout MS               per-request timeout (default 60000)
+  --json                     machine-readable output
+  --verbose                  wire traffic and details on stderr`;
+
+const globalSpec = {
+  url: { type: 'string' },
+  server: { type: 'string' },
+  config: { type: 'string' },
+  era: { type: 'string' },
+  header: { type: 'string', multiple: true },
+  timeout: { type: 'string' },
+  json: { type: 'boolean' },
+  verbose: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/**
+ * Parses a command's argv: global options, the command's own options, positionals, and
+ * a stdio command after `--`.
+ */
+export function parseCommand<O extends NonNullable<ParseArgsConfig['options']>>(
+  argv: string[],
+  own: O,
+  usage: string,
+): { global: GlobalOptions; values: Record<string, unknown>; positionals: string[]; help: boolean } {
+  const dash = argv.indexOf('--');
+  const head = dash === -1 ? argv : argv.slice(0, dash);
+  const command = dash === -1 ? [] : argv.slice(dash + 1);
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: head,
+      options: { ...globalSpec, ...own },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (e) {
+    throw new CliFailure(`${(e as Error).message}. Usage: ${usage}`, ExitCode.Usage);
+  }
+  const v = parsed.values as Record<string, unknown>;
+  const era = (v.era as string | undefined) ?? 'auto';
+  if (era !== 'auto' && era !== 'legacy' && era !== 'modern') {
+    throw new CliFailure(`--era must be legacy, auto or modern, not "${era}"`, ExitCode.Usage);
+  }
+  const headers: Record<string, string> = {};
+  for (const h of (v.header as string[] | undefined) ?? []) {
+    const colon = h.indexOf(':');
+    if (colon <= 0) throw new CliFailure(`--header must look like "Name: value", not "${h}"`, ExitCode.Usage);
+    headers[h.slice(0, colon).trim()] = h.slice(colon + 1).trim();
+  }
+  let timeoutMs: number | undefined;
+  if (v.timeout !== undefined) {
+    timeoutMs = Number(v.timeout);
+    if (!Number.isInteger(timeoutMs) || timeoutMs <= 0)
+      throw new CliFailure('--timeout must be a positive number of ms', ExitCode.Usage);
+  }
+  return {
+    global: {
+      url: v.url as string | undefined,
+      server: v.server as string | undefined,
+      config: v.config as string | undefined,
+      command,
+      era,
+      headers,
+      timeoutMs,
+      json: v.json === true,
+      verbose: v.verbose === true,
+    },
+    values: v,
+    positionals: parsed.positionals,
+    help: v.help === true,
+  };
+}
+
+/** Builds the transport for the chosen target. */
+export function transportFor(g: GlobalOptions): Transport {
+  const chosen = [g.url !== undefined, g.server !== undefined, g.command.length > 0].filter(Boolean).length;
+  if (chosen === 0)
+    throw new CliFailure('No target: pass --url URL, --server NAME or -- COMMAND ARGS', ExitCode.Usage);
+  if (chosen > 1) throw new CliFailure('Choose one target: --url, --server or -- COMMAND', ExitCode.Usage);
+  let t: Transport;
+  if (g.url !== undefined) {
+    try {
+      const u = new URL(g.url);
+      if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('not http');
+    } catch {
+      throw new CliFailure(`--url must be an http or https URL, not "${g.url}"`, ExitCode.Usage);
+    }
+    t = new StreamableHttpClientTransport({ url: g.url, headers: g.headers, legacySseFallback: true });
+  } else if (g.server !== undefined) {
+    const { entry, file } = findServer(g.server, g.config);
+    if (entry.url) {
+      const headers: Record<string, string> = { ...g.headers };
+      for (const [k, val] of Object.entries(entry.headers ?? {})) headers[k] = expandEnv(val);
+      t = new StreamableHttpClientTransport({ url: expandEnv(entry.url), headers, legacySseFallback: true });
+    } else if (entry.command) {
+      const env: Record<string, string> = {};
+      for (const [k, val] of Object.entries(entry.env ?? {})) env[k] = expandEnv(val);
+      t = new QuietStdioTransport(
+        entry.command,
+        (entry.args ?? []).map((a) => expandEnv(a)),
+        env,
+        entry.cwd,
+        g.verbose,
+      );
+    } else {
+      throw new CliFailure(`${file}: server "${g.server}" needs a command or a url`, ExitCode.Usage);
+    }
+  } else {
+    t = new QuietStdioTransport(g.command[0]!, g.command.slice(1), {}, undefined, g.verbose);
+  }
+  return g.verbose ? new WireTap(t) : t;
+}
+
+/** A stdio transport whose server's stderr shows only with --verbose. */
+class QuietStdioTransport extends StdioClientTransport {
+  constructor(
+    command: string,
+    args: string[],
+    env: Record<string, string>,
+    cwd: string | undefined,
+    verbose: boolean,
+  ) {
+    super({ command, args, env, ...(cwd ? { cwd } : {}), stderr: verbose ? 'inherit' : 'ignore' });
+  }
+}
+
+/** Answers elicitation and sampling at the terminal when there is one, and declines otherwise. */
+export function terminalHandlers(): ClientHandlers {
+  const p = palette(process.stderr);
+  const ask = async (question: string): Promise<string> => {
+    const rl = createInterface({ input: process.stdin, output: process.stderr });
+    try {
+      return await rl.question(question);
+    } finally {
+      rl.close();
+    }
+  };
+  return {
+    elicitation: {
+      url: true,
+      handler: async (params): Promise<ElicitResult> => {
+        if (!process.stdin.isTTY) return { action: 'decline' };
+        const message = String(params.message ?? '');
+        if ((params as { mode?: string }).mode === 'url') {
+          process.stderr.write(
+            `${p.yellow('The server asks you to open:')} ${String((params as { url?: string }).url)}\n`,
+          );
+          const yes = await ask(`${message} Opened it and finished? [y/N] `);
+          return { action: /^y/i.test(yes) ? 'accept' : 'decline' };
+        }
+        process.stderr.write(`${p.yellow('The server asks:')} ${message}\n`);
+        const schema = (
+          params as {
+            requestedSchema?: { properties?: Record<string, { type?: string; description?: string }> };
+          }
+        ).requestedSchema;
+        const content: Record<string, string | number | boolean> = {};
+        for (const [name, prop] of Object.entries(schema?.properties ?? {})) {
+          const answer = await ask(`  ${name}${prop.description ? ` (${prop.description})` : ''}: `);
+          if (answer === '') continue;
+          content[name] =
+            prop.type === 'number' || prop.type === 'integer'
+              ? Number(answer)
+              : prop.type === 'boolean'
+                ? /^(y|yes|true)$/i.test(answer)
+                : answer;
+        }
+        return { action: 'accept', content };
+      },
+    },
+    sampling: {
+      handler: async (params) => {
+        if (!process.stdin.isTTY) throw new Error('No terminal to answer the sampling request');
+        const last = params.messages[params.messages.length - 1]?.content as
+          { type?: string; text?: string } | undefined;
+        process.stderr.write(
+          `${p.yellow('The server asks the model:')} ${last?.text ?? '(non-text content)'}\n`,
+        );
+        const text = await ask('Type the completion: ');
+        return { role: 'assistant', content: { type: 'text', text }, model: 'human', stopReason: 'endTurn' };
+      },
+    },
+  };
+}
+
+/** Connects a client to the target, turning connection failures into exit code 3. */
+export async function openClient(
+  g: GlobalOptions,
+  handlers: ClientHandlers = terminalHandlers(),
+): Promise<Client> {
+  const transport = transportFor(g);
+  const client = new Client(
+    { name: 'mcpkit-cli', version: '0.1.0' },
+    { era: g.era, handlers, ...(g.timeoutMs !== undefined ? { timeoutMs: g.timeoutMs } : {}) },
+  );
+  try {
+    await client.connect(transport);
+  } catch (e) {
+    const target = g.url ?? (g.server !== undefined ? `server "${g.server}"` : g.command.join(' '));
+    throw new CliFailure(`Could not connect to ${target}: ${rootCause(e)}`, ExitCode.Connection);
+  }
+  return client;
+}
+
+/** The innermost message of an error's cause chain: "connect ECONNREFUSED …" rather than a wrapper. */
+export function rootCause(e: unknown): string {
+  let msg = e instanceof Error ? e.message : String(e);
+  for (let c: unknown = e, depth = 0; c instanceof Error && depth < 8; c = c.cause, depth++) msg = c.message;
+  return msg;
+}
