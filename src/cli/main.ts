@@ -7,6 +7,7 @@ import { call, callHelp } from './commands/call.js';
 import { read, readHelp } from './commands/read.js';
 import { prompt, promptHelp } from './commands/prompt.js';
 import { complete, completeHelp } from './commands/complete.js';
+import { shell, shellHelp } from './commands/shell.js';
 
 const commands: Record<string, { run: (argv: string[]) => Promise<number>; help: string; summary: string }> =
   {
@@ -30,6 +31,7 @@ const commands: Record<string, { run: (argv: string[]) => Promise<number>; help:
     read: { run: read, help: readHelp, summary: 'read a resource: mcpkit read URI' },
     prompt: { run: prompt, help: promptHelp, summary: 'get a prompt: mcpkit prompt NAME key=value ...' },
     complete: { run: complete, help: completeHelp, summary: 'complete a prompt or template argument' },
+    shell: { run: shell, help: shellHelp, summary: 'an interactive session with one server' },
     demo: { run: demo, help: demoHelp, summary: 'run the end-to-end demo (what npm start runs)' },
     'demo-server': { run: demoServer, help: demoServerHelp, summary: 'run the demo "everything" server' },
   };
