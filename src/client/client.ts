@@ -426,7 +426,7 @@ export class Client {
     if (!this.handlers.hasRoots) {
       throw new LocalError('CapabilityNotSupported', 'setRoots needs roots registered in handlers.roots');
     }
-    this.handlers.roots = [...roots];
+    this.handlers.replaceRoots(roots);
     const session = this.session;
     const declared = this.capabilities.roots as { listChanged?: unknown } | undefined;
     if (session?.isOpen && this.ready && session.era === 'legacy' && declared?.listChanged === true) {

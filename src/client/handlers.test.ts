@@ -94,6 +94,12 @@ describe('HandlerSet.answer', () => {
     assert.deepEqual(r, { roots: [{ uri: 'file:///a' }] });
     assert.ok(h.hasRoots);
   });
+
+  test('replaceRoots (setRoots) wins over a roots function registered earlier', async () => {
+    const h = new HandlerSet({ roots: () => ({ roots: [{ uri: 'file:///from-function' }] }) });
+    h.replaceRoots([{ uri: 'file:///b', name: 'b' }]);
+    assert.deepEqual(await h.answer('roots/list', {}, ctx), { roots: [{ uri: 'file:///b', name: 'b' }] });
+  });
 });
 
 describe('EventQueue', () => {

@@ -52,7 +52,7 @@ export class HandlerSet {
   private readonly elicitation: ElicitationHandler | undefined;
   private readonly elicitForm: boolean = false;
   private readonly elicitUrl: boolean = false;
-  private readonly rootsHandler: RootsHandler | undefined;
+  private rootsHandler: RootsHandler | undefined;
   /** The fixed root list, when roots were given as an array (replaced by `setRoots`). */
   roots: readonly Root[] | undefined;
 
@@ -93,6 +93,12 @@ export class HandlerSet {
     if (method === 'sampling/createMessage') return this.sampling !== undefined;
     if (method === 'elicitation/create') return this.elicitation !== undefined;
     return this.hasRoots;
+  }
+
+  /** `setRoots`: from now on the server gets this list, even where a roots function was registered. */
+  replaceRoots(roots: readonly Root[]): void {
+    this.roots = [...roots];
+    this.rootsHandler = undefined;
   }
 
   /** Whether roots were registered (so `setRoots` has something to update). */

@@ -23,8 +23,9 @@ export { WATCHED_RESOURCE_URI } from './everything-content.js';
 /**
  * The demo "everything" server: every tool, resource, prompt and completion the official
  * conformance suite calls, plus a few extras (`add`, `echo`, `slow_count`, `plan_trip`,
- * `list_roots`, `touch_watched_resource`) that make a good interactive demo. One instance
- * serves any number of connections in both protocol eras.
+ * `list_roots`, `weather_agent`, `toggle_bonus_tool`, `touch_watched_resource`) that make a
+ * good interactive demo. One instance serves any number of connections in both protocol
+ * eras.
  *
  * @example
  * ```ts

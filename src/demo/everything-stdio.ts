@@ -8,6 +8,7 @@
  * Environment:
  * - `MCPKIT_MAX_MESSAGE_BYTES`: largest accepted line (default 16 MiB).
  * - `MCPKIT_DEMO_STEP_MS`: pause between the steps of the slow tools (default 50 ms).
+ * - `MCPKIT_PAGE_SIZE`: items per page of every list (default 100).
  */
 import { StdioServerTransport } from '../transports/stdio/index.js';
 import { createEverythingServer } from './everything-server.js';
@@ -24,8 +25,12 @@ function positiveInt(name: string): number | undefined {
 
 const maxMessageBytes = positiveInt('MCPKIT_MAX_MESSAGE_BYTES');
 const stepMs = positiveInt('MCPKIT_DEMO_STEP_MS');
+const pageSize = positiveInt('MCPKIT_PAGE_SIZE');
 
-const server = createEverythingServer(stepMs === undefined ? {} : { stepMs });
+const server = createEverythingServer({
+  ...(stepMs === undefined ? {} : { stepMs }),
+  ...(pageSize === undefined ? {} : { pageSize }),
+});
 await server.connect(new StdioServerTransport(maxMessageBytes === undefined ? {} : { maxMessageBytes }));
 console.error(`[mcpkit] ${server.info.name} ${server.info.version} ready on stdio`);
 

@@ -12,13 +12,8 @@ export type {
   ResourceTemplateDefinition,
   TemplateReadHandler,
 } from './resources.js';
-export type {
-  PromptArgumentDefinition,
-  PromptDefinition,
-  PromptHandler,
-  PromptReturn,
-} from './prompts.js';
-export type { Middleware, MiddlewareRequest } from './middleware.js';
+export type { PromptArgumentDefinition, PromptDefinition, PromptHandler, PromptReturn } from './prompts.js';
+export type { Middleware, MiddlewareMethod, MiddlewareRequest } from './middleware.js';
 export { LocalChangeBus } from './change-bus.js';
 export type { ChangeBus, ChangeEvent } from './change-bus.js';
 export { HmacRequestState } from './request-state.js';

@@ -80,7 +80,9 @@ export async function compileJsonSchema(
   try {
     fn = ajv.compile(schema);
   } catch (e) {
-    const reason = `The schema cannot be compiled: ${(e as Error).message}`;
+    const detail = (e as Error).message;
+    const remote = /resolve reference/.test(detail) ? ' (remote $refs are never fetched)' : '';
+    const reason = `the schema itself is unusable, whatever the arguments: ${detail}${remote}`;
     return () => ({ ok: false, message: reason });
   }
   return (value) => (fn(value) ? { ok: true, value } : { ok: false, message: describe(fn.errors) });

@@ -1,12 +1,45 @@
 import type { Params } from '../jsonrpc/index.js';
+import type { RequestMap } from '../protocol/types/method-map.js';
 import type { ServerContext } from './server-context.js';
 
-/** One incoming request as middleware sees it. */
-export interface MiddlewareRequest {
-  readonly method: string;
-  readonly params: Params;
-  readonly ctx: ServerContext;
-}
+/** The methods whose handlers middleware wraps. */
+export type MiddlewareMethod =
+  | 'tools/list'
+  | 'tools/call'
+  | 'resources/list'
+  | 'resources/templates/list'
+  | 'resources/read'
+  | 'resources/subscribe'
+  | 'resources/unsubscribe'
+  | 'prompts/list'
+  | 'prompts/get'
+  | 'completion/complete'
+  | 'subscriptions/listen';
+
+/**
+ * One incoming request as middleware sees it: a union over the methods, so checking
+ * `method` narrows `params` to that method's params. The params are as the client sent
+ * them: the handler checks them after the middleware, so every field may be missing
+ * (hence `Partial`) and a hostile client may send the wrong type; check before relying
+ * on a value for a security decision.
+ *
+ * @example
+ * ```ts
+ * server.use((request, next) => {
+ *   if (request.method === 'tools/call' && request.params.name === 'delete_everything') {
+ *     throw new WireError(-32001, 'Not allowed');
+ *   }
+ *   return next();
+ * });
+ * ```
+ */
+export type MiddlewareRequest = {
+  [M in MiddlewareMethod]: {
+    readonly method: M;
+    readonly params: Readonly<Partial<NonNullable<RequestMap[M]['params']>>> & Params;
+    readonly ctx: ServerContext;
+  };
+}[MiddlewareMethod];
 
 /**
  * A layer of the onion around every request the server's handlers serve (lists, calls,

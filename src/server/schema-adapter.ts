@@ -1,4 +1,4 @@
-import { compileJsonSchema } from './json-schema-validator.js';
+import { compileJsonSchema, dialectOf } from './json-schema-validator.js';
 
 /** The result of validating a value. */
 export type ValidationOutcome = { ok: true; value: unknown } | { ok: false; message: string };
@@ -93,7 +93,7 @@ class JsonCompiled implements CompiledSchema {
  * Converts and compiles a schema once. A Standard Schema must be able to describe itself
  * as JSON Schema (Standard JSON Schema), or `jsonSchema` must be given alongside it. A
  * raw JSON Schema is listed verbatim — `$schema`, `$defs` and all — and validated with
- * its own dialect.
+ * its own dialect; an unsupported `$schema` throws a TypeError here.
  *
  * @example
  * ```ts
@@ -112,7 +112,8 @@ export function compileSchema(
     if (!js) {
       if (!std.jsonSchema) {
         throw new TypeError(
-          `A ${std.vendor} schema cannot describe itself as JSON Schema: pass jsonSchema alongside it` +
+          `A ${std.vendor} schema cannot describe itself as JSON Schema: give its JSON Schema ` +
+            `alongside it (${io}JsonSchema on a tool)` +
             (std.vendor === 'valibot'
               ? ', or wrap it with toStandardJsonSchema() from @valibot/to-json-schema'
               : ''),
@@ -124,6 +125,13 @@ export function compileSchema(
   }
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
     throw new TypeError('A schema must be a Standard Schema or a JSON Schema object');
+  }
+  // Fail at registration, not on every call with an error that blames the arguments.
+  if (!dialectOf(schema)) {
+    throw new TypeError(
+      `JSON Schema dialect ${JSON.stringify(schema.$schema)} is not supported: declare 2020-12 ` +
+        '(the default), 2019-09 or draft-07',
+    );
   }
   return new JsonCompiled(schema);
 }

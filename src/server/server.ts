@@ -7,7 +7,7 @@ import { LocalChangeBus } from './change-bus.js';
 import type { ChangeBus, ChangeEvent } from './change-bus.js';
 import { paginate } from './cursor.js';
 import { runMiddleware } from './middleware.js';
-import type { Middleware } from './middleware.js';
+import type { Middleware, MiddlewareRequest } from './middleware.js';
 import { DEFAULT_STATE_TTL_MS, INPUT_REQUIRED, inputRequiredResult, restoreState } from './mrtr.js';
 import type { MrtrState } from './mrtr.js';
 import { buildPrompt, checkPromptArguments, normalizePrompt } from './prompts.js';
@@ -324,7 +324,11 @@ export class McpServer {
       result =
         this.middleware.length === 0
           ? await inner(ctx)
-          : await runMiddleware(this.middleware, { method: rc.method, params, ctx }, () => inner(ctx));
+          : await runMiddleware(
+              this.middleware,
+              { method: rc.method, params, ctx } as MiddlewareRequest,
+              () => inner(ctx),
+            );
     } catch (e) {
       // A pending question wins over whatever the handler did while unwinding from it.
       if (!mrtr?.pending) throw e === INPUT_REQUIRED ? WireError.internal() : e;

@@ -48,8 +48,15 @@ export function buildTool(def: ToolDefinition, handler: ToolHandler<never>): Too
   if (typeof def.name !== 'string' || def.name.length === 0 || def.name.length > 128) {
     throw new TypeError('A tool needs a name of 1 to 128 characters');
   }
-  const input = def.input ? compileSchema(def.input, 'input', def.inputJsonSchema) : undefined;
-  const output = def.output ? compileSchema(def.output, 'output', def.outputJsonSchema) : undefined;
+  const compile = (schema: SchemaInput, io: 'input' | 'output', js?: JsonSchemaObject) => {
+    try {
+      return compileSchema(schema, io, js);
+    } catch (e) {
+      throw e instanceof TypeError ? new TypeError(`Tool ${def.name}: ${e.message}`, { cause: e }) : e;
+    }
+  };
+  const input = def.input ? compile(def.input, 'input', def.inputJsonSchema) : undefined;
+  const output = def.output ? compile(def.output, 'output', def.outputJsonSchema) : undefined;
   const inputSchema = input?.jsonSchema ?? ANY_OBJECT;
   if (inputSchema.type !== 'object') {
     throw new TypeError(`Tool ${def.name}: the input schema must describe an object (type: "object")`);

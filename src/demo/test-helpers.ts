@@ -1,0 +1,256 @@
+/**
+ * Test-only support for driving the demo server with clients other than ours: what every
+ * demo tool is called with and must answer, the answers a scripted user and LLM give, and
+ * a wrapper for the official SDKs' transports that checks every message against the
+ * official schema.
+ *
+ * Not part of the public API: nothing outside tests should import this module.
+ */
+import assert from 'node:assert/strict';
+import { formAnswer } from '../test-support/mcp-harness.js';
+import type { Obj } from '../test-support/mcp-harness.js';
+import { validateWireMessage } from '../test-support/wire-schema.js';
+import { TINY_PNG_BASE64, TINY_WAV_BASE64 } from './everything-media.js';
+
+export type { Obj };
+
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export const ROOTS = [{ uri: 'file:///home/user/project', name: 'project' }];
+
+/** The text of the first content block of a tool result. */
+export const textOf = (r: Obj): string => String((r.content as Obj[])[0]?.text);
+
+/**
+ * The scripted LLM: echoes the last user text; when it is offered tools and has not seen a
+ * tool result yet, it calls `get_weather` first.
+ */
+export function sample(params: Obj): Obj {
+  const messages = Array.isArray(params.messages) ? (params.messages as Obj[]) : [];
+  const last = messages.at(-1)?.content;
+  const blocks = (Array.isArray(last) ? last : [last]).filter(isObj);
+  const toolResult = blocks.find((b) => b.type === 'tool_result');
+  if (Array.isArray(params.tools) && params.tools.length > 0 && !toolResult) {
+    return {
+      role: 'assistant',
+      content: { type: 'tool_use', id: 'call-1', name: 'get_weather', input: { city: 'Oslo' } },
+      model: 'scripted-model',
+      stopReason: 'toolUse',
+    };
+  }
+  const text = toolResult
+    ? String(((toolResult.content as Obj[])[0] ?? {}).text)
+    : String(blocks.find((b) => b.type === 'text')?.text ?? '');
+  return {
+    role: 'assistant',
+    content: { type: 'text', text: `Echo: ${text}` },
+    model: 'scripted-model',
+    stopReason: 'endTurn',
+  };
+}
+
+/** The scripted user: accepts every form with its defaults, first choices or sample values. */
+export function elicit(params: Obj): Obj {
+  return { action: 'accept', content: formAnswer(params.requestedSchema) };
+}
+
+/** One demo tool: the arguments it is called with and what its result must show. */
+export interface ToolCase {
+  args: Obj;
+  check(result: Obj): void;
+}
+
+const text = (expected: string | RegExp) => (r: Obj) => {
+  assert.notEqual(r.isError, true, `unexpected tool error: ${textOf(r)}`);
+  if (typeof expected === 'string') assert.equal(textOf(r), expected);
+  else assert.match(textOf(r), expected);
+};
+
+/** Every tool of the demo server; a tool missing here fails the "call every tool" tests. */
+export const TOOL_CASES: Readonly<Record<string, ToolCase>> = {
+  test_simple_text: { args: {}, check: text('This is a simple text response for testing.') },
+  test_image_content: {
+    args: {},
+    check: (r) =>
+      assert.deepEqual(r.content, [{ type: 'image', data: TINY_PNG_BASE64, mimeType: 'image/png' }]),
+  },
+  test_audio_content: {
+    args: {},
+    check: (r) =>
+      assert.deepEqual(r.content, [{ type: 'audio', data: TINY_WAV_BASE64, mimeType: 'audio/wav' }]),
+  },
+  test_embedded_resource: {
+    args: {},
+    check: (r) =>
+      assert.deepEqual((r.content as Obj[])[0]?.resource, {
+        uri: 'test://embedded-resource',
+        mimeType: 'text/plain',
+        text: 'This is an embedded resource content.',
+      }),
+  },
+  test_multiple_content_types: {
+    args: {},
+    check: (r) =>
+      assert.deepEqual(
+        (r.content as Obj[]).map((c) => c.type),
+        ['text', 'image', 'resource'],
+      ),
+  },
+  test_error_handling: {
+    args: {},
+    check: (r) => {
+      assert.equal(r.isError, true);
+      assert.equal(textOf(r), 'This tool intentionally returns an error for testing');
+    },
+  },
+  test_tool_with_logging: { args: {}, check: text('Tool with logging executed successfully') },
+  test_tool_with_progress: { args: {}, check: text('Tool with progress executed successfully') },
+  test_sampling: { args: { prompt: 'Hello model' }, check: text('LLM response: Echo: Hello model') },
+  test_elicitation: {
+    args: { message: 'Who are you?' },
+    check: text('User response: action=accept, content={"username":"username-value","email":"email-value"}'),
+  },
+  test_elicitation_sep1034_defaults: {
+    args: {},
+    check: text(
+      'Elicitation completed: action=accept, content={"name":"John Doe","age":30,"score":96,"status":"active","verified":true}',
+    ),
+  },
+  test_elicitation_sep1330_enums: {
+    args: {},
+    check: text(
+      'Elicitation completed: action=accept, content={"untitledSingle":"option1","titledSingle":"value1",' +
+        '"legacyEnum":"opt1","untitledMulti":["option1"],"titledMulti":["value1"]}',
+    ),
+  },
+  json_schema_2020_12_tool: {
+    args: { name: 'Ada', address: { street: '1 Main St', city: 'Oslo' } },
+    check: text('Received: {"name":"Ada","address":{"street":"1 Main St","city":"Oslo"}}'),
+  },
+  add: {
+    args: { a: 2, b: 40 },
+    check: (r) => {
+      text('42')(r);
+      assert.deepEqual(r.structuredContent, { sum: 42 });
+    },
+  },
+  echo: { args: { text: 'hello there' }, check: text('hello there') },
+  slow_count: { args: { n: 3 }, check: text('Counted to 3') },
+  // Closes its response stream on HTTP; over stdio it simply answers.
+  test_reconnection: { args: {}, check: text('Reconnection test completed successfully') },
+  plan_trip: {
+    args: { destination: 'Lima' },
+    check: text('3 days in Lima: Echo: Plan a 3-day trip to Lima.'),
+  },
+  list_roots: { args: {}, check: text('project: file:///home/user/project') },
+  weather_agent: {
+    args: { question: 'Weather in Oslo?' },
+    check: text('The model says: Echo: Sunny and 21°C in Oslo'),
+  },
+  toggle_bonus_tool: { args: {}, check: text(/^bonus_tool (added|removed)$/) },
+  touch_watched_resource: {
+    args: {},
+    check: text(/^test:\/\/watched-resource is now at revision \d+$/),
+  },
+};
+
+/** The demo's prompts: arguments and the first message's text (or content type). */
+export const PROMPT_CASES: Readonly<Record<string, { args: Record<string, string>; first: string }>> = {
+  test_simple_prompt: { args: {}, first: 'This is a simple prompt for testing.' },
+  test_prompt_with_arguments: {
+    args: { arg1: 'paris', arg2: 'rome' },
+    first: "Prompt with arguments: arg1='paris', arg2='rome'",
+  },
+  test_prompt_with_embedded_resource: { args: { resourceUri: 'test://static-text' }, first: 'resource' },
+  test_prompt_with_image: { args: {}, first: 'image' },
+};
+
+/** The first message of a prompt, as {@link PROMPT_CASES} describes it. */
+export function firstMessage(result: Obj): string {
+  const content = ((result.messages as Obj[])[0]?.content ?? {}) as Obj;
+  return content.type === 'text' ? String(content.text) : String(content.type);
+}
+
+/** What an official SDK transport looks like: start, send, close and three callbacks. */
+export interface SdkTransport {
+  start(): Promise<void>;
+  send(message: never, options?: never): Promise<void>;
+  close(): Promise<void>;
+  onmessage?: ((message: never, extra?: never) => void) | undefined;
+  onclose?: (() => void) | undefined;
+  onerror?: ((error: Error) => void) | undefined;
+  setProtocolVersion?(version: string): void;
+}
+
+/**
+ * Wraps an official SDK client transport, recording every message and checking it against
+ * the schema of `revision`. Problems are collected per sender: `server` ones are ours.
+ */
+export class SdkWireRecorder {
+  onmessage?: ((message: unknown, extra?: unknown) => void) | undefined;
+  onclose?: (() => void) | undefined;
+  onerror?: ((error: Error) => void) | undefined;
+  readonly messages: Array<{ from: 'client' | 'server'; message: Obj }> = [];
+  readonly problems = { client: [] as string[], server: [] as string[] };
+  private readonly ids = { client: new Map<unknown, string>(), server: new Map<unknown, string>() };
+
+  constructor(
+    private readonly inner: SdkTransport,
+    readonly revision: string,
+  ) {}
+
+  async start(): Promise<void> {
+    this.inner.onmessage = (message, extra) => {
+      this.observe('server', message);
+      this.onmessage?.(message, extra);
+    };
+    this.inner.onclose = () => this.onclose?.();
+    this.inner.onerror = (e) => this.onerror?.(e);
+    await this.inner.start();
+  }
+
+  async send(message: unknown, options?: unknown): Promise<void> {
+    this.observe('client', message);
+    await this.inner.send(message as never, options as never);
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+
+  setProtocolVersion(version: string): void {
+    this.inner.setProtocolVersion?.(version);
+  }
+
+  /** Notifications the server sent, of one method. */
+  notifications(method: string): Obj[] {
+    return this.messages
+      .filter((m) => m.from === 'server' && m.message.method === method && m.message.id === undefined)
+      .map((m) => m.message);
+  }
+
+  /** Requests one side sent. */
+  requestsFrom(from: 'client' | 'server', method?: string): Obj[] {
+    return this.messages
+      .filter((m) => m.from === from && m.message.id !== undefined && typeof m.message.method === 'string')
+      .filter((m) => method === undefined || m.message.method === method)
+      .map((m) => m.message);
+  }
+
+  private observe(from: 'client' | 'server', raw: unknown): void {
+    const message = JSON.parse(JSON.stringify(raw)) as Obj;
+    this.messages.push({ from, message });
+    let respondingTo: string | undefined;
+    if (typeof message.method === 'string') {
+      if (message.id !== undefined) this.ids[from].set(message.id, message.method);
+    } else {
+      respondingTo = this.ids[from === 'client' ? 'server' : 'client'].get(message.id);
+    }
+    for (const p of validateWireMessage(this.revision, message, {
+      sender: from,
+      ...(respondingTo !== undefined ? { respondingTo } : {}),
+    })) {
+      this.problems[from].push(`${String(message.method ?? respondingTo)}: ${p}`);
+    }
+  }
+}
