@@ -86,6 +86,7 @@ export type {
   InferOutput,
   JsonSchemaObject,
   Middleware,
+  MiddlewareMethod,
   MiddlewareRequest,
   PromptArgumentDefinition,
   PromptDefinition,
