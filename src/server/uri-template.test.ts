@@ -347,15 +347,15 @@ describe('UriTemplate.match', () => {
     for (const [template, uri] of cases) {
       assert.ok(uri.length <= 64 * 1024, 'input must get past the length cap');
       const t = UriTemplate.parse(template);
-      // Best of three, so a GC pause or a cold JIT cannot flake the test; a backtracking
-      // matcher would take seconds on every run.
+      // Best of three, so a GC pause or a cold JIT cannot flake the test. The bound is loose
+      // for a loaded CI machine (typical: ~2 ms); a backtracking matcher takes seconds.
       let best = Infinity;
       for (let run = 0; run < 3; run++) {
         const started = performance.now();
         assert.equal(t.match(uri), null, template);
         best = Math.min(best, performance.now() - started);
       }
-      assert.ok(best < 50, `${template} took ${best.toFixed(1)} ms`);
+      assert.ok(best < 250, `${template} took ${best.toFixed(1)} ms`);
     }
   });
 });
