@@ -1,0 +1,15 @@
+// mcpkit over Streamable HTTP: serve(new McpServer(...)), once per response mode, with the
+// same one-line echo tool as the other servers.
+import { McpServer } from '../../dist/index.js';
+import { serve } from '../../dist/transports/http-server/index.js';
+import { z } from 'zod';
+import { ready } from './http-common.mjs';
+
+const server = new McpServer({ name: 'mcpkit-echo', version: '1.0.0' });
+server.tool({ name: 'echo', input: z.object({ text: z.string() }) }, ({ text }) => ({
+  content: [{ type: 'text', text }],
+}));
+
+const json = await serve(server, { responseMode: 'json' });
+const sse = await serve(server, { responseMode: 'sse' });
+ready({ json: json.port, sse: sse.port });
