@@ -1,0 +1,327 @@
+/**
+ * Every call the host makes to a server goes through here: resolve the exact (server,
+ * name) pair, check the server is up, apply the policy and the rate limit, ask a person
+ * when needed, run the call, and write one audit entry whatever happens.
+ */
+import { LocalError } from '../jsonrpc/index.js';
+import type { CallToolResult, GetPromptResult, ReadResourceResult } from '../protocol/types/index.js';
+import type { Progress } from '../session/options.js';
+import { errorText, jsonBytes } from './audit.js';
+import type { AuditDecision, AuditEntry } from './audit.js';
+import type { Catalog, CatalogTool } from './catalog.js';
+import { HostError } from './config-error.js';
+import type { Policy, RateLimiter } from './policy.js';
+import type { ServerConnection } from './server-connection.js';
+import type { ApprovalReason, HostUi } from './ui.js';
+
+/** Who is calling and how long to wait. */
+export interface HostCallOptions {
+  /** Shown in approvals and the audit log (default `app`). */
+  caller?: string;
+  signal?: AbortSignal;
+  /** Default: the server's `timeouts.callMs`. */
+  timeoutMs?: number;
+  onprogress?: (progress: Progress) => void;
+}
+
+/** A tool named exactly, bypassing aliases. */
+export interface ToolRef {
+  server: string;
+  tool: string;
+}
+
+/** What a call needs from the host. */
+export interface CallDeps {
+  catalog: Catalog;
+  policy: Policy;
+  connection(server: string): ServerConnection | undefined;
+  ui(): Promise<HostUi>;
+  audit(entry: AuditEntry): void;
+  limiter(server: string): RateLimiter | undefined;
+}
+
+const REASON: Record<string, ApprovalReason> = {
+  pending: 'new-tool',
+  changed: 'changed',
+  flagged: 'flagged',
+};
+
+function resolveTool(deps: CallDeps, target: string | ToolRef): CatalogTool {
+  if (typeof target !== 'string') {
+    const entry = deps.catalog.find(target.server, target.tool);
+    if (entry) return entry;
+    const conn = deps.connection(target.server);
+    if (!conn)
+      throw new HostError('UnknownServer', `No server named ${JSON.stringify(target.server)} is configured`);
+    if (!conn.current) throw unavailable(conn);
+    throw new HostError(
+      'UnknownTool',
+      `Server ${JSON.stringify(target.server)} has no tool named ${JSON.stringify(target.tool)}`,
+    );
+  }
+  const entry = deps.catalog.resolve(target);
+  if (entry) return entry;
+  const similar = deps.catalog
+    .tools()
+    .map((t) => t.alias)
+    .filter((a) => a.toLowerCase().includes(target.toLowerCase().split('__').pop() ?? target.toLowerCase()))
+    .slice(0, 3);
+  throw new HostError(
+    'UnknownTool',
+    `No tool is called ${JSON.stringify(target)}` +
+      (similar.length ? ` (did you mean ${similar.join(', ')}?)` : ''),
+  );
+}
+
+function unavailable(conn: ServerConnection): HostError {
+  const h = conn.health();
+  return new HostError(
+    'ServerUnavailable',
+    `Server ${JSON.stringify(h.name)} is ${h.state}` + (h.lastError ? `: ${h.lastError.split('\n')[0]}` : ''),
+  );
+}
+
+/** A failure that says the connection itself is gone (so an HTTP server gets reconnected). */
+function connectionLost(error: unknown): boolean {
+  for (let e = error, depth = 0; e instanceof Error && depth < 6; e = e.cause, depth++) {
+    if (e instanceof LocalError && (e.code === 'ConnectionClosed' || e.code === 'NotConnected')) return true;
+    if (e instanceof TypeError && /fetch failed/i.test(e.message)) return true;
+  }
+  return false;
+}
+
+/**
+ * Calls a tool through policy. Throws a {@link HostError} when the host refuses (policy,
+ * person, rate limit, conflict, server down); a tool's own failure is a result with
+ * `isError`, as the server sent it.
+ */
+export async function callTool(
+  deps: CallDeps,
+  target: string | ToolRef,
+  args: Record<string, unknown> | undefined,
+  options: HostCallOptions = {},
+): Promise<CallToolResult> {
+  const caller = options.caller ?? 'app';
+  const base = { kind: 'tool' as const, caller, argumentBytes: jsonBytes(args ?? {}) };
+  let entry: CatalogTool;
+  try {
+    entry = resolveTool(deps, target);
+  } catch (e) {
+    const ref =
+      typeof target === 'string' ? { server: '', target } : { server: target.server, target: target.tool };
+    deps.audit(record({ ...base, ...ref }, 'refused', { error: errorText(e) }));
+    throw e;
+  }
+  const a = {
+    ...base,
+    server: entry.server,
+    target: entry.name,
+    ...(entry.alias !== entry.name ? { alias: entry.alias } : {}),
+  };
+  const refuse = (decision: AuditDecision, error: HostError): never => {
+    deps.audit(record(a, decision, { reason: error.message }));
+    throw error;
+  };
+  if (entry.status === 'conflict') {
+    refuse(
+      'refused',
+      new HostError(
+        'ToolConflict',
+        `Server ${JSON.stringify(entry.server)} lists several tools named ${JSON.stringify(entry.name)}; the host will not guess which one runs`,
+      ),
+    );
+  }
+  const conn = deps.connection(entry.server);
+  const client = conn?.current;
+  if (!conn || !client)
+    return refuse(
+      'refused',
+      conn ? unavailable(conn) : new HostError('UnknownServer', `No server ${entry.server}`),
+    );
+  const policy = deps.policy.decide(entry.server, entry.name);
+  if (policy.decision === 'deny') {
+    refuse(
+      'denied',
+      new HostError(
+        'Denied',
+        `The policy denies ${JSON.stringify(entry.name)} on ${JSON.stringify(entry.server)} (${policy.source})`,
+      ),
+    );
+  }
+  const limit = deps.limiter(entry.server)?.take();
+  if (limit && !limit.ok) {
+    refuse(
+      'rate-limited',
+      new HostError(
+        'RateLimited',
+        `Rate limit of server ${JSON.stringify(entry.server)} reached; retry in ${Math.ceil(limit.retryInMs / 1000)} s`,
+      ),
+    );
+  }
+  let decision: AuditDecision = 'allowed';
+  const reason = REASON[entry.status];
+  if (policy.decision === 'ask' || reason) {
+    const ui = await deps.ui();
+    const answer = await ui.approveTool(
+      {
+        server: entry.server,
+        tool: entry.name,
+        alias: entry.alias,
+        caller,
+        arguments: args,
+        definition: entry.definition,
+        reason: reason ?? 'policy',
+        previous: entry.previous,
+        warnings: entry.warnings,
+      },
+      options.signal,
+    );
+    if (answer === 'deny') {
+      refuse(
+        'denied',
+        new HostError(
+          'NotApproved',
+          `The user did not approve ${JSON.stringify(entry.name)} on ${JSON.stringify(entry.server)}`,
+        ),
+      );
+    }
+    decision = answer === 'always' ? 'approved-always' : 'approved';
+    if (answer === 'always') {
+      deps.catalog.approve(entry);
+      if (policy.decision === 'ask') deps.policy.remember(entry.server, entry.name, 'allow');
+    }
+  }
+  const started = Date.now();
+  try {
+    const result = await client.callTool(
+      { name: entry.name, ...(args !== undefined ? { arguments: args } : {}) },
+      {
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+        ...(options.onprogress ? { onprogress: options.onprogress } : {}),
+      },
+    );
+    deps.audit(
+      record(a, decision, {
+        durationMs: Date.now() - started,
+        outcome: result.isError ? 'tool-error' : 'ok',
+      }),
+    );
+    return result;
+  } catch (e) {
+    deps.audit(
+      record(a, decision, { durationMs: Date.now() - started, outcome: 'error', error: errorText(e) }),
+    );
+    if (connectionLost(e)) conn.suspectDown(e);
+    throw e;
+  }
+}
+
+/** Reads a resource of one server (policy: `reads`, default allow). */
+export async function readResource(
+  deps: CallDeps,
+  server: string,
+  uri: string,
+  options: HostCallOptions = {},
+): Promise<ReadResourceResult> {
+  return read(deps, 'resource', server, uri, options, (client, o) => client.readResource({ uri }, o));
+}
+
+/** Fetches a prompt of one server (policy: `reads`, default allow). */
+export async function getPrompt(
+  deps: CallDeps,
+  server: string,
+  name: string,
+  args: Record<string, string> | undefined,
+  options: HostCallOptions = {},
+): Promise<GetPromptResult> {
+  return read(deps, 'prompt', server, name, options, (client, o) =>
+    client.getPrompt({ name, ...(args ? { arguments: args } : {}) }, o),
+  );
+}
+
+type ReadFn<T> = (
+  client: NonNullable<ServerConnection['current']>,
+  options: { signal?: AbortSignal; timeoutMs?: number },
+) => Promise<T>;
+
+async function read<T>(
+  deps: CallDeps,
+  kind: 'resource' | 'prompt',
+  server: string,
+  target: string,
+  options: HostCallOptions,
+  run: ReadFn<T>,
+): Promise<T> {
+  const a = { kind, caller: options.caller ?? 'app', server, target };
+  const conn = deps.connection(server);
+  const fail = (decision: AuditDecision, error: HostError): never => {
+    deps.audit(record(a, decision, { reason: error.message }));
+    throw error;
+  };
+  if (!conn)
+    return fail(
+      'refused',
+      new HostError('UnknownServer', `No server named ${JSON.stringify(server)} is configured`),
+    );
+  const client = conn.current;
+  if (!client) return fail('refused', unavailable(conn));
+  const policy = deps.policy.decideRead(server);
+  if (policy.decision === 'deny')
+    fail('denied', new HostError('Denied', `The policy denies reading from ${JSON.stringify(server)}`));
+  const limit = deps.limiter(server)?.take();
+  if (limit && !limit.ok)
+    fail(
+      'rate-limited',
+      new HostError('RateLimited', `Rate limit of server ${JSON.stringify(server)} reached`),
+    );
+  let decision: AuditDecision = 'allowed';
+  if (policy.decision === 'ask') {
+    const ui = await deps.ui();
+    const answer = await ui.approveTool(
+      {
+        server,
+        tool: `${kind}:${target}`,
+        alias: target,
+        caller: a.caller,
+        arguments: undefined,
+        definition: {
+          name: target,
+          description: `${kind === 'resource' ? 'Read the resource' : 'Get the prompt'} ${target}`,
+          inputSchema: { type: 'object' },
+        },
+        reason: 'policy',
+        previous: undefined,
+        warnings: [],
+      },
+      options.signal,
+    );
+    if (answer === 'deny')
+      fail('denied', new HostError('NotApproved', `The user did not approve reading ${target}`));
+    decision = 'approved';
+  }
+  const started = Date.now();
+  try {
+    const result = await run(client, {
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    });
+    deps.audit(record(a, decision, { durationMs: Date.now() - started, outcome: 'ok' }));
+    return result;
+  } catch (e) {
+    deps.audit(
+      record(a, decision, { durationMs: Date.now() - started, outcome: 'error', error: errorText(e) }),
+    );
+    if (connectionLost(e)) conn.suspectDown(e);
+    throw e;
+  }
+}
+
+function record(
+  base: Pick<AuditEntry, 'kind' | 'caller' | 'server'> & Partial<AuditEntry>,
+  decision: AuditDecision,
+  extra: Partial<AuditEntry>,
+): AuditEntry {
+  const started = new Date(Date.now() - (extra.durationMs ?? 0));
+  return { time: started.toISOString(), outcome: 'not-run', ...base, decision, ...extra } as AuditEntry;
+}

@@ -1,0 +1,91 @@
+/**
+ * The host's file edges on Node: reading a config file, an approval store kept in a JSON
+ * file, and an audit log appended as JSON lines.
+ */
+import { appendFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { AuditSink } from './audit.js';
+import { ConfigError } from './config-error.js';
+import { parseHostConfig } from './config-parse.js';
+import type { ParseConfigOptions } from './config-parse.js';
+import type { HostConfig } from './config-types.js';
+import { MemoryApprovalStore } from './pins.js';
+
+/**
+ * Reads and validates a config file (Claude Desktop, Cursor, VS Code or mcpkit's own).
+ * `${NAME}` reads `process.env` unless `env` is given. Errors name the file.
+ *
+ * @example
+ * ```ts
+ * const config = await loadHostConfig(`${process.env.HOME}/.cursor/mcp.json`);
+ * ```
+ */
+export async function loadHostConfig(
+  path: string,
+  options: Omit<ParseConfigOptions, 'file'> = {},
+): Promise<HostConfig> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    const got =
+      code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
+    throw new ConfigError([
+      { file: path, server: undefined, field: '', expected: 'a readable config file', got },
+    ]);
+  }
+  return parseHostConfig(text, { env: process.env, ...options, file: path });
+}
+
+/**
+ * Pins and consents in a JSON file, written atomically (temp file, then rename) on every
+ * change, readable only by the user.
+ *
+ * @example
+ * ```ts
+ * const host = new Host(config, { store: new JsonFileApprovalStore(`${home}/.config/mcpkit/approvals.json`) });
+ * ```
+ */
+export class JsonFileApprovalStore extends MemoryApprovalStore {
+  constructor(private readonly path: string) {
+    super();
+    try {
+      const data = JSON.parse(readFileSync(path, 'utf8')) as { pins?: unknown; consents?: unknown };
+      if (isRecord(data.pins))
+        for (const [k, v] of Object.entries(data.pins)) if (typeof v === 'string') this.pins[k] = v;
+      if (isRecord(data.consents)) for (const k of Object.keys(data.consents)) this.consents[k] = true;
+    } catch (e) {
+      if ((e as { code?: string }).code !== 'ENOENT')
+        throw new Error(`Cannot read the approval store ${path}: ${(e as Error).message}`, { cause: e });
+    }
+  }
+
+  protected override changed(): void {
+    mkdirSync(dirname(this.path), { recursive: true });
+    const tmp = `${this.path}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify({ pins: this.pins, consents: this.consents }, null, 2) + '\n', {
+      mode: 0o600,
+    });
+    renameSync(tmp, this.path);
+  }
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * An audit sink appending JSON lines to a file (created with mode 0600). Appends are
+ * synchronous, so no entry is lost when the process ends.
+ *
+ * @example
+ * ```ts
+ * const host = new Host(config, { audit: fileAudit('/var/log/mcpkit/audit.jsonl') });
+ * ```
+ */
+export function fileAudit(path: string): AuditSink {
+  mkdirSync(dirname(path), { recursive: true });
+  return (entry) => appendFileSync(path, JSON.stringify(entry) + '\n', { mode: 0o600 });
+}
