@@ -159,3 +159,41 @@ describe('mcpkit CLI over Streamable HTTP and against server-everything', () => 
     assert.equal(mcpkit(['resources', ...target]).code, 0);
   });
 });
+
+describe('mcpkit demo and proxy', () => {
+  test('mcpkit demo (what npm start runs) drives the host over a stdio and an HTTP server and exits 0', () => {
+    const r = mcpkit(['demo']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /consent: start "local": .*demo-server --stdio → yes/);
+    assert.match(r.stdout, /local: 2\d tools, e\.g\. local__/);
+    assert.match(r.stdout, /\[#+\] 100% Counted 4 of 4/);
+    assert.match(r.stdout, /the user is asked: "Who are you\?"/);
+    assert.match(r.stdout, /user: Prompt with arguments: arg1='first', arg2='second'/);
+    assert.match(r.stdout, /\[health\] local: stopped/);
+    assert.match(r.stdout, /Done\./);
+  });
+
+  test('mcpkit proxy bridges a stdio server to Streamable HTTP', async () => {
+    const proxy = spawn(
+      process.execPath,
+      [main, 'proxy', '--to', 'http', '--port', '0', '--', process.execPath, stdioServer],
+      {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let err = '';
+        proxy.stderr!.on('data', (d: Buffer) => {
+          err += d.toString();
+          const m = /mcpkit bridge: (http:\/\/\S+)/.exec(err);
+          if (m) resolve(m[1]!);
+        });
+        proxy.once('exit', () => reject(new Error(err)));
+      });
+      assert.equal(mcpkit(['call', 'add', 'a=20', 'b=22', '--url', url]).stdout.trim(), '42');
+    } finally {
+      proxy.kill('SIGTERM');
+    }
+  });
+});

@@ -8,6 +8,8 @@ import { read, readHelp } from './commands/read.js';
 import { prompt, promptHelp } from './commands/prompt.js';
 import { complete, completeHelp } from './commands/complete.js';
 import { shell, shellHelp } from './commands/shell.js';
+import { host, hostHelp } from './commands/host.js';
+import { proxy, proxyHelp } from './commands/proxy.js';
 
 const commands: Record<string, { run: (argv: string[]) => Promise<number>; help: string; summary: string }> =
   {
@@ -32,6 +34,8 @@ const commands: Record<string, { run: (argv: string[]) => Promise<number>; help:
     prompt: { run: prompt, help: promptHelp, summary: 'get a prompt: mcpkit prompt NAME key=value ...' },
     complete: { run: complete, help: completeHelp, summary: 'complete a prompt or template argument' },
     shell: { run: shell, help: shellHelp, summary: 'an interactive session with one server' },
+    host: { run: host, help: hostHelp, summary: 'the host over a config: consent, catalog, agent loop' },
+    proxy: { run: proxy, help: proxyHelp, summary: 'gateway over a config, or a stdio<->HTTP bridge' },
     demo: { run: demo, help: demoHelp, summary: 'run the end-to-end demo (what npm start runs)' },
     'demo-server': { run: demoServer, help: demoServerHelp, summary: 'run the demo "everything" server' },
   };

@@ -1,184 +1,137 @@
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { Client } from '../../client/index.js';
-import type { EraPreference } from '../../client/index.js';
-import { StdioClientTransport } from '../../transports/stdio/index.js';
+import { createEverythingServer } from '../../demo/everything-server.js';
+import { Host, ScriptedUi, parseHostConfig } from '../../host/index.js';
+import { serve } from '../../transports/http-server/index.js';
 import { CliFailure, ExitCode } from '../exit-codes.js';
+import { palette, progressBar } from '../format.js';
 
-export const demoHelp = `Usage: mcpkit demo [--era auto|legacy|modern]
+export const demoHelp = `Usage: mcpkit demo
 
-The end-to-end demo that "npm start" runs: it starts the demo "everything" server as a
-child process over stdio, connects a client in each protocol era, shows the catalog, calls
-tools with progress, reads a resource, gets a prompt, answers an elicitation and a sampling
-request with scripted answers, and exits. No network, no API keys.
-
-Options:
-  --era ERA   run one era only (auto probes server/discover and falls back to initialize)
-  -h, --help  show this help
+The end-to-end demo that "npm start" runs, with no network and no API keys:
+  - serves the demo "everything" server over Streamable HTTP on 127.0.0.1 (modern era),
+  - starts the mcpkit host over two servers: that one, and the same demo server as a stdio
+    child process (legacy era), asking consent for the exact command first,
+  - shows the aggregated, namespaced catalog,
+  - calls tools through the host's policy (one with progress, one that asks the user),
+  - reads a resource and gets a prompt,
+  - and shuts everything down, leaving no process behind.
+The person's answers are scripted and printed as they are given.
 
 Examples:
-  mcpkit demo
-  mcpkit demo --era legacy`;
+  npm start
+  mcpkit demo`;
 
-const tty = process.stdout.isTTY === true;
-const paint = (code: string) => (s: string) => (tty ? `\x1b[${code}m${s}\x1b[0m` : s);
-const bold = paint('1');
-const dim = paint('2');
-const green = paint('32');
-const cyan = paint('36');
-const yellow = paint('33');
-
-function heading(text: string): void {
-  console.log(`\n${bold(cyan('▸ ' + text))}`);
-}
-
-function textOf(result: { content?: Array<{ type: string; text?: string }> }): string {
+function textOf(result: { content?: ReadonlyArray<{ type: string; text?: string }> }): string {
   return (result.content ?? [])
     .map((c) => (c.type === 'text' ? c.text : `[${c.type}]`))
     .join(' ')
     .trim();
 }
 
-function bar(progress: number, total: number): string {
-  const width = 24;
-  const filled = Math.round((progress / total) * width);
-  return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${progress}/${total}`;
-}
-
-async function runEra(era: EraPreference): Promise<void> {
+export async function demo(argv: string[]): Promise<number> {
+  try {
+    const { values } = parseArgs({
+      args: argv,
+      options: { help: { type: 'boolean', short: 'h' } },
+      strict: true,
+    });
+    if (values.help) {
+      console.log(demoHelp);
+      return ExitCode.Ok;
+    }
+  } catch (e) {
+    throw new CliFailure(`${(e as Error).message}. See: mcpkit demo --help`, ExitCode.Usage);
+  }
+  const p = palette(process.stdout);
+  const step = (title: string): void => console.log(`\n${p.bold(p.cyan('▸ ' + title))}`);
   const main = fileURLToPath(new URL('../main.js', import.meta.url));
-  const client = new Client(
-    { name: 'mcpkit-demo', version: '0.1.0' },
+
+  console.log(
+    p.bold('mcpkit demo: a host, a client per server, and two servers (stdio and Streamable HTTP)'),
+  );
+  const remote = await serve(createEverythingServer({ name: 'mcpkit-everything-http' }), { port: 0 });
+  const config = parseHostConfig(
     {
-      era,
-      handlers: {
-        elicitation: {
-          handler: async (params) => {
-            console.log(`  ${yellow('server asks the user:')} ${String(params.message)}`);
-            const answer = { username: 'ada', email: 'ada@example.com' };
-            console.log(`  ${yellow('scripted answer:')} ${JSON.stringify(answer)}`);
-            return { action: 'accept', content: answer };
-          },
-        },
-        sampling: {
-          handler: async (params) => {
-            const first = params.messages[0]?.content as { type: string; text?: string } | undefined;
-            console.log(`  ${yellow('server asks the model:')} ${first?.text ?? '(non-text)'}`);
-            return {
-              role: 'assistant',
-              content: { type: 'text', text: 'A scripted model says: the sky is blue.' },
-              model: 'scripted-demo-model',
-              stopReason: 'endTurn',
-            };
-          },
-        },
+      mcpServers: {
+        local: { command: process.execPath, args: [main, 'demo-server', '--stdio'], era: 'legacy' },
+        remote: { url: remote.url, era: 'modern' },
       },
     },
+    { file: '(demo config)' },
   );
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [main, 'demo-server', '--stdio'],
-    stderr: 'ignore',
+  const ui = new ScriptedUi({
+    confirmCommand: (r) => {
+      console.log(`  ${p.yellow('consent:')} start "${r.server}": ${p.dim(r.commandLine)} → yes`);
+      return true;
+    },
+    approveTool: (r) => {
+      console.log(
+        `  ${p.yellow('approve:')} ${r.server}/${r.tool} ${p.dim(JSON.stringify(r.arguments ?? {}))} → once`,
+      );
+      return 'once';
+    },
+    elicitForm: (r) => {
+      const answer = { username: 'ada', email: 'ada@example.org' };
+      console.log(`  ${p.yellow('the user is asked:')} "${r.message}" → ${JSON.stringify(answer)}`);
+      return { action: 'accept', content: answer };
+    },
   });
+  const host = new Host(config, { ui, clientInfo: { name: 'mcpkit-demo-host', version: '0.1.0' } });
+  host.on('health', (h) => console.log(`  ${p.dim(`[health] ${h.name}: ${h.state}`)}`));
   try {
-    await client.connect(transport);
-  } catch (e) {
-    throw new CliFailure(`Could not start the demo server: ${(e as Error).message}`, ExitCode.Connection);
-  }
-  try {
-    heading(`Connected (era option "${era}")`);
-    console.log(
-      `  server ${bold(String(client.serverInfo?.name))} ${client.serverInfo?.version ?? ''}, ` +
-        `protocol ${green(String(client.protocolVersion))} (${client.era} era)`,
-    );
+    step('Starting the host');
+    const health = await host.start();
+    for (const h of health) {
+      if (h.state !== 'ready')
+        throw new CliFailure(`Server ${h.name} did not start: ${h.state}`, ExitCode.Connection);
+    }
 
-    heading('Catalog');
-    const tools = [];
-    for await (const t of client.tools()) tools.push(t.name);
-    const resources = [];
-    for await (const r of client.resources()) resources.push(r.uri);
-    const prompts = [];
-    for await (const p of client.prompts()) prompts.push(p.name);
-    console.log(`  ${tools.length} tools: ${dim(tools.join(', '))}`);
-    console.log(`  ${resources.length} resources: ${dim(resources.join(', '))}`);
-    console.log(`  ${prompts.length} prompts: ${dim(prompts.join(', '))}`);
+    step('The aggregated catalog (names are namespaced by server)');
+    const tools = host.catalog.usableTools();
+    for (const server of ['local', 'remote']) {
+      const mine = tools.filter((t) => t.server === server).map((t) => t.alias);
+      console.log(
+        `  ${server}: ${mine.length} tools, e.g. ${mine.filter((a) => /add|slow|elicitation$/.test(a)).join(', ')}`,
+      );
+    }
+    console.log(`  ${host.catalog.resources().length} resources, ${host.catalog.prompts().length} prompts`);
 
-    heading('Call add {a: 2, b: 3} (structured output)');
-    const sum = await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } });
-    console.log(`  ${textOf(sum)}  structuredContent=${JSON.stringify(sum.structuredContent)}`);
+    step('local__add {a: 2, b: 3} (stdio, legacy era)');
+    console.log(`  ${textOf(await host.callTool('local__add', { a: 2, b: 3 }))}`);
 
-    heading('Call slow_count {n: 5} with progress');
-    const counted = await client.callTool(
-      { name: 'slow_count', arguments: { n: 5 } },
-      {
-        onprogress: (p) => console.log(`  ${bar(p.progress, p.total ?? 5)} ${dim(p.message ?? '')}`),
-      },
+    step('remote__slow_count {n: 4} with progress (HTTP, modern era)');
+    const counted = await host.callTool(
+      'remote__slow_count',
+      { n: 4 },
+      { onprogress: (pr) => console.log(`  ${p.cyan(progressBar(pr.progress, pr.total, pr.message))}`) },
     );
     console.log(`  ${textOf(counted)}`);
 
-    heading('Read test://static-text');
-    const read = await client.readResource({ uri: 'test://static-text' });
-    const first = read.contents[0] as { text?: string } | undefined;
-    console.log(`  ${first?.text ?? '(binary)'}`);
+    step('remote__test_elicitation: the server asks the user (an input_required round trip)');
+    console.log(`  ${textOf(await host.callTool('remote__test_elicitation', { message: 'Who are you?' }))}`);
 
-    heading('Get prompt test_prompt_with_arguments');
-    const prompt = await client.getPrompt({
-      name: 'test_prompt_with_arguments',
-      arguments: { arg1: 'first', arg2: 'second' },
-    });
+    step('local__test_elicitation: the same handler, as a server-to-client request (legacy)');
+    console.log(`  ${textOf(await host.callTool('local__test_elicitation', { message: 'Who are you?' }))}`);
+
+    step('Read test://static-text from "local"');
+    const read = await host.readResource('local', 'test://static-text');
+    console.log(`  ${(read.contents[0] as { text?: string } | undefined)?.text ?? '(binary)'}`);
+
+    step('Get prompt test_prompt_with_arguments from "remote"');
+    const prompt = await host.getPrompt(
+      { server: 'remote', prompt: 'test_prompt_with_arguments' },
+      { arg1: 'first', arg2: 'second' },
+    );
     for (const m of prompt.messages) {
       const c = m.content as { type: string; text?: string };
       console.log(`  ${m.role}: ${c.type === 'text' ? c.text : `[${c.type}]`}`);
     }
-
-    heading('Call test_elicitation (the server asks the user)');
-    const elicited = await client.callTool({
-      name: 'test_elicitation',
-      arguments: { message: 'Who are you?' },
-    });
-    console.log(`  ${textOf(elicited)}`);
-
-    heading('Call test_sampling (the server asks the model)');
-    const sampled = await client.callTool({
-      name: 'test_sampling',
-      arguments: { prompt: 'What colour is the sky?' },
-    });
-    console.log(`  ${textOf(sampled)}`);
-
-    heading('A bad call: test_error_handling');
-    const failed = await client.callTool({ name: 'test_error_handling', arguments: {} });
-    console.log(`  isError=${String(failed.isError)}: ${textOf(failed)}`);
   } finally {
-    await client.close();
+    step('Shutting down');
+    await host.close();
+    await remote.close();
   }
-}
-
-export async function demo(argv: string[]): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: { era: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-      strict: true,
-    }));
-  } catch (e) {
-    throw new CliFailure(`${(e as Error).message}. See: mcpkit demo --help`, ExitCode.Usage);
-  }
-  if (values.help) {
-    console.log(demoHelp);
-    return ExitCode.Ok;
-  }
-  const eras: EraPreference[] =
-    values.era === undefined ? ['modern', 'legacy'] : [values.era as EraPreference];
-  for (const era of eras) {
-    if (era !== 'auto' && era !== 'legacy' && era !== 'modern') {
-      throw new CliFailure(`--era must be auto, legacy or modern, not "${era}"`, ExitCode.Usage);
-    }
-  }
-  console.log(bold('mcpkit demo: a client and the demo "everything" server, over stdio'));
-  for (const era of eras) await runEra(era);
-  console.log(
-    `\n${green('Done.')} Both eras served by the same handlers; the server process was shut down cleanly.`,
-  );
+  console.log(`\n${p.green('Done.')} One handler set served both eras; every server stopped cleanly.`);
   return ExitCode.Ok;
 }

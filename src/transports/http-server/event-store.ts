@@ -63,8 +63,10 @@ export class MemoryEventStore implements EventStore {
     const streamId = streamOfEventId(lastEventId);
     if (streamId === undefined) return undefined;
     const s = this.streams.get(streamId);
-    const after = Number(lastEventId.slice(streamId.length + 1));
-    if (!s || !Number.isSafeInteger(after) || after < 0 || after >= s.next) return undefined;
+    // Only the decimal sequences we issue: Number() would also take '', '0x1', '1e0' or ' 1'.
+    const text = lastEventId.slice(streamId.length + 1);
+    const after = /^\d{1,15}$/.test(text) ? Number(text) : -1;
+    if (!s || after < 0 || after >= s.next) return undefined;
     for (const e of s.events) if (e.seq > after) send(`${streamId}.${e.seq}`, e.message);
     return streamId;
   }

@@ -14,21 +14,36 @@ class FetchExchange implements HttpExchange {
   authInfo?: unknown;
   readonly response: Promise<Response>;
   private resolve!: (r: Response) => void;
+  private readonly host: string;
+  private aborter: AbortController | undefined;
+  private gone = false;
 
   constructor(private readonly request: Request) {
     this.method = request.method;
     const url = new URL(request.url);
     this.path = url.pathname;
     this.query = url.search.slice(1);
+    this.host = url.host;
     this.response = new Promise((r) => (this.resolve = r));
   }
 
   header(name: string): string | undefined {
-    return this.request.headers.get(name) ?? undefined;
+    const value = this.request.headers.get(name);
+    if (value !== null) return value;
+    // Host is a forbidden header for fetch, so a Request made in process has none: its URL
+    // names the authority (server runtimes build that URL from the Host header).
+    return name === 'host' ? this.host : undefined;
   }
 
+  /** Fires when the request is aborted or the client cancels the response body. */
   get closed(): AbortSignal {
-    return this.request.signal;
+    if (!this.aborter) {
+      const c = (this.aborter = new AbortController());
+      const outer = this.request.signal;
+      if (this.gone || outer.aborted) c.abort();
+      else outer.addEventListener('abort', () => c.abort(), { once: true });
+    }
+    return this.aborter.signal;
   }
 
   async readBody(limit: number): Promise<BodyResult> {
@@ -79,6 +94,8 @@ class FetchExchange implements HttpExchange {
       },
       cancel: () => {
         ended = true;
+        this.gone = true;
+        this.aborter?.abort();
       },
     });
     this.resolve(new Response(body, { status, headers }));

@@ -1,10 +1,10 @@
 import { ErrorCode, InvalidMessage, ParsedBatch, parseFrame } from '../../jsonrpc/index.js';
 import type { JsonRpcMessage, JsonRpcRequest, ParsedFrame, RequestId } from '../../jsonrpc/index.js';
 import { MetaKey } from '../../protocol/meta-keys.js';
-import { isLegacyVersion } from '../../protocol/versions.js';
+import { allowsBatch, isLegacyVersion } from '../../protocol/versions.js';
 import type { EventStore } from './event-store.js';
 import { MemoryEventStore } from './event-store.js';
-import type { HttpExchange } from './exchange.js';
+import type { HttpExchange, ResponseStream } from './exchange.js';
 import { checkModernHeaders } from './header-checks.js';
 import { HostGuard } from './host-guard.js';
 import type { HostGuardOptions } from './host-guard.js';
@@ -217,6 +217,15 @@ export class McpHttpHandler {
         `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(version)}`,
       );
     }
+    if (frame instanceof ParsedBatch && !allowsBatch(entry.transport.version)) {
+      // Refused here: the session's answer to a refused batch has no id, so no stream would carry it.
+      return sendError(
+        ex,
+        400,
+        ErrorCode.InvalidRequest,
+        `Bad Request: JSON-RPC batches are not supported in protocol ${entry.transport.version ?? '(not negotiated)'}; only 2025-03-26 has them`,
+      );
+    }
     return this.deliverLegacy(ex, entry, frame, sessionId);
   }
 
@@ -322,12 +331,25 @@ export class McpHttpHandler {
         'Bad Request: Last-Event-ID does not belong to this session',
       );
     }
-    const out = ex.stream(200, { ...SSE_HEADERS, 'mcp-session-id': sessionId });
-    ex.closed.addEventListener('abort', () => t.detach(out), { once: true });
+    const open = (): ResponseStream => ex.stream(200, { ...SSE_HEADERS, 'mcp-session-id': sessionId });
     if (lastEventId !== undefined) {
-      if (!(await t.resume(lastEventId, out))) out.end();
+      // The 200 goes out only once the event store knows the id, so an unknown one still gets a 400.
+      let real: ResponseStream | undefined;
+      const out: ResponseStream = {
+        write: (chunk) => (real ??= open()).write(chunk),
+        end: () => (real ??= open()).end(),
+        get ended() {
+          return real?.ended ?? false;
+        },
+      };
+      ex.closed.addEventListener('abort', () => t.detach(out), { once: true });
+      if (await t.resume(lastEventId, out)) real ??= open();
+      else if (real) real.end();
+      else sendError(ex, 400, ErrorCode.InvalidRequest, 'Bad Request: Last-Event-ID is unknown or expired');
       return;
     }
+    const out = open();
+    ex.closed.addEventListener('abort', () => t.detach(out), { once: true });
     t.openStandalone(out);
   }
 

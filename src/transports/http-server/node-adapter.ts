@@ -84,6 +84,9 @@ class NodeExchange implements HttpExchange {
   respond(status: number, headers: Record<string, string>, body?: string): void {
     const res = this.res;
     if (res.headersSent || res.destroyed) return;
+    // Answered before the body arrived (413 on Content-Length, 403, 415...): close rather
+    // than let Node read and discard an upload nobody wants, however large.
+    if (!this.req.complete) this.mustClose = true;
     if (this.mustClose) headers = { ...headers, connection: 'close' };
     res.writeHead(status, headers);
     res.end(body);
@@ -93,10 +96,26 @@ class NodeExchange implements HttpExchange {
   stream(status: number, headers: Record<string, string>): ResponseStream {
     const res = this.res;
     res.writeHead(status, headers);
+    // The events of one tick (priming, notifications, the answer) leave in one write with the
+    // headers, rather than one syscall each; the next tick uncorks.
+    let corked = false;
+    const cork = (): void => {
+      if (corked) return;
+      corked = true;
+      res.cork();
+      process.nextTick(() => {
+        corked = false;
+        res.uncork();
+      });
+    };
+    cork();
+    // Headers go out now (coalesced with this tick's events): a stream that has nothing to
+    // say yet (a GET stream, a resumed stream with nothing to replay) must still answer.
     res.flushHeaders();
     return {
       write: (chunk) => {
         if (res.destroyed || res.writableEnded) return false;
+        cork();
         res.write(chunk);
         return true;
       },
@@ -182,9 +201,16 @@ export interface RunningServer {
 export async function serve(connector: McpConnector, options: ServeOptions = {}): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
   const { listener, handler } = createNodeListener(connector, { ...options, bindHost: host });
-  const httpServer = createServer(listener);
-  httpServer.headersTimeout = options.headersTimeoutMs ?? 10_000;
-  httpServer.requestTimeout = options.requestTimeoutMs ?? 30_000;
+  const requestTimeout = options.requestTimeoutMs ?? 30_000;
+  const headersTimeout = Math.min(options.headersTimeoutMs ?? 10_000, requestTimeout);
+  // Node checks both timeouts only every connectionsCheckingInterval (default 30 s), which
+  // would let a slow-drip client hold a request open far longer than requestTimeout.
+  const httpServer = createServer(
+    { connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(headersTimeout / 2))) },
+    listener,
+  );
+  httpServer.headersTimeout = headersTimeout;
+  httpServer.requestTimeout = requestTimeout;
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
     httpServer.listen(options.port ?? 0, host, () => {

@@ -5,6 +5,14 @@ import type { McpConnector } from './respond.js';
 import { sendError } from './respond.js';
 import { SSE_HEADERS, SSE_KEEPALIVE, sseEvent } from './sse-format.js';
 
+/**
+ * A 405 with no JSON-RPC body: a Streamable HTTP client that POSTs `initialize` to the SSE
+ * URL reads it as "an HTTP+SSE server" and falls back to GET, as the spec tells it to.
+ */
+function notAllowed(ex: HttpExchange, allow: string): void {
+  ex.respond(405, { allow, 'content-type': 'text/plain' }, 'Method Not Allowed');
+}
+
 /** One 2024-11-05 HTTP+SSE connection: every server message goes on its one SSE stream. */
 class SseConnectionTransport implements Transport {
   readonly kind = 'sse';
@@ -53,12 +61,14 @@ export class LegacySseEndpoints {
 
   /** True when the exchange was one of ours. */
   async handle(ex: HttpExchange): Promise<boolean> {
-    if (ex.path === this.paths.ssePath && ex.method === 'GET') {
-      await this.open(ex);
+    if (ex.path === this.paths.ssePath) {
+      if (ex.method === 'GET') await this.open(ex);
+      else notAllowed(ex, 'GET');
       return true;
     }
-    if (ex.path === this.paths.messagesPath && ex.method === 'POST') {
-      await this.message(ex);
+    if (ex.path === this.paths.messagesPath) {
+      if (ex.method === 'POST') await this.message(ex);
+      else notAllowed(ex, 'POST');
       return true;
     }
     return false;

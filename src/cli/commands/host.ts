@@ -1,0 +1,119 @@
+import { createInterface } from 'node:readline/promises';
+import { parseArgs } from 'node:util';
+import { existsSync } from 'node:fs';
+import {
+  Agent,
+  ConfigError,
+  Host,
+  InteractiveProvider,
+  TerminalUi,
+  loadHostConfig,
+} from '../../host/index.js';
+import type { HostConfig } from '../../host/index.js';
+import { CliFailure, ExitCode } from '../exit-codes.js';
+import { palette } from '../format.js';
+import { defaultConfigPaths } from '../server-config.js';
+
+export const hostHelp = `Usage: mcpkit host [--config FILE] [--model NAME]
+
+Runs the mcpkit host over every server in a config file (mcpServers, or VS Code's servers):
+it asks consent before starting a local command, shows the aggregated catalog, and then
+runs an agent loop: type a message, the model picks tools, the policy is checked (you
+approve in the terminal), the tools run and the results go back to the model.
+
+The model comes from the config's "llm" section (OpenAI-compatible or Anthropic, keys from
+the environment); without one, the interactive provider is used: you type the model's
+answers yourself, so no network or key is needed.
+
+Options:
+  --config FILE   the config (default: .mcp.json, mcp.json, .vscode/mcp.json, Cursor, Claude Desktop)
+  --model NAME    the model to use from the config
+  -h, --help      show this help
+
+Examples:
+  mcpkit host --config mcp.json
+  mcpkit host --config ~/.cursor/mcp.json --model gpt-4.1`;
+
+/** Loads a host config, turning its precise validation issues into one usage error. */
+export async function loadConfigFor(path: string | undefined): Promise<HostConfig> {
+  const file = path ?? defaultConfigPaths().find((f) => existsSync(f));
+  if (!file) throw new CliFailure('No MCP config file found; pass --config FILE', ExitCode.Usage);
+  try {
+    return await loadHostConfig(file, { env: process.env });
+  } catch (e) {
+    if (e instanceof ConfigError) throw new CliFailure(e.message.split('\n').join('; '), ExitCode.Usage);
+    throw new CliFailure(`${file}: ${(e as Error).message}`, ExitCode.Usage);
+  }
+}
+
+export async function host(argv: string[]): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        config: { type: 'string' },
+        model: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    }));
+  } catch (e) {
+    throw new CliFailure(`${(e as Error).message}. See: mcpkit host --help`, ExitCode.Usage);
+  }
+  if (values.help) {
+    console.log(hostHelp);
+    return ExitCode.Ok;
+  }
+  const config = await loadConfigFor(values.config);
+  const p = palette(process.stderr);
+  const ui = new TerminalUi();
+  const configured = (config as { llm?: unknown }).llm !== undefined;
+  const h = new Host(
+    config,
+    configured ? { ui } : { ui, llm: { provider: new InteractiveProvider(ui), model: 'you' } },
+  );
+  h.on('health', (s) => process.stderr.write(p.dim(`[${s.name}] ${s.state}\n`)));
+  try {
+    await h.start();
+    const tools = h.catalog.usableTools();
+    console.log(`${tools.length} tools from ${new Set(tools.map((t) => t.server)).size} servers:`);
+    for (const t of tools)
+      console.log(`  ${t.alias}  ${p.dim(String(t.definition.description ?? '').slice(0, 80))}`);
+    const agent = new Agent(h, {
+      ...(values.model ? { model: values.model } : {}),
+      onStep: (s) => {
+        if (s.type === 'assistant') {
+          for (const c of s.toolCalls)
+            process.stderr.write(p.yellow(`→ ${c.name} ${JSON.stringify(c.input)}\n`));
+        }
+        if (s.type === 'tool')
+          process.stderr.write(p.dim(`← ${s.name}: ${s.ok ? 'ok' : 'refused or failed'}\n`));
+      },
+    });
+    const rl = createInterface({ input: process.stdin, output: process.stdout });
+    try {
+      for (;;) {
+        let line: string;
+        try {
+          line = await rl.question(p.green('you> '));
+        } catch {
+          break;
+        }
+        if (line.trim() === '') continue;
+        if (line.trim() === 'exit' || line.trim() === 'quit') break;
+        try {
+          const { text } = await agent.run(line);
+          console.log(text);
+        } catch (e) {
+          console.error(p.red((e as Error).message));
+        }
+      }
+    } finally {
+      rl.close();
+    }
+    return ExitCode.Ok;
+  } finally {
+    await h.close();
+  }
+}
