@@ -39,10 +39,7 @@ const OPERATORS = new Map<string, Operator>(
       ['?', '?', '&', true, '=', false],
       ['&', '&', '&', true, '=', false],
     ] as const
-  ).map(([key, first, sep, named, ifemp, reserved]) => [
-    key,
-    { first, sep, named, ifemp, reserved },
-  ]),
+  ).map(([key, first, sep, named, ifemp, reserved]) => [key, { first, sep, named, ifemp, reserved }]),
 );
 
 interface VarSpec {
