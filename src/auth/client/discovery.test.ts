@@ -1,0 +1,162 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { AuthError } from '../errors.js';
+import {
+  authorizationServerMetadataUrls,
+  canonicalResourceUri,
+  discover,
+  protectedResourceMetadataUrls,
+  resourceMatches,
+} from './discovery.js';
+import { GuardedFetch } from './guarded-fetch.js';
+
+const s = (urls: URL[]): string[] => urls.map(String);
+
+describe('well-known URLs', () => {
+  it('protected resource metadata: path-inserted, then root', () => {
+    assert.deepEqual(s(protectedResourceMetadataUrls(new URL('https://m.example/public/mcp'))), [
+      'https://m.example/.well-known/oauth-protected-resource/public/mcp',
+      'https://m.example/.well-known/oauth-protected-resource',
+    ]);
+    assert.deepEqual(s(protectedResourceMetadataUrls(new URL('https://m.example/'))), [
+      'https://m.example/.well-known/oauth-protected-resource',
+    ]);
+  });
+
+  it('authorization server metadata in the spec order', () => {
+    assert.deepEqual(s(authorizationServerMetadataUrls(new URL('https://a.example/tenant1'))), [
+      'https://a.example/.well-known/oauth-authorization-server/tenant1',
+      'https://a.example/.well-known/openid-configuration/tenant1',
+      'https://a.example/tenant1/.well-known/openid-configuration',
+    ]);
+    assert.deepEqual(s(authorizationServerMetadataUrls(new URL('https://a.example'))), [
+      'https://a.example/.well-known/oauth-authorization-server',
+      'https://a.example/.well-known/openid-configuration',
+    ]);
+  });
+});
+
+describe('resource identifiers', () => {
+  it('canonical URIs drop the fragment and the lone trailing slash, lowercase scheme and host', () => {
+    assert.equal(canonicalResourceUri(new URL('HTTPS://M.Example.com/')), 'https://m.example.com');
+    assert.equal(canonicalResourceUri(new URL('https://m.example.com/mcp#x')), 'https://m.example.com/mcp');
+    assert.equal(canonicalResourceUri(new URL('https://m.example.com:8443')), 'https://m.example.com:8443');
+  });
+
+  it('a resource matches its own URL and its parents on segment boundaries, same origin only', () => {
+    const server = new URL('https://m.example.com/api/mcp');
+    for (const ok of [
+      'https://m.example.com/api/mcp',
+      'https://m.example.com/api/mcp/',
+      'https://m.example.com',
+      'https://m.example.com/api',
+      'HTTPS://M.EXAMPLE.COM/api/mcp',
+    ]) {
+      assert.equal(resourceMatches(ok, server), true, ok);
+    }
+    for (const bad of [
+      'https://evil.example.com/api/mcp',
+      'http://m.example.com/api/mcp',
+      'https://m.example.com:444/api/mcp',
+      'https://m.example.com/ap',
+      'https://m.example.com/api/mcp/deeper',
+      'https://m.example.com/api/mcp#f',
+      'not a url',
+    ]) {
+      assert.equal(resourceMatches(bad, server), false, bad);
+    }
+  });
+});
+
+describe('discover', () => {
+  function site(routes: Record<string, unknown>): { fetcher: GuardedFetch; hits: string[] } {
+    const hits: string[] = [];
+    const f = async (input: RequestInfo | URL): Promise<Response> => {
+      hits.push(String(input));
+      const body = routes[String(input)];
+      return body === undefined ? new Response('', { status: 404 }) : Response.json(body);
+    };
+    return { fetcher: new GuardedFetch({ policy: {}, fetch: f as typeof fetch }), hits };
+  }
+  const as = {
+    issuer: 'https://a.example/tenant1',
+    authorization_endpoint: 'https://a.example/tenant1/authorize',
+    token_endpoint: 'https://a.example/tenant1/token',
+    code_challenge_methods_supported: ['S256'],
+  };
+
+  it('follows the header pointer, then the spec order of AS metadata URLs', async () => {
+    const { fetcher, hits } = site({
+      'https://m.example/custom/prm.json': {
+        resource: 'https://m.example/mcp',
+        authorization_servers: [as.issuer],
+      },
+      'https://a.example/tenant1/.well-known/openid-configuration': as,
+    });
+    const d = await discover(fetcher, new URL('https://m.example/mcp'), {
+      resourceMetadata: 'https://m.example/custom/prm.json',
+    });
+    assert.equal(d.resource, 'https://m.example/mcp');
+    assert.equal(d.as.issuer, as.issuer);
+    assert.deepEqual(hits, [
+      'https://m.example/custom/prm.json',
+      'https://a.example/.well-known/oauth-authorization-server/tenant1',
+      'https://a.example/.well-known/openid-configuration/tenant1',
+      'https://a.example/tenant1/.well-known/openid-configuration',
+    ]);
+  });
+
+  it('uses the PRM resource verbatim as the RFC 8707 resource', async () => {
+    const { fetcher } = site({
+      'https://m.example/.well-known/oauth-protected-resource': {
+        resource: 'https://m.example',
+        authorization_servers: [as.issuer],
+      },
+      'https://a.example/.well-known/oauth-authorization-server/tenant1': as,
+    });
+    const d = await discover(fetcher, new URL('https://m.example/mcp'), undefined);
+    assert.equal(d.resource, 'https://m.example');
+  });
+
+  it('refuses a PRM naming another resource, and an AS document naming another issuer', async () => {
+    const bad = site({
+      'https://m.example/.well-known/oauth-protected-resource/mcp': {
+        resource: 'https://evil.example/mcp',
+        authorization_servers: [as.issuer],
+      },
+    });
+    await assert.rejects(
+      discover(bad.fetcher, new URL('https://m.example/mcp'), undefined),
+      (e) => e instanceof AuthError && e.code === 'ResourceMismatch',
+    );
+    assert.equal(bad.hits.length, 1);
+    const mixed = site({
+      'https://m.example/.well-known/oauth-protected-resource/mcp': {
+        resource: 'https://m.example/mcp',
+        authorization_servers: ['https://attacker.example'],
+      },
+      'https://attacker.example/.well-known/oauth-authorization-server': {
+        ...as,
+        issuer: 'https://honest.example',
+      },
+    });
+    await assert.rejects(
+      discover(mixed.fetcher, new URL('https://m.example/mcp'), undefined),
+      (e) => e instanceof AuthError && e.code === 'IssuerMismatch',
+    );
+  });
+
+  it('picks the preferred or selected authorization server', async () => {
+    const { fetcher } = site({
+      'https://m.example/.well-known/oauth-protected-resource': {
+        resource: 'https://m.example',
+        authorization_servers: ['https://x.example', as.issuer],
+      },
+      'https://a.example/.well-known/oauth-authorization-server/tenant1': as,
+    });
+    const d = await discover(fetcher, new URL('https://m.example/'), undefined, {
+      selectAuthorizationServer: (l) => l[1]!,
+    });
+    assert.equal(d.as.issuer, as.issuer);
+  });
+});

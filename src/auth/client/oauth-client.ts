@@ -1,0 +1,346 @@
+/**
+ * The OAuth 2.1 client of one MCP server: discovery, registration, the grant, refresh and
+ * step-up, behind a `fetch` the HTTP transports use. Browser-safe (no Node APIs).
+ */
+import type { AuthorizationServer } from 'oauth4webapi';
+import { AuthError } from '../errors.js';
+import { createAuthFetch } from './auth-fetch.js';
+import type { TokenSource } from './auth-fetch.js';
+import { authorizationCodeGrant, requireS256 } from './authorization-code.js';
+import type { ResolvedClient } from './client-auth.js';
+import type { AssertionProvider } from './cross-app-access.js';
+import { discover } from './discovery.js';
+import type { Discovery } from './discovery.js';
+import { clientCredentialsGrant, jwtBearerGrant, oauthErrorOf, refreshGrant } from './grants.js';
+import type { GrantContext } from './grants.js';
+import { GuardedFetch } from './guarded-fetch.js';
+import { checkRedirectUri } from './interaction.js';
+import type { AuthorizationInteraction } from './interaction.js';
+import { isLoopbackUrl } from './network-policy.js';
+import type { NetworkPolicy } from './network-policy.js';
+import { checkClientMetadataUrl, forgetRegistration, resolveClient } from './registration.js';
+import type { PreRegisteredClient, RegistrationContext } from './registration.js';
+import { MemoryCredentialStore } from './store.js';
+import type { CredentialStore, StoredTokens } from './store.js';
+import { scopeSet } from './www-authenticate.js';
+import type { BearerChallenge } from './www-authenticate.js';
+
+/** How the client gets tokens. */
+export type OAuthGrant =
+  /** A user authorizes in a browser (the default); needs an `interaction`. */
+  | 'authorization_code'
+  /** The client acts for itself, with pre-registered credentials (a secret or a private key). */
+  | 'client_credentials'
+  /** RFC 7523: an assertion (cross-app access: an ID-JAG from {@link crossAppAccess}) for a token. */
+  | { type: 'jwt_bearer'; assertion: AssertionProvider };
+
+/** Options of {@link OAuthClient}. */
+export interface OAuthClientOptions {
+  /** The MCP endpoint the tokens are for. */
+  serverUrl: string | URL;
+  grant?: OAuthGrant;
+  /** Shows the user the authorization URL (authorization code grant). */
+  interaction?: AuthorizationInteraction;
+  /** Credentials registered beforehand, preferably with their `issuer`. */
+  preRegistered?: PreRegisteredClient | readonly PreRegisteredClient[];
+  /** An https URL serving this client's Client ID Metadata Document, used when the server supports them. */
+  clientMetadataUrl?: string;
+  /** Client metadata for Dynamic Client Registration (`client_name`, `client_uri`, `logo_uri`...). */
+  clientMetadata?: Record<string, unknown>;
+  /** Allow Dynamic Client Registration (default true). */
+  dynamicRegistration?: boolean;
+  /** Where registrations and tokens are kept, per issuer (default: in memory). */
+  store?: CredentialStore;
+  /** What OAuth requests may reach (default: public https; loopback too when the server is on loopback). */
+  network?: NetworkPolicy;
+  /** The fetch under everything (default: the global one). */
+  fetch?: typeof fetch;
+  /** Request exactly these scopes (space-separated) instead of the spec's selection. */
+  scope?: string;
+  /** Ask for `offline_access` when the authorization server offers it (default true). */
+  offlineAccess?: boolean;
+  /** Authorizations (including step-ups) one request may trigger before giving up (default 3). */
+  maxAuthorizationAttempts?: number;
+  /** Use the 2025-03-26 discovery fallbacks when the server has no resource metadata (default true). */
+  legacyFallbacks?: boolean;
+  /** Chooses among several authorization servers (default: the first). */
+  selectAuthorizationServer?: (issuers: readonly string[]) => string;
+}
+
+const REFRESH_SKEW_S = 30;
+
+function expired(t: StoredTokens): boolean {
+  return t.expires_at !== undefined && t.expires_at - REFRESH_SKEW_S <= Date.now() / 1000;
+}
+
+/**
+ * An OAuth 2.1 client for one MCP server. Give its {@link OAuthClient.fetch} to the HTTP
+ * transport: requests carry the bearer token, and a 401 or a 403 `insufficient_scope` runs
+ * discovery, registration and the grant, then retries.
+ *
+ * @example
+ * ```ts
+ * const oauth = new OAuthClient({ serverUrl: 'https://mcp.example.com/mcp', interaction: await loopbackInteraction() });
+ * const transport = new StreamableHttpClientTransport({ url: oauth.serverUrl, fetch: oauth.fetch });
+ * await client.connect(transport);
+ * ```
+ */
+export class OAuthClient implements TokenSource {
+  readonly serverUrl: URL;
+  /** The fetch to give the transport. */
+  readonly fetch: typeof fetch;
+  private readonly options: OAuthClientOptions;
+  private readonly guarded: GuardedFetch;
+  private readonly store: CredentialStore;
+  private readonly registration: RegistrationContext;
+  private discovery: Discovery | undefined;
+  private discoveredFrom: string | undefined;
+  private client: { issuer: string; client: ResolvedClient } | undefined;
+  private tokens: StoredTokens | undefined;
+  private requested = new Set<string>();
+  private flight: Promise<void> | undefined;
+
+  constructor(options: OAuthClientOptions) {
+    this.options = options;
+    this.serverUrl = new URL(options.serverUrl);
+    const grant = options.grant ?? 'authorization_code';
+    if (grant === 'authorization_code') {
+      if (!options.interaction) {
+        throw new AuthError('InvalidConfiguration', 'The authorization code grant needs an interaction');
+      }
+      checkRedirectUri(options.interaction.redirectUri);
+    }
+    if (options.clientMetadataUrl !== undefined) checkClientMetadataUrl(options.clientMetadataUrl);
+    const network = { allowLoopback: isLoopbackUrl(this.serverUrl), ...options.network };
+    const base = options.fetch;
+    this.guarded = new GuardedFetch(base ? { policy: network, fetch: base } : { policy: network });
+    this.store = options.store ?? new MemoryCredentialStore();
+    const pre = options.preRegistered;
+    this.registration = {
+      fetcher: this.guarded,
+      store: this.store,
+      preRegistered: pre === undefined ? [] : Array.isArray(pre) ? pre : [pre as PreRegisteredClient],
+      bindings: new Map(),
+      clientMetadata: options.clientMetadata ?? {},
+      dynamicRegistration: options.dynamicRegistration !== false,
+    };
+    if (grant === 'authorization_code') this.registration.redirectUri = options.interaction!.redirectUri;
+    if (options.clientMetadataUrl !== undefined)
+      this.registration.clientMetadataUrl = options.clientMetadataUrl;
+    this.fetch = createAuthFetch(this, base, options.maxAuthorizationAttempts ?? 3);
+  }
+
+  /** The issuer of the authorization server in use, once discovered. */
+  get issuer(): string | undefined {
+    return this.discovery?.as.issuer;
+  }
+
+  /** The scope of the current token, if any. */
+  get grantedScope(): string | undefined {
+    return this.tokens?.scope;
+  }
+
+  /** The current access token, refreshed first when it expired; undefined before authorization. */
+  async accessToken(): Promise<string | undefined> {
+    if (this.flight) await this.flight.catch(() => undefined);
+    const t = this.tokens;
+    if (!t || !expired(t)) return t?.access_token;
+    if (t.refresh_token !== undefined && this.discovery) {
+      try {
+        await this.single(() => this.refresh(this.discovery!, t));
+        return this.tokens?.access_token;
+      } catch {
+        // Fall through: the next 401 starts over.
+      }
+    }
+    this.tokens = undefined;
+    return undefined;
+  }
+
+  /**
+   * Authorizes now, without waiting for a 401: discovery through the well-known URLs, then
+   * the grant. Useful before connecting, so a long user interaction does not run inside a
+   * request's timeout.
+   */
+  async authorize(): Promise<void> {
+    await this.single(() => this.run(undefined, undefined, false));
+  }
+
+  /** Recovers from a 401 (reuse, refresh or authorize) or a 403 `insufficient_scope` (step up). */
+  async recover(
+    status: 401 | 403,
+    challenge: BearerChallenge | undefined,
+    failedToken: string | undefined,
+  ): Promise<void> {
+    if (this.flight) return this.flight;
+    if (status === 401 && this.tokens !== undefined && this.tokens.access_token !== failedToken) return;
+    await this.single(() => this.run(challenge, failedToken, status === 403));
+  }
+
+  /** Forgets the tokens for this server, here and in the store. */
+  async signOut(): Promise<void> {
+    this.tokens = undefined;
+    this.requested.clear();
+    if (this.discovery) await this.forgetTokens(this.discovery);
+  }
+
+  private async single(work: () => Promise<void>): Promise<void> {
+    if (this.flight) return this.flight;
+    this.flight = work().finally(() => (this.flight = undefined));
+    return this.flight;
+  }
+
+  /** Discovery, from cache unless the pointer changed or `fresh` (our token was refused: the server may have moved). */
+  private async discoverFor(challenge: BearerChallenge | undefined, fresh: boolean): Promise<Discovery> {
+    const from = challenge?.resourceMetadata;
+    const same = from === undefined || from === this.discoveredFrom;
+    if (this.discovery && same && !fresh) return this.discovery;
+    const preferIssuers = this.registration.preRegistered.flatMap((p) =>
+      p.issuer === undefined ? [] : [p.issuer],
+    );
+    const d = await discover(this.guarded, this.serverUrl, challenge, {
+      legacyFallbacks: this.options.legacyFallbacks !== false,
+      ...(this.options.selectAuthorizationServer
+        ? { selectAuthorizationServer: this.options.selectAuthorizationServer }
+        : {}),
+      preferIssuers,
+    });
+    if (this.discovery && this.discovery.as.issuer !== d.as.issuer) {
+      // Another authorization server: nothing of the old one may be used with it.
+      this.tokens = undefined;
+      this.client = undefined;
+      this.requested.clear();
+    }
+    this.discovery = d;
+    this.discoveredFrom = from;
+    return d;
+  }
+
+  private async clientFor(as: AuthorizationServer): Promise<ResolvedClient> {
+    if (this.client?.issuer === as.issuer) return this.client.client;
+    const client = await resolveClient(this.registration, as);
+    this.client = { issuer: as.issuer, client };
+    return client;
+  }
+
+  private async context(d: Discovery): Promise<GrantContext> {
+    return { fetcher: this.guarded, as: d.as, client: await this.clientFor(d.as), resource: d.resource };
+  }
+
+  /** The spec's scope selection: the challenge, else the PRM's scopes_supported, else none; united with earlier requests. */
+  private selectScope(challenge: BearerChallenge | undefined, d: Discovery): string | undefined {
+    const fixed = this.options.scope;
+    const prmScopes = d.resourceMetadata?.scopes_supported;
+    const base =
+      fixed !== undefined
+        ? scopeSet(fixed)
+        : challenge?.scope !== undefined
+          ? scopeSet(challenge.scope)
+          : new Set(Array.isArray(prmScopes) ? prmScopes.filter((s) => typeof s === 'string') : []);
+    for (const s of base) this.requested.add(s);
+    if (this.requested.size === 0) return undefined;
+    const out = new Set(this.requested);
+    const offered = d.as.scopes_supported;
+    const wantsOffline = this.options.offlineAccess !== false && this.grantType() === 'authorization_code';
+    if (wantsOffline && Array.isArray(offered) && offered.includes('offline_access'))
+      out.add('offline_access');
+    return [...out].join(' ');
+  }
+
+  private grantType(): string {
+    const g = this.options.grant ?? 'authorization_code';
+    return typeof g === 'string' ? g : 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+  }
+
+  /** Tokens kept from earlier (another process, another connection), refreshed if needed. */
+  private async fromStore(d: Discovery, failedToken: string | undefined): Promise<boolean> {
+    const stored = (await this.store.get(d.as.issuer))?.tokens?.[d.resource];
+    if (!stored) return false;
+    for (const s of scopeSet(stored.requested_scope)) this.requested.add(s);
+    if (stored.access_token !== failedToken && !expired(stored)) {
+      this.tokens = stored;
+      return true;
+    }
+    if (stored.refresh_token === undefined) return false;
+    try {
+      await this.refresh(d, stored);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private async refresh(d: Discovery, t: StoredTokens): Promise<void> {
+    let fresh: StoredTokens;
+    try {
+      const cached = this.client?.issuer === d.as.issuer ? this.client.client : undefined;
+      const client = cached ?? (await resolveClient(this.registration, d.as, true));
+      fresh = await refreshGrant({ fetcher: this.guarded, as: d.as, client, resource: d.resource }, t);
+    } catch (e) {
+      if (oauthErrorOf(e) === 'invalid_grant') await this.forgetTokens(d);
+      throw e;
+    }
+    await this.save(d, fresh);
+  }
+
+  private async forgetTokens(d: Discovery): Promise<void> {
+    const record = await this.store.get(d.as.issuer);
+    if (record?.tokens?.[d.resource]) {
+      delete record.tokens[d.resource];
+      await this.store.set(d.as.issuer, record);
+    }
+  }
+
+  private async save(d: Discovery, tokens: StoredTokens): Promise<void> {
+    this.tokens = tokens;
+    const issuer = d.as.issuer;
+    const record = (await this.store.get(issuer)) ?? { issuer };
+    record.tokens = { ...record.tokens, [d.resource]: tokens };
+    await this.store.set(issuer, record);
+  }
+
+  private async run(
+    challenge: BearerChallenge | undefined,
+    failedToken: string | undefined,
+    stepUp: boolean,
+  ): Promise<void> {
+    const d = await this.discoverFor(challenge, failedToken !== undefined && !stepUp);
+    if (!stepUp && (await this.fromStore(d, failedToken))) return;
+    const grant = this.options.grant ?? 'authorization_code';
+    // Checked before registering: nothing is sent to a server that will be refused anyway.
+    if (grant === 'authorization_code') requireS256(d.as);
+    const scope = this.selectScope(challenge, d);
+    const listed = d.as.grant_types_supported;
+    if (Array.isArray(listed) && grant !== 'authorization_code' && !listed.includes(this.grantType())) {
+      throw new AuthError(
+        'InvalidConfiguration',
+        `${d.as.issuer} does not support the ${this.grantType()} grant`,
+      );
+    }
+    const ctx = await this.context(d);
+    let tokens: StoredTokens;
+    try {
+      if (grant === 'authorization_code') {
+        tokens = await authorizationCodeGrant(ctx, this.options.interaction!, scope);
+      } else if (grant === 'client_credentials') {
+        tokens = await clientCredentialsGrant(ctx, scope);
+      } else {
+        const assertion = await grant.assertion({
+          issuer: d.as.issuer,
+          resource: d.resource,
+          fetch: this.guarded,
+          ...(scope !== undefined ? { scope } : {}),
+        });
+        tokens = await jwtBearerGrant(ctx, assertion, scope);
+      }
+    } catch (e) {
+      if (oauthErrorOf(e) === 'invalid_client' && ctx.client.source === 'dynamic-registration') {
+        // A registration the server no longer knows: register again next time.
+        this.client = undefined;
+        await forgetRegistration(this.store, d.as.issuer);
+      }
+      throw e;
+    }
+    await this.save(d, tokens);
+  }
+}

@@ -1,0 +1,60 @@
+/** The string codes of {@link AuthError}. */
+export type AuthErrorCode =
+  /** The options given to the auth layer cannot work (a bad redirect URI, no way to register). */
+  | 'InvalidConfiguration'
+  /** A URL was refused before anything was sent: its scheme, host or address is not allowed. */
+  | 'UnsafeUrl'
+  /** No usable protected resource or authorization server metadata was found. */
+  | 'DiscoveryFailed'
+  /** The protected resource metadata names another resource than the server we talk to. */
+  | 'ResourceMismatch'
+  /** An issuer did not match: metadata, an authorization response (RFC 9207), stored credentials. */
+  | 'IssuerMismatch'
+  /** The authorization server does not advertise PKCE with S256. */
+  | 'PkceNotSupported'
+  /** Client registration failed or is impossible. */
+  | 'RegistrationFailed'
+  /** The authorization response was an error, or its state did not match. */
+  | 'AuthorizationFailed'
+  /** A token endpoint refused the request or answered something unusable. */
+  | 'TokenRequestFailed';
+
+/**
+ * An error of the OAuth layer. It never crosses the wire. When it happens inside the
+ * transport's `fetch`, the transport wraps it in a `LocalError` whose `cause` is this error.
+ *
+ * @example
+ * ```ts
+ * try { await client.connect(transport); }
+ * catch (e) {
+ *   const auth = findAuthError(e);
+ *   if (auth?.code === 'ResourceMismatch') console.error('The server sent metadata for another resource');
+ * }
+ * ```
+ */
+export class AuthError extends Error {
+  override readonly name = 'AuthError';
+  readonly code: AuthErrorCode;
+
+  constructor(code: AuthErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+/**
+ * The {@link AuthError} in an error's `cause` chain, if any (the transport and the session
+ * wrap the errors of `fetch`).
+ *
+ * @example
+ * ```ts
+ * const auth = findAuthError(error);
+ * if (auth) console.error(`authorization failed (${auth.code}): ${auth.message}`);
+ * ```
+ */
+export function findAuthError(error: unknown): AuthError | undefined {
+  for (let e = error, depth = 0; e instanceof Error && depth < 10; e = e.cause, depth++) {
+    if (e instanceof AuthError) return e;
+  }
+  return undefined;
+}
