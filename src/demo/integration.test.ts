@@ -119,9 +119,12 @@ const scenarios: Scenario[] = [
       const progressed = () =>
         tap.notifications('notifications/progress').filter((n) => (n.params as Obj).progressToken === token)
           .length;
-      const count = progressed();
-      await delay(STEP_MS * 6);
-      assert.ok(progressed() <= count + 1, 'the server stopped counting');
+      // Notes already in the pipe when the cancel left may still arrive (a loaded machine
+      // holds several); after they drain, nothing more may come.
+      await delay(Math.max(STEP_MS * 4, 200));
+      const settled = progressed();
+      await delay(Math.max(STEP_MS * 8, 300));
+      assert.equal(progressed(), settled, 'the server stopped counting');
       assert.deepEqual(tap.responses(id), [], 'a cancelled request is never answered');
       assert.equal(
         firstText(await client.callTool({ name: 'echo', arguments: { text: 'still here' } })),
