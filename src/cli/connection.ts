@@ -11,6 +11,7 @@ import { CliFailure, ExitCode } from './exit-codes.js';
 import { palette } from './format.js';
 import { expandEnv, findServer } from './server-config.js';
 import { WireTap } from './wire-tap.js';
+import { storedCredentialsFetch } from './commands/login.js';
 
 /** Options every command that talks to a server accepts. */
 export interface GlobalOptions {
@@ -122,7 +123,13 @@ export function transportFor(g: GlobalOptions): Transport {
     } catch {
       throw new CliFailure(`--url must be an http or https URL, not "${g.url}"`, ExitCode.Usage);
     }
-    t = new StreamableHttpClientTransport({ url: g.url, headers: g.headers, legacySseFallback: true });
+    // Tokens from `mcpkit login` are used (and refreshed) when the server asks for them.
+    t = new StreamableHttpClientTransport({
+      url: g.url,
+      headers: g.headers,
+      legacySseFallback: true,
+      fetch: storedCredentialsFetch(g.url),
+    });
   } else if (g.server !== undefined) {
     const { entry, file } = findServer(g.server, g.config);
     if (entry.url) {

@@ -10,6 +10,7 @@ import { complete, completeHelp } from './commands/complete.js';
 import { shell, shellHelp } from './commands/shell.js';
 import { host, hostHelp } from './commands/host.js';
 import { proxy, proxyHelp } from './commands/proxy.js';
+import { login, loginHelp, logout, logoutHelp } from './commands/login.js';
 
 const commands: Record<string, { run: (argv: string[]) => Promise<number>; help: string; summary: string }> =
   {
@@ -36,6 +37,12 @@ const commands: Record<string, { run: (argv: string[]) => Promise<number>; help:
     shell: { run: shell, help: shellHelp, summary: 'an interactive session with one server' },
     host: { run: host, help: hostHelp, summary: 'the host over a config: consent, catalog, agent loop' },
     proxy: { run: proxy, help: proxyHelp, summary: 'gateway over a config, or a stdio<->HTTP bridge' },
+    login: {
+      run: login,
+      help: loginHelp,
+      summary: 'sign in to a protected server (OAuth, loopback redirect)',
+    },
+    logout: { run: logout, help: logoutHelp, summary: 'forget the tokens stored for a server' },
     demo: { run: demo, help: demoHelp, summary: 'run the end-to-end demo (what npm start runs)' },
     'demo-server': { run: demoServer, help: demoServerHelp, summary: 'run the demo "everything" server' },
   };
