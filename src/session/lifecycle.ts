@@ -57,7 +57,14 @@ export function acceptsServerVersion(answer: unknown, supported: readonly string
   return typeof answer === 'string' && isLegacyVersion(answer) && supported.includes(answer);
 }
 
-/** The modern versions in a list. */
+const modernCache = new WeakMap<readonly string[], string[]>();
+
+/** The modern versions in a list; computed once per list, since it is asked on every request. */
 export function modernOnly(versions: readonly string[]): string[] {
-  return versions.filter(isModernVersion);
+  let m = modernCache.get(versions);
+  if (!m) {
+    m = versions.filter(isModernVersion);
+    modernCache.set(versions, m);
+  }
+  return m;
 }
