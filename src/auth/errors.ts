@@ -1,3 +1,5 @@
+import { LocalError } from '../jsonrpc/index.js';
+
 /** The string codes of {@link AuthError}. */
 export type AuthErrorCode =
   /** The options given to the auth layer cannot work (a bad redirect URI, no way to register). */
@@ -20,7 +22,7 @@ export type AuthErrorCode =
   | 'TokenRequestFailed';
 
 /**
- * An error of the OAuth layer. It never crosses the wire. When it happens inside the
+ * An error of the OAuth layer: a {@link LocalError} with an auth code. It never crosses the wire. When it happens inside the
  * transport's `fetch`, the transport wraps it in a `LocalError` whose `cause` is this error.
  *
  * @example
@@ -32,13 +34,12 @@ export type AuthErrorCode =
  * }
  * ```
  */
-export class AuthError extends Error {
-  override readonly name = 'AuthError';
-  readonly code: AuthErrorCode;
+export class AuthError extends LocalError {
+  override readonly name: string = 'AuthError';
+  declare readonly code: AuthErrorCode;
 
   constructor(code: AuthErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
+    super(code, message, options);
   }
 }
 

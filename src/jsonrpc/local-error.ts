@@ -12,7 +12,17 @@ export type LocalErrorCode =
   | 'SpawnFailed'
   | 'AlreadyConnected'
   | 'TooManyRounds'
-  | 'HandlerMissing';
+  | 'HandlerMissing'
+  // The OAuth layer's codes (its AuthError is a LocalError).
+  | 'InvalidConfiguration'
+  | 'UnsafeUrl'
+  | 'DiscoveryFailed'
+  | 'ResourceMismatch'
+  | 'IssuerMismatch'
+  | 'PkceNotSupported'
+  | 'RegistrationFailed'
+  | 'AuthorizationFailed'
+  | 'TokenRequestFailed';
 
 /**
  * An error raised inside mcpkit that never crosses the wire: a timeout, a closed
@@ -26,7 +36,7 @@ export type LocalErrorCode =
  * ```
  */
 export class LocalError extends Error {
-  override readonly name = 'LocalError';
+  override readonly name: string = 'LocalError';
   readonly code: LocalErrorCode;
 
   constructor(code: LocalErrorCode, message: string, options?: { cause?: unknown }) {
