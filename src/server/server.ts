@@ -69,6 +69,8 @@ interface ListenStream {
   end(): void;
 }
 
+type ListKey = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
+
 const MRTR_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
 
 /**
@@ -98,7 +100,8 @@ export class McpServer {
   private readonly codec: RequestStateCodec;
   private readonly bus: ChangeBus;
   private readonly unsubscribeBus: () => void;
-  private toolList: unknown[] | undefined;
+  /** The wire form of each list, built once and dropped when its contents change. */
+  private readonly wireLists = new Map<ListKey, readonly unknown[]>();
   private closing = false;
 
   constructor(info: Implementation, options: ServerOptions = {}) {
@@ -120,23 +123,11 @@ export class McpServer {
     h.set('tools/call', (p, rc) => this.serve(p, rc, (ctx) => this.callTool(p, ctx)));
     h.set(
       'resources/list',
-      plain((p) =>
-        this.listPage(
-          p,
-          'resources',
-          [...this.resources.values()].map((r) => r.wire),
-        ),
-      ),
+      plain((p) => this.listPage(p, 'resources', this.wireList('resources'))),
     );
     h.set(
       'resources/templates/list',
-      plain((p) =>
-        this.listPage(
-          p,
-          'resourceTemplates',
-          [...this.templates.values()].map((t) => t.wire),
-        ),
-      ),
+      plain((p) => this.listPage(p, 'resourceTemplates', this.wireList('resourceTemplates'))),
     );
     h.set('resources/read', (p, rc) => this.serve(p, rc, (ctx) => this.readResource(p, ctx)));
     h.set(
@@ -149,13 +140,7 @@ export class McpServer {
     );
     h.set(
       'prompts/list',
-      plain((p) =>
-        this.listPage(
-          p,
-          'prompts',
-          [...this.prompts.values()].map((e) => e.wire),
-        ),
-      ),
+      plain((p) => this.listPage(p, 'prompts', this.wireList('prompts'))),
     );
     h.set('prompts/get', (p, rc) => this.serve(p, rc, (ctx) => this.getPrompt(p, ctx)));
     h.set('completion/complete', (p, rc) => this.serve(p, rc, () => this.complete(p)));
@@ -174,13 +159,11 @@ export class McpServer {
   tool<S extends SchemaInput>(definition: ToolDefinition<S>, handler: ToolHandler<S>): Registration {
     const entry = buildTool(definition as ToolDefinition, handler as ToolHandler<never>);
     this.tools.set(entry.wire.name, entry);
-    this.toolList = undefined;
     this.changed({ kind: 'tools' });
     return {
       remove: () => {
         if (this.tools.get(entry.wire.name) !== entry) return;
         this.tools.delete(entry.wire.name);
-        this.toolList = undefined;
         this.changed({ kind: 'tools' });
       },
     };
@@ -356,8 +339,24 @@ export class McpServer {
   }
 
   private listTools(params: Params): unknown {
-    this.toolList ??= [...this.tools.values()].map((t) => t.wire);
-    return this.listPage(params, 'tools', this.toolList);
+    return this.listPage(params, 'tools', this.wireList('tools'));
+  }
+
+  private wireList(key: ListKey): readonly unknown[] {
+    let list = this.wireLists.get(key);
+    if (!list) {
+      const source =
+        key === 'tools'
+          ? this.tools
+          : key === 'resources'
+            ? this.resources
+            : key === 'resourceTemplates'
+              ? this.templates
+              : this.prompts;
+      list = [...source.values()].map((e) => e.wire);
+      this.wireLists.set(key, list);
+    }
+    return list;
   }
 
   private listPage(params: Params, key: string, items: readonly unknown[]): Record<string, unknown> {
@@ -435,6 +434,8 @@ export class McpServer {
   // ------------------------------------------------------------ change delivery
 
   private changed(event: ChangeEvent): void {
+    if (event.kind === 'resources') this.wireLists.delete('resourceTemplates');
+    if (event.kind !== 'resource') this.wireLists.delete(event.kind);
     if (this.sessions.size > 0 || this.listeners.size > 0) this.bus.publish(event);
   }
 
