@@ -103,7 +103,7 @@ class NodeExchange implements HttpExchange {
       if (corked) return;
       corked = true;
       res.cork();
-      process.nextTick(() => {
+      setImmediate(() => {
         corked = false;
         res.uncork();
       });
