@@ -19,7 +19,7 @@ import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from '@modelcontextprotocol/client';
 import { Client } from '../dist/client/index.js';
-import { StreamableHttpClientTransport } from '../dist/transports/http-client/index.js';
+import { StreamableHttpClientTransport } from '../dist/transports/http-client/node.js';
 
 const quick = process.argv.includes('--quick');
 const CFG = quick

@@ -6,7 +6,7 @@ import type { ClientHandlers, EraPreference } from '../client/index.js';
 import type { Transport } from '../jsonrpc/index.js';
 import type { ElicitResult } from '../protocol/types/index.js';
 import { StdioClientTransport } from '../transports/stdio/index.js';
-import { StreamableHttpClientTransport } from '../transports/http-client/index.js';
+import { StreamableHttpClientTransport } from '../transports/http-client/node.js';
 import { CliFailure, ExitCode } from './exit-codes.js';
 import { palette } from './format.js';
 import { expandEnv, findServer } from './server-config.js';

@@ -12,7 +12,7 @@
 import { pathToFileURL } from 'node:url';
 import { Client } from '../client/index.js';
 import type { ClientHandlers } from '../client/index.js';
-import { StreamableHttpClientTransport } from '../transports/http-client/index.js';
+import { StreamableHttpClientTransport } from '../transports/http-client/node.js';
 import { authScenario } from './auth-scenarios.js';
 
 /** Well under the suite's 30 s, so a hang shows as our error rather than its timeout. */

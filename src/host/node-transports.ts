@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import type { Transport } from '../jsonrpc/index.js';
-import { SseClientTransport, StreamableHttpClientTransport } from '../transports/http-client/index.js';
+import { SseClientTransport, StreamableHttpClientTransport } from '../transports/http-client/node.js';
 import { StdioClientTransport } from '../transports/stdio/index.js';
 import type { ServerConfig } from './config-types.js';
 

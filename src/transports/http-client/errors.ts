@@ -49,15 +49,6 @@ export class HttpError extends LocalError {
     this.headers = options.headers ?? new Headers();
     this.body = body;
   }
-
-  /** An error for a response whose status the transport cannot use. */
-  static fromResponse(method: string, url: URL, response: Response, body: string): HttpError {
-    const text = response.statusText ? ` ${response.statusText}` : '';
-    return new HttpError(method, url, response.status, `answered HTTP ${response.status}${text}`, {
-      headers: response.headers,
-      body,
-    });
-  }
 }
 
 /** Whether an error is the AbortError a fetch or body read throws after `abort()`. */

@@ -1,4 +1,5 @@
 import type { RequestId } from '../../jsonrpc/index.js';
+import type { Cancel } from './requester.js';
 
 /**
  * One SSE stream as the server sees it, across reconnections: a POST's response stream or
@@ -14,7 +15,7 @@ export class StreamCursor {
   /** What ended the last connection, reported when the transport gives up. */
   lastError: unknown;
   /** The HTTP request now carrying the stream, if one is in flight. */
-  controller: AbortController | undefined;
+  controller: Cancel | undefined;
   /** Whether that request is a GET (a resumption or the standalone stream). */
   onGet = false;
   /** The pending reconnection, if one is scheduled. */

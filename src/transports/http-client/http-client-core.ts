@@ -8,9 +8,11 @@ import type { JsonRpcMessage, ParsedFrame, RequestId, TransportSink } from '../.
 import type { Era } from '../../protocol/versions.js';
 import { SessionExpiredError } from './errors.js';
 import type { Exchange, StreamCursor } from './exchange.js';
-import { callerHeaders, fetchFrom, fetchSameOrigin } from './http.js';
-import type { FetchLike, HeadersOption } from './http.js';
+import { callerHeaders, fetchRequester } from './http.js';
+import type { HeadersOption } from './http.js';
 import { ToolHeaderBook } from './modern-headers.js';
+import { Cancel, requestSameOrigin } from './requester.js';
+import type { HeaderRecord, HttpReply, HttpRequester } from './requester.js';
 import { DEFAULT_MAX_EVENT_CHARS, readSse } from './sse-reader.js';
 
 export type Warn = (message: string, detail?: unknown) => void;
@@ -18,6 +20,7 @@ export type Warn = (message: string, detail?: unknown) => void;
 export interface CoreOptions {
   url: string | URL;
   fetch?: typeof fetch;
+  requester?: HttpRequester;
   headers?: HeadersOption;
   maxReconnects?: number;
   defaultRetryMs?: number;
@@ -31,7 +34,7 @@ const defaultWarn: Warn = (message, detail) => {
 
 export class HttpClientCore {
   readonly url: URL;
-  readonly fetchFn: FetchLike;
+  readonly requester: HttpRequester;
   readonly maxReconnects: number;
   readonly defaultRetryMs: number;
   readonly maxBytes: number;
@@ -51,13 +54,13 @@ export class HttpClientCore {
   /** Request id → the exchange that owes its response. */
   readonly byId = new Map<RequestId, Exchange>();
   /** One controller per HTTP request in flight. */
-  readonly live = new Set<AbortController>();
+  readonly live = new Set<Cancel>();
   /** Streams waiting to reconnect. */
   readonly waiting = new Set<StreamCursor>();
 
   constructor(private readonly options: CoreOptions) {
     this.url = new URL(options.url);
-    this.fetchFn = fetchFrom(options.fetch);
+    this.requester = options.requester ?? fetchRequester(options.fetch);
     this.maxReconnects = options.maxReconnects ?? 5;
     this.defaultRetryMs = options.defaultRetryMs ?? 1000;
     this.maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_EVENT_CHARS;
@@ -74,58 +77,75 @@ export class HttpClientCore {
     this.book.clear();
   }
 
-  /** The headers of one HTTP request: the caller's, then the protocol's (which win). */
-  async headersFor(
+  /**
+   * The headers of one HTTP request: the caller's, then the protocol's (which win).
+   * Synchronous unless the caller's headers come from an async function.
+   */
+  headersFor(
     kind: 'POST' | 'GET' | 'DELETE',
     message?: JsonRpcMessage | JsonRpcMessage[],
-  ): Promise<Headers> {
-    const h = await callerHeaders(this.options.headers);
+  ): HeaderRecord | Promise<HeaderRecord> {
+    const h = callerHeaders(this.options.headers);
+    return h instanceof Promise
+      ? h.then((r) => this.addHeaders(r, kind, message))
+      : this.addHeaders(h, kind, message);
+  }
+
+  private addHeaders(
+    h: HeaderRecord,
+    kind: 'POST' | 'GET' | 'DELETE',
+    message: JsonRpcMessage | JsonRpcMessage[] | undefined,
+  ): HeaderRecord {
     if (kind === 'POST') {
-      h.set('content-type', 'application/json');
-      h.set('accept', 'application/json, text/event-stream');
+      h['content-type'] = 'application/json';
+      h.accept = 'application/json, text/event-stream';
     } else if (kind === 'GET') {
-      h.set('accept', 'text/event-stream');
+      h.accept = 'text/event-stream';
     }
     if (this.era === 'modern') {
       if (message !== undefined && !Array.isArray(message)) {
         this.book.addHeaders(h, message, this.modernVersion);
       }
     } else {
-      if (this.sid !== undefined) h.set('mcp-session-id', this.sid);
-      if (this.negotiated !== undefined) h.set('mcp-protocol-version', this.negotiated);
+      if (this.sid !== undefined) h['mcp-session-id'] = this.sid;
+      if (this.negotiated !== undefined) h['mcp-protocol-version'] = this.negotiated;
     }
     return h;
   }
 
-  fetch(
+  /** One HTTP request to the endpoint, following same-origin redirects only. */
+  request(
     method: 'POST' | 'GET' | 'DELETE',
-    headers: Headers,
-    signal: AbortSignal,
+    headers: HeaderRecord,
+    cancel: Cancel,
     body?: string,
-  ): Promise<Response> {
-    const init: RequestInit = { method, headers, signal };
-    if (body !== undefined) init.body = body;
-    return fetchSameOrigin(this.fetchFn, this.url, init);
+  ): Promise<HttpReply> {
+    return requestSameOrigin(
+      this.requester,
+      body === undefined
+        ? { method, url: this.url, headers, cancel }
+        : { method, url: this.url, headers, cancel, body },
+    );
   }
 
   /** A controller for one HTTP request of `cursor`'s stream, released by {@link untrack}. */
-  track(cursor: StreamCursor, onGet: boolean): AbortController {
-    const c = new AbortController();
+  track(cursor: StreamCursor, onGet: boolean): Cancel {
+    const c = new Cancel();
     cursor.controller = c;
     cursor.onGet = onGet;
     this.live.add(c);
     return c;
   }
 
-  untrack(cursor: StreamCursor, c: AbortController): void {
+  untrack(cursor: StreamCursor, c: Cancel): void {
     this.live.delete(c);
     if (cursor.controller === c) cursor.controller = undefined;
   }
 
   /** Reads an SSE body, keeping the cursor's event id and retry, delivering each message. */
-  consume(cursor: StreamCursor, body: ReadableStream<Uint8Array>, signal: AbortSignal): Promise<unknown> {
+  consume(cursor: StreamCursor, reply: HttpReply): Promise<unknown> {
     return readSse(
-      body,
+      reply,
       {
         event: (ev) => {
           // An empty `id:` resets the last event id (SSE), so nothing is sent back.
@@ -139,7 +159,6 @@ export class HttpClientCore {
         },
       },
       this.maxBytes,
-      signal,
     );
   }
 

@@ -1,6 +1,7 @@
-/** Small fetch helpers shared by the HTTP client transports. No Node APIs. */
+/** The portable HTTP binding of the client transports: `fetch`. No Node APIs. */
 import { LocalError } from '../../jsonrpc/index.js';
 import { HttpError } from './errors.js';
+import type { HeaderRecord, HttpReply, HttpRequest, HttpRequester } from './requester.js';
 
 /** Extra request headers: fixed, or computed before every HTTP request (auth tokens). */
 export type HeadersOption =
@@ -9,99 +10,144 @@ export type HeadersOption =
 /** A `fetch` as the transports call it: never as a method, so browsers accept the global one. */
 export type FetchLike = (input: string | URL, init: RequestInit) => Promise<Response>;
 
-export function fetchFrom(custom: typeof fetch | undefined): FetchLike {
-  return custom ? (input, init) => custom(input, init) : (input, init) => fetch(input, init);
-}
-
-/** A fresh Headers holding the caller's extra headers. */
-export async function callerHeaders(option: HeadersOption | undefined): Promise<Headers> {
-  if (option === undefined) return new Headers();
-  return new Headers(typeof option === 'function' ? await option() : option);
-}
-
-const MAX_REDIRECTS = 5;
-
-/**
- * Fetches without following redirects to another origin: a redirect can carry the session
- * id, the body and the caller's headers, so only same-origin hops are followed (307/308
- * for any method, 301/302/303 for GET). Anything else fails with an {@link HttpError}.
- */
-export async function fetchSameOrigin(fetchFn: FetchLike, url: URL, init: RequestInit): Promise<Response> {
-  const method = init.method ?? 'GET';
-  let target = url;
-  for (let hop = 0; ; hop++) {
-    const response = await fetchFn(target, { ...init, redirect: 'manual' });
-    if (response.type === 'opaqueredirect') {
-      throw new HttpError(method, url, 0, 'was redirected, and the runtime hides where to');
-    }
-    const s = response.status;
-    const location = s >= 300 && s < 400 ? response.headers.get('location') : null;
-    if (location === null) return response;
-    await response.body?.cancel().catch(() => undefined);
-    const next = new URL(location, target);
-    if (next.origin !== url.origin) {
-      throw new HttpError(method, url, s, `redirected to another origin (${next.origin}), refused`);
-    }
-    if (s !== 307 && s !== 308 && method !== 'GET') {
-      throw new HttpError(method, url, s, `answered a ${s} redirect, which would drop the body`);
-    }
-    if (hop >= MAX_REDIRECTS) throw new HttpError(method, url, s, 'redirected too many times');
-    target = next;
-  }
-}
-
-/** The media type of a response, lowercased, without parameters. */
-export function mediaType(response: Response): string {
-  const type = response.headers.get('content-type') ?? '';
-  const semi = type.indexOf(';');
-  return (semi < 0 ? type : type.slice(0, semi)).trim().toLowerCase();
-}
-
-/**
- * Reads a whole body, failing with `MessageTooLarge` past `max` bytes. When `signal` fires
- * the read is cancelled (fetch cannot cancel a body a reader holds).
- */
-export async function readBody(response: Response, max: number, signal?: AbortSignal): Promise<Uint8Array> {
-  const body = response.body;
-  if (!body) return new Uint8Array(0);
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const onAbort = (): void => void reader.cancel(signal?.reason).catch(() => undefined);
-  signal?.addEventListener('abort', onAbort, { once: true });
-  try {
-    for (;;) {
-      if (signal?.aborted) throw signal.reason ?? new Error('aborted');
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > max) {
-        await reader.cancel().catch(() => undefined);
-        throw new LocalError('MessageTooLarge', `The response body exceeded ${max} bytes`);
-      }
-      chunks.push(value);
-    }
-  } finally {
-    signal?.removeEventListener('abort', onAbort);
-    reader.releaseLock();
-  }
-  if (chunks.length === 1) return chunks[0]!;
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
+function lowercased(from: Record<string, string>): HeaderRecord {
+  const out: HeaderRecord = {};
+  for (const name in from) {
+    if (Object.prototype.hasOwnProperty.call(from, name)) out[name.toLowerCase()] = from[name]!;
   }
   return out;
 }
 
-const lenientDecoder = new TextDecoder();
+/**
+ * A fresh record of the caller's extra headers, names lowercased. Synchronous when the
+ * option is a plain record or a function that returns one, which saves a tick per request.
+ */
+export function callerHeaders(option: HeadersOption | undefined): HeaderRecord | Promise<HeaderRecord> {
+  if (option === undefined) return {};
+  if (typeof option !== 'function') return lowercased(option);
+  const value = option();
+  return value instanceof Promise ? value.then(lowercased) : lowercased(value);
+}
 
-/** Reads a short body as text for an error message; never throws. */
-export async function bodyExcerpt(response: Response, signal?: AbortSignal): Promise<string> {
+/** Reads a web body through its reader, aborting the read when `signal` fires. */
+async function readStream(
+  body: ReadableStream<Uint8Array>,
+  signal: AbortSignal,
+  onChunk: (chunk: Uint8Array) => boolean | void,
+): Promise<void> {
+  const reader = body.getReader();
+  // fetch cannot cancel a body that a reader holds, and a pending read may never settle.
+  const onAbort = (): void => void reader.cancel(signal.reason).catch(() => undefined);
+  signal.addEventListener('abort', onAbort, { once: true });
   try {
-    return lenientDecoder.decode(await readBody(response, 64 * 1024, signal));
-  } catch {
-    return '';
+    for (;;) {
+      if (signal.aborted) throw signal.reason ?? new Error('aborted');
+      const { done, value } = await reader.read();
+      if (done) return;
+      if (onChunk(value) === false) {
+        await reader.cancel().catch(() => undefined);
+        return;
+      }
+    }
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    reader.releaseLock();
   }
+}
+
+function tooLarge(max: number): LocalError {
+  return new LocalError('MessageTooLarge', `The response body exceeded ${max} bytes`);
+}
+
+class FetchReply implements HttpReply {
+  readonly status: number;
+  readonly statusText: string;
+
+  constructor(
+    private readonly response: Response,
+    private readonly signal: AbortSignal,
+  ) {
+    this.status = response.status;
+    this.statusText = response.statusText;
+  }
+
+  header(name: string): string | null {
+    return this.response.headers.get(name);
+  }
+
+  headers(): Headers {
+    return this.response.headers;
+  }
+
+  async bytes(max: number): Promise<Uint8Array> {
+    const body = this.response.body;
+    if (!body) return new Uint8Array(0);
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    let over = false;
+    await readStream(body, this.signal, (chunk) => {
+      size += chunk.byteLength;
+      if (size > max) return !(over = true);
+      chunks.push(chunk);
+    });
+    if (over) throw tooLarge(max);
+    if (chunks.length === 1) return chunks[0]!;
+    const out = new Uint8Array(size);
+    let at = 0;
+    for (const c of chunks) {
+      out.set(c, at);
+      at += c.byteLength;
+    }
+    return out;
+  }
+
+  async read(onText: (text: string) => boolean | void): Promise<void> {
+    const body = this.response.body;
+    if (!body) return;
+    const decoder = new TextDecoder();
+    let stopped = false;
+    await readStream(body, this.signal, (chunk) => {
+      if (onText(decoder.decode(chunk, { stream: true })) === false) return !(stopped = true);
+    });
+    if (!stopped) {
+      const rest = decoder.decode();
+      if (rest !== '') onText(rest);
+    }
+  }
+
+  discard(): void {
+    this.response.body?.cancel().catch(() => undefined);
+  }
+}
+
+/**
+ * The requester on `fetch` (the global one unless given): portable to every runtime.
+ *
+ * @example
+ * ```ts
+ * const transport = new StreamableHttpClientTransport({ url, requester: fetchRequester(myFetch) });
+ * ```
+ */
+export function fetchRequester(custom?: typeof fetch): HttpRequester {
+  const fetchFn: FetchLike = custom
+    ? (input, init) => custom(input, init)
+    : (input, init) => fetch(input, init);
+  return async (request: HttpRequest): Promise<HttpReply> => {
+    const controller = new AbortController();
+    const cancel = request.cancel;
+    if (cancel.aborted) controller.abort(cancel.reason);
+    else cancel.onAbort((reason) => controller.abort(reason));
+    const init: RequestInit = {
+      method: request.method,
+      headers: request.headers,
+      signal: controller.signal,
+      redirect: 'manual',
+    };
+    if (request.body !== undefined) init.body = request.body;
+    const response = await fetchFn(request.url, init);
+    if (response.type === 'opaqueredirect') {
+      throw new HttpError(request.method, request.url, 0, 'was redirected, and the runtime hides where to');
+    }
+    return new FetchReply(response, controller.signal);
+  };
 }

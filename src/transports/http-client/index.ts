@@ -8,3 +8,5 @@ export { encodeHeaderValue } from './header-values.js';
 export { readParamHeaders } from './x-mcp-header.js';
 export type { ParamHeader } from './x-mcp-header.js';
 export type { HeadersOption } from './http.js';
+export { fetchRequester } from './http.js';
+export type { HttpReply, HttpRequest, HttpRequester, HeaderRecord } from './requester.js';

@@ -6,6 +6,7 @@ import type { JsonRpcMessage } from '../../jsonrpc/index.js';
 import { MetaKey } from '../../protocol/meta-keys.js';
 import { eraOf } from '../../protocol/versions.js';
 import { encodeHeaderValue, isPlainHeaderValue } from './header-values.js';
+import type { HeaderRecord } from './requester.js';
 import { addParamHeaders, readParamHeaders } from './x-mcp-header.js';
 import type { ParamHeader } from './x-mcp-header.js';
 
@@ -75,17 +76,17 @@ export class ToolHeaderBook {
   }
 
   /** Adds the modern metadata headers of one outgoing message. */
-  addHeaders(headers: Headers, message: JsonRpcMessage, version: string | undefined): void {
+  addHeaders(headers: HeaderRecord, message: JsonRpcMessage, version: string | undefined): void {
     const v = modernVersionOf(message) ?? version;
-    if (v !== undefined) headers.set('mcp-protocol-version', v);
+    if (v !== undefined) headers['mcp-protocol-version'] = v;
     if (!('method' in message)) return;
     const method = message.method;
-    if (isPlainHeaderValue(method)) headers.set('mcp-method', method);
+    if (isPlainHeaderValue(method)) headers['mcp-method'] = method;
     const params = message.params;
     if (!('id' in message) || params === undefined) return;
     const name = nameOf(method, params);
     if (typeof name !== 'string') return;
-    headers.set('mcp-name', encodeHeaderValue(name));
+    headers['mcp-name'] = encodeHeaderValue(name);
     const annotated = method === 'tools/call' ? this.byTool.get(name) : undefined;
     if (annotated) addParamHeaders(headers, annotated, params.arguments, this.warn);
   }

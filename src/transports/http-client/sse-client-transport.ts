@@ -1,8 +1,10 @@
 import { LocalError, parseFrame } from '../../jsonrpc/index.js';
 import type { JsonRpcMessage, Transport, TransportSink } from '../../jsonrpc/index.js';
 import { HttpError, displayUrl, requestFailed } from './errors.js';
-import { bodyExcerpt, callerHeaders, fetchFrom, fetchSameOrigin, mediaType } from './http.js';
-import type { FetchLike, HeadersOption } from './http.js';
+import { callerHeaders, fetchRequester } from './http.js';
+import type { HeadersOption } from './http.js';
+import { Cancel, bodyExcerpt, isOk, mediaType, replyError, requestSameOrigin } from './requester.js';
+import type { HttpReply, HttpRequester } from './requester.js';
 import { DEFAULT_MAX_EVENT_CHARS, readSse } from './sse-reader.js';
 import type { EventSourceMessage } from './sse-reader.js';
 
@@ -11,6 +13,8 @@ export interface SseClientTransportOptions {
   url: string | URL;
   /** The fetch to use for every request (auth, proxies, tests). Defaults to the global one. */
   fetch?: typeof fetch;
+  /** How HTTP requests are made, when not through `fetch` (see `nodeRequester`). Takes precedence over `fetch`. */
+  requester?: HttpRequester;
   /** Extra headers for every request, or a function computing them each time. */
   headers?: HeadersOption;
   /** Told about things worth a log line that fail nothing. Defaults to `console.warn`. */
@@ -43,18 +47,18 @@ const defaultWarn = (message: string, detail?: unknown): void => {
 export class SseClientTransport implements Transport {
   readonly kind = 'sse';
   private readonly url: URL;
-  private readonly fetchFn: FetchLike;
+  private readonly requester: HttpRequester;
   private readonly warn: (message: string, detail?: unknown) => void;
   private sink: TransportSink | undefined;
   private state: 'new' | 'starting' | 'open' | 'closed' = 'new';
   private endpointUrl: URL | undefined;
-  private stream: AbortController | undefined;
-  private readonly posts = new Set<AbortController>();
+  private stream: Cancel | undefined;
+  private readonly posts = new Set<Cancel>();
   private ready: { resolve: () => void; reject: (e: unknown) => void } | undefined;
 
   constructor(private readonly options: SseClientTransportOptions) {
     this.url = new URL(options.url);
-    this.fetchFn = fetchFrom(options.fetch);
+    this.requester = options.requester ?? fetchRequester(options.fetch);
     this.warn = options.onwarning ?? defaultWarn;
   }
 
@@ -75,46 +79,45 @@ export class SseClientTransport implements Transport {
     this.sink = sink;
     this.state = 'starting';
     this.endpointUrl = undefined;
-    const controller = new AbortController();
+    const controller = new Cancel();
     this.stream = controller;
-    let response: Response;
+    let reply: HttpReply;
     try {
       const headers = await callerHeaders(this.options.headers);
-      headers.set('accept', 'text/event-stream');
-      response = await fetchSameOrigin(this.fetchFn, this.url, {
+      headers.accept = 'text/event-stream';
+      reply = await requestSameOrigin(this.requester, {
         method: 'GET',
+        url: this.url,
         headers,
-        signal: controller.signal,
+        cancel: controller,
       });
     } catch (e) {
       this.stream = undefined;
       this.state = 'closed';
       throw requestFailed('GET', this.url, e);
     }
-    const body = response.body;
-    if (!response.ok || mediaType(response) !== 'text/event-stream' || !body) {
+    if (!isOk(reply) || mediaType(reply) !== 'text/event-stream') {
       this.stream = undefined;
       this.state = 'closed';
-      const text = await bodyExcerpt(response, controller.signal);
-      throw response.ok
-        ? new HttpError('GET', this.url, response.status, 'did not open an SSE stream', {
-            headers: response.headers,
+      const text = await bodyExcerpt(reply);
+      throw isOk(reply)
+        ? new HttpError('GET', this.url, reply.status, 'did not open an SSE stream', {
+            headers: reply.headers(),
             body: text,
           })
-        : HttpError.fromResponse('GET', this.url, response, text);
+        : replyError('GET', this.url, reply, text);
     }
     await new Promise<void>((resolve, reject) => {
       this.ready = { resolve, reject };
-      void this.read(body, controller);
+      void this.read(reply, controller);
     });
   }
 
-  private async read(body: ReadableStream<Uint8Array>, controller: AbortController): Promise<void> {
+  private async read(reply: HttpReply, controller: Cancel): Promise<void> {
     const error = await readSse(
-      body,
+      reply,
       { event: (ev) => this.onEvent(ev, controller) },
       this.options.maxMessageChars ?? DEFAULT_MAX_EVENT_CHARS,
-      controller.signal,
     );
     if (this.stream === controller) this.stream = undefined;
     if (this.state === 'closed') return;
@@ -122,7 +125,7 @@ export class SseClientTransport implements Transport {
     this.fail(new LocalError('ConnectionClosed', `${what} (${displayUrl(this.url)})`, { cause: error }));
   }
 
-  private onEvent(ev: EventSourceMessage, controller: AbortController): void {
+  private onEvent(ev: EventSourceMessage, controller: Cancel): void {
     if (this.state === 'closed') return;
     if (ev.event === 'endpoint') {
       if (this.endpointUrl) {
@@ -173,19 +176,20 @@ export class SseClientTransport implements Transport {
         'The SSE transport is not open',
       );
     }
-    const controller = new AbortController();
+    const controller = new Cancel();
     this.posts.add(controller);
     try {
       const headers = await callerHeaders(this.options.headers);
-      headers.set('content-type', 'application/json');
-      const response = await fetchSameOrigin(this.fetchFn, endpoint, {
+      headers['content-type'] = 'application/json';
+      const reply = await requestSameOrigin(this.requester, {
         method: 'POST',
+        url: endpoint,
         headers,
         body: JSON.stringify(message),
-        signal: controller.signal,
+        cancel: controller,
       });
-      const text = await bodyExcerpt(response, controller.signal);
-      if (!response.ok) throw HttpError.fromResponse('POST', endpoint, response, text);
+      const text = await bodyExcerpt(reply);
+      if (!isOk(reply)) throw replyError('POST', endpoint, reply, text);
     } catch (e) {
       if (this.isClosed()) throw new LocalError('ConnectionClosed', 'The SSE transport closed');
       throw requestFailed('POST', endpoint, e);

@@ -2,6 +2,9 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { LocalError } from '../../jsonrpc/index.js';
+import { fetchRequester } from './http.js';
+import { Cancel } from './requester.js';
+import type { HttpReply } from './requester.js';
 import { readSse } from './sse-reader.js';
 import type { EventSourceMessage } from './sse-reader.js';
 
@@ -12,6 +15,17 @@ function streamOf(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
       if (i < chunks.length) c.enqueue(chunks[i++]!);
       else c.close();
     },
+  });
+}
+
+/** A reply over a web stream, through the fetch requester (the web binding). */
+function replyOf(body: ReadableStream<Uint8Array>): Promise<HttpReply> {
+  const requester = fetchRequester(() => Promise.resolve(new Response(body)));
+  return requester({
+    method: 'GET',
+    url: new URL('http://127.0.0.1/'),
+    headers: {},
+    cancel: new Cancel(),
   });
 }
 
@@ -31,7 +45,7 @@ async function collect(chunks: Uint8Array[]) {
   const events: EventSourceMessage[] = [];
   const retries: number[] = [];
   const error = await readSse(
-    streamOf(chunks),
+    await replyOf(streamOf(chunks)),
     { event: (e) => events.push(e), retry: (ms) => retries.push(ms) },
     1000,
   );
@@ -87,7 +101,7 @@ describe('readSse', () => {
         c.error(new Error('socket hang up'));
       },
     });
-    const error = await readSse(failing, { event: () => undefined });
+    const error = await readSse(await replyOf(failing), { event: () => undefined });
     assert.match(String((error as Error).message), /socket hang up/);
   });
 });

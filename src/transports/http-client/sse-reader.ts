@@ -1,6 +1,7 @@
 import { createParser } from 'eventsource-parser';
 import type { EventSourceMessage } from 'eventsource-parser';
 import { LocalError } from '../../jsonrpc/index.js';
+import type { HttpReply } from './requester.js';
 
 export type { EventSourceMessage };
 
@@ -16,16 +17,12 @@ export const DEFAULT_MAX_EVENT_CHARS = 16 * 1024 * 1024;
 /**
  * Reads a `text/event-stream` body to its end with `eventsource-parser`. Resolves with
  * undefined when the body ended cleanly, or with the error that ended it (a network
- * failure, an abort, an event over `maxEventChars`). Never rejects.
- *
- * `signal` is the request's own signal: when it fires the reader is cancelled too, since
- * fetch cannot cancel a body that a reader holds and a pending read may never settle.
+ * failure, an abort of the request's signal, an event over `maxEventChars`). Never rejects.
  */
 export async function readSse(
-  body: ReadableStream<Uint8Array>,
+  reply: HttpReply,
   handlers: SseHandlers,
   maxEventChars = DEFAULT_MAX_EVENT_CHARS,
-  signal?: AbortSignal,
 ): Promise<unknown> {
   let tooLarge = false;
   const parser = createParser({
@@ -36,30 +33,20 @@ export async function readSse(
     },
     maxBufferSize: maxEventChars,
   });
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  const onAbort = (): void => void reader.cancel(signal?.reason).catch(() => undefined);
-  signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    for (;;) {
-      if (signal?.aborted) return signal.reason ?? new Error('aborted');
-      const { done, value } = await reader.read();
-      if (done) break;
-      parser.feed(decoder.decode(value, { stream: true }));
-      if (tooLarge) {
-        await reader.cancel().catch(() => undefined);
-        return new LocalError(
-          'MessageTooLarge',
-          `An SSE event exceeded ${maxEventChars} characters; the stream was dropped`,
-        );
-      }
-    }
-    parser.feed(decoder.decode());
-    return undefined;
+    await reply.read((text) => {
+      parser.feed(text);
+      if (tooLarge) return false;
+    });
   } catch (e) {
     return e ?? new Error('The SSE stream failed');
-  } finally {
-    signal?.removeEventListener('abort', onAbort);
-    reader.releaseLock();
   }
+  if (tooLarge) {
+    return new LocalError(
+      'MessageTooLarge',
+      `An SSE event exceeded ${maxEventChars} characters; the stream was dropped`,
+    );
+  }
+  // A last event without its blank line is dropped, as EventSource does.
+  return undefined;
 }

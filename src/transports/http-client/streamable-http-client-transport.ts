@@ -11,9 +11,10 @@ import { HttpError, requestFailed } from './errors.js';
 import { Exchange } from './exchange.js';
 import { HttpClientCore } from './http-client-core.js';
 import { jsonRpcErrorIn, shouldFallBackToSse } from './http-fallback.js';
-import { bodyExcerpt, mediaType, readBody } from './http.js';
 import type { HeadersOption } from './http.js';
 import { modernVersionOf } from './modern-headers.js';
+import { Cancel, bodyExcerpt, isOk, mediaType, replyError } from './requester.js';
+import type { HeaderRecord, HttpReply, HttpRequester } from './requester.js';
 import { SseClientTransport } from './sse-client-transport.js';
 import { deleteSession, openStandalone, streamEnded } from './streams.js';
 
@@ -22,6 +23,12 @@ export interface StreamableHttpClientTransportOptions {
   url: string | URL;
   /** The fetch for every request, GET and DELETE included (auth, proxies, tests). */
   fetch?: typeof fetch;
+  /**
+   * How HTTP requests are made, when not through `fetch`: `nodeRequester()` (node:http
+   * keep-alive agents) is the default where `mcpkit/http-client` resolves to its Node
+   * build and no `fetch` is given. Takes precedence over `fetch`.
+   */
+  requester?: HttpRequester;
   /** Extra headers for every request, or a function computing them each time (fresh tokens). */
   headers?: HeadersOption;
   /** Legacy resumability: reconnection attempts per stream without an event in between (5). */
@@ -193,19 +200,19 @@ export class StreamableHttpClientTransport implements Transport {
   /** A notification or response: one POST, expecting 202. */
   private async postOnly(message: Outgoing): Promise<void> {
     const core = this.core;
-    const controller = new AbortController();
+    const controller = new Cancel();
     core.live.add(controller);
     try {
       const headers = await core.headersFor('POST', message);
       const body = JSON.stringify(message);
-      const response = await core.fetch('POST', headers, controller.signal, body);
-      if (response.ok && mediaType(response) === 'text/event-stream') {
-        await response.body?.cancel();
+      const reply = await core.request('POST', headers, controller, body);
+      if (isOk(reply) && mediaType(reply) === 'text/event-stream') {
+        reply.discard();
       } else {
-        const text = await bodyExcerpt(response, controller.signal);
-        if (!response.ok) {
-          if (response.status === 404 && headers.has('mcp-session-id')) core.expire();
-          throw HttpError.fromResponse('POST', core.url, response, text);
+        const text = await bodyExcerpt(reply);
+        if (!isOk(reply)) {
+          if (reply.status === 404 && headers['mcp-session-id'] !== undefined) core.expire();
+          throw replyError('POST', core.url, reply, text);
         }
       }
       const m = Array.isArray(message) ? undefined : message;
@@ -224,27 +231,27 @@ export class StreamableHttpClientTransport implements Transport {
   private async post(ex: Exchange, message: Outgoing, initialize: boolean): Promise<void> {
     const core = this.core;
     const controller = core.track(ex, false);
-    const signal = controller.signal;
     let error: unknown;
     try {
-      const headers = await core.headersFor('POST', message);
+      let headers = core.headersFor('POST', message);
+      if (headers instanceof Promise) headers = await headers;
       if (ex.settled) return;
-      const response = await core.fetch('POST', headers, signal, JSON.stringify(message));
-      const sid = initialize && core.era === 'legacy' ? response.headers.get('mcp-session-id') : null;
+      const reply = await core.request('POST', headers, controller, JSON.stringify(message));
+      const sid = initialize && core.era === 'legacy' ? reply.header('mcp-session-id') : null;
       if (sid !== null) core.sid = sid;
-      if (!response.ok) {
-        const body = await bodyExcerpt(response, signal);
-        return await this.refused(ex, message, response, body, headers, initialize);
+      if (!isOk(reply)) {
+        const body = await bodyExcerpt(reply);
+        return await this.refused(ex, message, reply, body, headers, initialize);
       }
-      const type = mediaType(response);
-      if (type === 'text/event-stream' && response.body) {
-        error = await core.consume(ex, response.body, signal);
+      const type = mediaType(reply);
+      if (type === 'text/event-stream') {
+        error = await core.consume(ex, reply);
       } else if (type === 'application/json') {
-        this.deliverJson(ex, await readBody(response, core.maxBytes, signal));
+        this.deliverJson(ex, await reply.bytes(core.maxBytes));
       } else {
-        const body = await bodyExcerpt(response, signal);
+        const body = await bodyExcerpt(reply);
         const what = `answered ${ex.describe()} with ${type || 'no content type'}`;
-        error = new HttpError('POST', core.url, response.status, what, { body });
+        error = new HttpError('POST', core.url, reply.status, what, { body });
       }
     } catch (e) {
       error = requestFailed('POST', core.url, e);
@@ -268,16 +275,16 @@ export class StreamableHttpClientTransport implements Transport {
   private async refused(
     ex: Exchange,
     message: Outgoing,
-    response: Response,
+    reply: HttpReply,
     body: string,
-    headers: Headers,
+    headers: HeaderRecord,
     initialize: boolean,
   ): Promise<void> {
     const core = this.core;
-    if (response.status === 404 && headers.has('mcp-session-id')) return core.expire();
+    if (reply.status === 404 && headers['mcp-session-id'] !== undefined) return core.expire();
     const wire = jsonRpcErrorIn(body);
-    const failure = HttpError.fromResponse('POST', core.url, response, body);
-    if (initialize && !wire && this.options.legacySseFallback && shouldFallBackToSse(response.status)) {
+    const failure = replyError('POST', core.url, reply, body);
+    if (initialize && !wire && this.options.legacySseFallback && shouldFallBackToSse(reply.status)) {
       return this.fallBack(ex, message, failure);
     }
     const only = ex.owed.size === 1 ? ex.owed.keys().next().value : undefined;
@@ -291,7 +298,7 @@ export class StreamableHttpClientTransport implements Transport {
     const core = this.core;
     const sse = new SseClientTransport({
       url: core.url,
-      fetch: this.options.fetch,
+      requester: core.requester,
       headers: this.options.headers,
       onwarning: core.warn,
       maxMessageChars: core.maxBytes,

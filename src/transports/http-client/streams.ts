@@ -3,11 +3,11 @@
  * `Last-Event-ID`, the standalone GET stream, and the DELETE that ends a session. Internal.
  */
 import { LocalError } from '../../jsonrpc/index.js';
-import { HttpError, displayUrl, requestFailed } from './errors.js';
+import { displayUrl, requestFailed } from './errors.js';
 import { StreamCursor } from './exchange.js';
 import type { Exchange } from './exchange.js';
 import type { HttpClientCore } from './http-client-core.js';
-import { bodyExcerpt, mediaType } from './http.js';
+import { Cancel, bodyExcerpt, isOk, mediaType, replyError } from './requester.js';
 
 const DELETE_TIMEOUT_MS = 3000;
 
@@ -85,21 +85,21 @@ async function reconnect(
   let error: unknown;
   try {
     const headers = await core.headersFor('GET');
-    if (cursor.lastEventId !== undefined) headers.set('last-event-id', cursor.lastEventId);
-    const response = await core.fetch('GET', headers, controller.signal);
-    if (response.ok && mediaType(response) === 'text/event-stream' && response.body) {
-      error = await core.consume(cursor, response.body, controller.signal);
+    if (cursor.lastEventId !== undefined) headers['last-event-id'] = cursor.lastEventId;
+    const reply = await core.request('GET', headers, controller);
+    if (isOk(reply) && mediaType(reply) === 'text/event-stream') {
+      error = await core.consume(cursor, reply);
     } else {
-      const body = await bodyExcerpt(response, controller.signal);
-      const failure = HttpError.fromResponse('GET', core.url, response, body);
-      if (response.status === 404 && headers.has('mcp-session-id')) return core.expire();
+      const body = await bodyExcerpt(reply);
+      const failure = replyError('GET', core.url, reply, body);
+      if (reply.status === 404 && headers['mcp-session-id'] !== undefined) return core.expire();
       if (!ex) {
         // No standalone stream: 405 is the server saying so; anything else is worth a line.
         if (cursor === core.standalone) core.standalone = undefined;
-        if (response.status !== 405) core.warn('The server refused the standalone SSE stream', failure);
+        if (reply.status !== 405) core.warn('The server refused the standalone SSE stream', failure);
         return;
       }
-      if (response.status === 405) return core.settle(ex, failure);
+      if (reply.status === 405) return core.settle(ex, failure);
       error = failure;
     }
   } catch (e) {
@@ -112,14 +112,14 @@ async function reconnect(
 
 /** Legacy close: DELETE with the session id. 405 (not allowed) is fine; failures are logged. */
 export async function deleteSession(core: HttpClientCore): Promise<void> {
-  const controller = new AbortController();
+  const controller = new Cancel();
   core.live.add(controller);
   const timer = setTimeout(() => controller.abort(), DELETE_TIMEOUT_MS);
   try {
-    const response = await core.fetch('DELETE', await core.headersFor('DELETE'), controller.signal);
-    await bodyExcerpt(response, controller.signal);
-    if (!response.ok && response.status !== 405) {
-      core.warn(`DELETE ${displayUrl(core.url)} answered HTTP ${response.status}`);
+    const reply = await core.request('DELETE', await core.headersFor('DELETE'), controller);
+    await bodyExcerpt(reply);
+    if (!isOk(reply) && reply.status !== 405) {
+      core.warn(`DELETE ${displayUrl(core.url)} answered HTTP ${reply.status}`);
     }
   } catch (e) {
     core.warn(`DELETE ${displayUrl(core.url)} failed`, e);

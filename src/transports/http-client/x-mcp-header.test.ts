@@ -79,7 +79,7 @@ describe('x-mcp-header annotations', () => {
     assert.equal(paramHeaderText(1.5), undefined);
     assert.equal(paramHeaderText(2 ** 53), undefined);
     assert.equal(paramHeaderText(null), undefined);
-    const headers = new Headers();
+    const headers: Record<string, string> = {};
     const warnings: string[] = [];
     const params = [
       { name: 'Region', path: ['region'] },
@@ -90,10 +90,7 @@ describe('x-mcp-header annotations', () => {
     addParamHeaders(headers, params, { region: 'eu', opts: { tenant: 3 }, odd: { x: 1 } }, (m) =>
       warnings.push(m),
     );
-    assert.equal(headers.get('mcp-param-region'), 'eu');
-    assert.equal(headers.get('mcp-param-tenant'), '3');
-    assert.equal(headers.has('mcp-param-missing'), false);
-    assert.equal(headers.has('mcp-param-odd'), false);
+    assert.deepEqual(headers, { 'mcp-param-region': 'eu', 'mcp-param-tenant': '3' });
     assert.equal(warnings.length, 1);
   });
 });

@@ -131,7 +131,7 @@ export function paramHeaderText(value: unknown): string | undefined {
  * present but cannot be carried (a fraction, an object) are reported through `warn`.
  */
 export function addParamHeaders(
-  headers: Headers,
+  headers: Record<string, string>,
   params: readonly ParamHeader[],
   args: unknown,
   warn: (message: string) => void,
@@ -146,7 +146,7 @@ export function addParamHeaders(
     if (text === undefined) {
       warn(`Argument "${p.path.join('.')}" cannot be sent as Mcp-Param-${p.name}: ${typeof cur}`);
     } else {
-      headers.set(`Mcp-Param-${p.name}`, text);
+      headers[`mcp-param-${p.name.toLowerCase()}`] = text;
     }
   }
 }
