@@ -111,7 +111,13 @@ class NodeReply implements HttpReply {
   discard(): void {
     if (this.taken) return;
     this.taken = true;
-    if (this.res.complete) return;
+    this.cancel.onAbort(undefined);
+    // A body already in (it came with the head) must still be read out, or Node never
+    // hands the socket back to the agent.
+    if (this.res.complete) {
+      this.res.resume();
+      return;
+    }
     // A short body is read to its end so the socket goes back to the pool; a long or
     // endless one (an SSE stream) is cut.
     const length = Number(this.res.headers['content-length']);
