@@ -13,17 +13,28 @@ import { MemoryEventStore } from './event-store.js';
 import type { ResponseStream } from './exchange.js';
 import { SSE_KEEPALIVE, sseEvent, ssePriming } from './sse-format.js';
 
-/** What a finished JSON-mode POST answers with. */
-export type JsonReply = (body: string) => void;
+/** How a JSON-mode POST is answered. */
+export interface JsonReply {
+  /** Sends the complete JSON body; '' when the session closed before the answer. */
+  body(text: string): void;
+  /**
+   * Turns the response into an SSE stream instead, because a message related to the
+   * POST's requests (a server-to-client request, progress, a log) must go out before the
+   * answer. Called at most once, before `body`.
+   */
+  stream(): ResponseStream;
+}
 
 /**
  * One POST's response channel. In SSE mode its messages carry event ids and survive a
  * dropped connection in the event store; in JSON mode the answers are collected and sent
- * as one body once every request of the POST is answered.
+ * as one body once every request of the POST is answered, unless a related message comes
+ * first, which turns the POST into an SSE stream like those of SSE mode.
  */
 class PostStream {
   readonly pending = new Set<RequestId>();
   out: ResponseStream | undefined;
+  /** The answers collected so far, while the POST is still a JSON one. */
   json: JsonRpcMessage[] | undefined;
   done = false;
   /** Orders writes when the event store answers asynchronously. */
@@ -39,6 +50,8 @@ export interface LegacySessionOptions {
   eventStore?: EventStore;
   /** The `retry` hint (ms) sent with priming events. */
   retryMs?: number;
+  /** Keep-alive comments on the standalone GET stream, in ms (default 15 s). */
+  keepAliveMs?: number;
 }
 
 /**
@@ -138,7 +151,7 @@ export class LegacySessionTransport implements Transport {
     this.standalone = out;
     this.keepAlive ??= setInterval(() => {
       if (this.standalone && !this.standalone.write(SSE_KEEPALIVE)) this.standalone = undefined;
-    }, 15_000);
+    }, this.options.keepAliveMs ?? 15_000);
     this.keepAlive.unref?.();
   }
 
@@ -181,11 +194,33 @@ export class LegacySessionTransport implements Transport {
     const isResponse = !('method' in message);
     const related = isResponse ? (message as { id: RequestId }).id : options?.relatedRequestId;
     const stream = related !== undefined ? this.byRequest.get(related) : undefined;
-    if (stream && (isResponse || stream.json === undefined)) {
+    if (stream) {
+      // A JSON-mode POST cannot carry a message before its answer: it becomes an SSE stream.
+      if (!isResponse && stream.json !== undefined) this.upgrade(stream);
       this.route(stream, message);
       return;
     }
     return this.sendStandalone(message);
+  }
+
+  /**
+   * Turns a pending JSON-mode POST into an SSE stream, as SSE mode would have answered it:
+   * a priming event, then any answers already collected (a batch), each with an event id.
+   */
+  private upgrade(stream: PostStream): void {
+    const collected = stream.json!;
+    stream.json = undefined;
+    const out = stream.reply!.stream();
+    stream.out = out;
+    const primingId = this.store.append(stream.id, null);
+    if (typeof primingId === 'string') {
+      if (!out.write(ssePriming(primingId, this.options.retryMs))) stream.out = undefined;
+    } else {
+      stream.chain = primingId.then((id) => {
+        if (stream.out && !stream.out.write(ssePriming(id, this.options.retryMs))) stream.out = undefined;
+      });
+    }
+    for (const m of collected) this.publish(stream, m, false);
   }
 
   private route(stream: PostStream, message: JsonRpcMessage): void {
@@ -203,11 +238,16 @@ export class LegacySessionTransport implements Transport {
       stream.json.push(message);
       if (last) {
         const body = stream.json.length === 1 ? stream.json[0]! : stream.json;
-        stream.reply?.(serializeMessage(body));
+        stream.reply?.body(serializeMessage(body));
         this.streams.delete(stream.id);
       }
       return;
     }
+    this.publish(stream, message, last);
+  }
+
+  /** Stores one message of an SSE stream and writes it, in order, once its event id is known. */
+  private publish(stream: PostStream, message: JsonRpcMessage, last: boolean): void {
     const id = this.store.append(stream.id, message);
     if (typeof id === 'string' && stream.chain === undefined) {
       this.emit(stream, message, id, last);
@@ -247,7 +287,7 @@ export class LegacySessionTransport implements Transport {
     for (const s of this.streams.values()) {
       s.out?.end();
       void this.store.drop(s.id);
-      if (s.json && !s.done) s.reply?.('');
+      if (s.json && !s.done) s.reply?.body('');
     }
     this.streams.clear();
     this.byRequest.clear();

@@ -1,4 +1,4 @@
-import { ErrorCode, InvalidMessage, ParsedBatch, parseFrame } from '../../jsonrpc/index.js';
+import { ErrorCode, InvalidMessage, LocalError, ParsedBatch, parseFrame } from '../../jsonrpc/index.js';
 import type { JsonRpcMessage, JsonRpcRequest, ParsedFrame, RequestId } from '../../jsonrpc/index.js';
 import { MetaKey } from '../../protocol/meta-keys.js';
 import { allowsBatch, isLegacyVersion } from '../../protocol/versions.js';
@@ -9,6 +9,7 @@ import { checkModernHeaders } from './header-checks.js';
 import { HostGuard } from './host-guard.js';
 import type { HostGuardOptions } from './host-guard.js';
 import { LegacySessionTransport } from './legacy-session.js';
+import type { JsonReply } from './legacy-session.js';
 import { ModernExchangeTransport } from './modern-exchange.js';
 import { LegacySseEndpoints } from './sse-endpoints.js';
 import { SSE_HEADERS } from './sse-format.js';
@@ -22,7 +23,11 @@ export interface McpHttpOptions extends HostGuardOptions {
   bindHost?: string;
   /** Largest request body in bytes (default 4 MiB); larger bodies get 413. */
   maxBodyBytes?: number;
-  /** How legacy POSTs that carry requests are answered (default `sse`). */
+  /**
+   * How legacy POSTs that carry requests are answered (default `sse`). In `json` mode a POST
+   * whose handler sends a related message before its answer (a server-to-client request,
+   * progress, a log) is answered on SSE, as in `sse` mode; every other POST gets one JSON body.
+   */
   responseMode?: 'sse' | 'json';
   /** Legacy sessions idle longer than this are closed (default 30 minutes). */
   sessionIdleMs?: number;
@@ -32,7 +37,7 @@ export interface McpHttpOptions extends HostGuardOptions {
   eventStore?: EventStore;
   /** The `retry` hint in priming events, in ms (default 1000). */
   retryMs?: number;
-  /** Keep-alive comments on long-lived streams, in ms (default 15 s). */
+  /** Keep-alive comments on long-lived streams (legacy GET, `/sse`, modern listen), in ms (default 15 s). */
   keepAliveMs?: number;
   /** Serve the deprecated 2024-11-05 HTTP+SSE transport at these paths (default `/sse` and `/messages`; null to turn off). */
   legacySse?: { ssePath: string; messagesPath: string } | null;
@@ -41,6 +46,41 @@ export interface McpHttpOptions extends HostGuardOptions {
 interface SessionEntry {
   transport: LegacySessionTransport;
   connection: { close(): Promise<void> };
+}
+
+/** A notification-only POST is answered 202 at once; the session never replies to it. */
+const NO_REPLY: { json: JsonReply } = {
+  json: {
+    body: () => undefined,
+    stream: () => {
+      throw new Error('a POST without requests has no response stream');
+    },
+  },
+};
+
+/**
+ * A JSON-mode POST's answer: one `application/json` body, or an SSE stream when a message
+ * related to its requests comes before the answer. One object per POST, nothing more
+ * unless it streams.
+ */
+class JsonPost implements JsonReply {
+  constructor(
+    private readonly ex: HttpExchange,
+    private readonly transport: LegacySessionTransport,
+    private readonly sessionId: string,
+  ) {}
+
+  body(text: string): void {
+    if (text === '') return sendError(this.ex, 404, ErrorCode.InvalidRequest, 'Session closed');
+    this.ex.respond(200, { 'content-type': 'application/json', 'mcp-session-id': this.sessionId }, text);
+  }
+
+  stream(): ResponseStream {
+    const out = this.ex.stream(200, { ...SSE_HEADERS, 'mcp-session-id': this.sessionId });
+    const t = this.transport;
+    this.ex.closed.addEventListener('abort', () => t.detach(out), { once: true });
+    return out;
+  }
 }
 
 function principalOf(authInfo: unknown): string {
@@ -96,6 +136,13 @@ export class McpHttpHandler {
     private readonly connector: McpConnector,
     private readonly options: McpHttpOptions = {},
   ) {
+    for (const key of ['maxBodyBytes', 'sessionIdleMs', 'maxSessions', 'retryMs', 'keepAliveMs'] as const) {
+      const v = options[key];
+      // A zero, negative or NaN interval would turn into a 1 ms timer, or a limit into none.
+      if (v !== undefined && !(typeof v === 'number' && v > 0 && Number.isFinite(v))) {
+        throw new LocalError('InvalidConfiguration', `${key} must be a positive number, not ${String(v)}`);
+      }
+    }
     this.path = options.path ?? '/mcp';
     this.guard = new HostGuard(options.bindHost ?? '127.0.0.1', options);
     this.maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
@@ -105,7 +152,9 @@ export class McpHttpHandler {
     this.sweeper.unref?.();
     const sse =
       options.legacySse === undefined ? { ssePath: '/sse', messagesPath: '/messages' } : options.legacySse;
-    this.sse = sse ? new LegacySseEndpoints(connector, sse, this.maxBody) : undefined;
+    this.sse = sse
+      ? new LegacySseEndpoints(connector, sse, this.maxBody, options.keepAliveMs ?? 15_000)
+      : undefined;
   }
 
   /** Live legacy sessions. */
@@ -239,6 +288,7 @@ export class McpHttpHandler {
     const transport = new LegacySessionTransport(id, principalOf(ex.authInfo), {
       eventStore: this.store,
       retryMs: this.options.retryMs ?? 1000,
+      keepAliveMs: this.options.keepAliveMs ?? 15_000,
     });
     const connection = await this.connector.connect(transport);
     const entry: SessionEntry = { transport, connection };
@@ -266,19 +316,14 @@ export class McpHttpHandler {
     const t = entry.transport;
     const ids = requestIdsOf(frame);
     const info = ex.authInfo === undefined ? {} : { authInfo: ex.authInfo };
-    const headers = { 'mcp-session-id': sessionId };
     if (ids.length === 0) {
-      await t.deliver(frame, ids, info, { json: () => undefined });
-      return ex.respond(202, headers);
+      await t.deliver(frame, ids, info, NO_REPLY);
+      return ex.respond(202, { 'mcp-session-id': sessionId });
     }
     if (this.options.responseMode === 'json') {
-      const reply = (body: string): void =>
-        body === ''
-          ? sendError(ex, 404, ErrorCode.InvalidRequest, 'Session closed')
-          : ex.respond(200, { 'content-type': 'application/json', ...headers }, body);
-      return t.deliver(frame, ids, info, { json: reply });
+      return t.deliver(frame, ids, info, { json: new JsonPost(ex, t, sessionId) });
     }
-    const out = ex.stream(200, { ...SSE_HEADERS, ...headers });
+    const out = ex.stream(200, { ...SSE_HEADERS, 'mcp-session-id': sessionId });
     ex.closed.addEventListener('abort', () => t.detach(out), { once: true });
     return t.deliver(frame, ids, info, { sse: out });
   }

@@ -20,8 +20,11 @@ class SseConnectionTransport implements Transport {
   private closed = false;
   private readonly keepAlive: ReturnType<typeof setInterval>;
 
-  constructor(private readonly out: ResponseStream) {
-    this.keepAlive = setInterval(() => out.write(SSE_KEEPALIVE), 15_000);
+  constructor(
+    private readonly out: ResponseStream,
+    keepAliveMs: number,
+  ) {
+    this.keepAlive = setInterval(() => out.write(SSE_KEEPALIVE), keepAliveMs);
     this.keepAlive.unref?.();
   }
 
@@ -57,6 +60,7 @@ export class LegacySseEndpoints {
     private readonly connector: McpConnector,
     private readonly paths: { ssePath: string; messagesPath: string },
     private readonly maxBody: number,
+    private readonly keepAliveMs = 15_000,
   ) {}
 
   /** True when the exchange was one of ours. */
@@ -77,7 +81,7 @@ export class LegacySseEndpoints {
   private async open(ex: HttpExchange): Promise<void> {
     const id = crypto.randomUUID();
     const out = ex.stream(200, { ...SSE_HEADERS });
-    const transport = new SseConnectionTransport(out);
+    const transport = new SseConnectionTransport(out, this.keepAliveMs);
     const connection = await this.connector.connect(transport);
     this.connections.set(id, { transport, close: () => connection.close() });
     ex.closed.addEventListener(
