@@ -1,9 +1,10 @@
 /**
  * `mcpkit/http-client` as Node resolves it (the `node` export condition): the same
- * transports, making their requests on keep-alive `node:http`/`node:https` agents unless
- * given a `fetch` or a `requester`. Node's `fetch` costs several times more per request.
+ * transports, making their requests on undici's dispatcher (keep-alive connection pools)
+ * unless given a `fetch` or a `requester`. Node's `fetch` runs on the same engine but
+ * costs several times more per request for its web objects.
  */
-import { nodeRequester } from './node-requester.js';
+import { undiciRequester } from './undici-requester.js';
 import type { HttpRequester } from './requester.js';
 import { SseClientTransport as PortableSseClientTransport } from './sse-client-transport.js';
 import type { SseClientTransportOptions } from './sse-client-transport.js';
@@ -14,11 +15,11 @@ let defaultRequester: HttpRequester | undefined;
 
 function withNodeDefault<T extends { fetch?: typeof fetch; requester?: HttpRequester }>(options: T): T {
   if (options.fetch !== undefined || options.requester !== undefined) return options;
-  return { ...options, requester: (defaultRequester ??= nodeRequester()) };
+  return { ...options, requester: (defaultRequester ??= undiciRequester()) };
 }
 
 /**
- * {@link PortableStreamableHttpClientTransport} on `node:http` by default.
+ * {@link PortableStreamableHttpClientTransport} on undici's dispatcher by default.
  *
  * @example
  * ```ts
@@ -33,7 +34,7 @@ export class StreamableHttpClientTransport extends PortableStreamableHttpClientT
 }
 
 /**
- * {@link PortableSseClientTransport} on `node:http` by default.
+ * {@link PortableSseClientTransport} on undici's dispatcher by default.
  *
  * @example
  * ```ts
@@ -47,6 +48,8 @@ export class SseClientTransport extends PortableSseClientTransport {
   }
 }
 
+export { undiciRequester } from './undici-requester.js';
+export type { UndiciRequesterOptions } from './undici-requester.js';
 export { nodeRequester } from './node-requester.js';
 export type { NodeRequesterOptions } from './node-requester.js';
 export type { StreamableHttpClientTransportOptions } from './streamable-http-client-transport.js';

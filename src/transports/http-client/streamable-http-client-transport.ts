@@ -24,8 +24,8 @@ export interface StreamableHttpClientTransportOptions {
   /** The fetch for every request, GET and DELETE included (auth, proxies, tests). */
   fetch?: typeof fetch;
   /**
-   * How HTTP requests are made, when not through `fetch`: `nodeRequester()` (node:http
-   * keep-alive agents) is the default where `mcpkit/http-client` resolves to its Node
+   * How HTTP requests are made, when not through `fetch`: `undiciRequester()` (undici
+   * connection pools) is the default where `mcpkit/http-client` resolves to its Node
    * build and no `fetch` is given. Takes precedence over `fetch`.
    */
   requester?: HttpRequester;
