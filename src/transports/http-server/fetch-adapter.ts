@@ -46,6 +46,10 @@ class FetchExchange implements HttpExchange {
     return this.aborter.signal;
   }
 
+  onClose(listener: () => void): void {
+    this.closed.addEventListener('abort', listener, { once: true });
+  }
+
   async readBody(limit: number): Promise<BodyResult> {
     const body = this.request.body;
     if (!body) return { ok: true, text: '' };

@@ -78,7 +78,7 @@ class JsonPost implements JsonReply {
   stream(): ResponseStream {
     const out = this.ex.stream(200, { ...SSE_HEADERS, 'mcp-session-id': this.sessionId });
     const t = this.transport;
-    this.ex.closed.addEventListener('abort', () => t.detach(out), { once: true });
+    this.ex.onClose(() => t.detach(out));
     return out;
   }
 }
@@ -324,7 +324,7 @@ export class McpHttpHandler {
       return t.deliver(frame, ids, info, { json: new JsonPost(ex, t, sessionId) });
     }
     const out = ex.stream(200, { ...SSE_HEADERS, 'mcp-session-id': sessionId });
-    ex.closed.addEventListener('abort', () => t.detach(out), { once: true });
+    ex.onClose(() => t.detach(out));
     return t.deliver(frame, ids, info, { sse: out });
   }
 
@@ -387,14 +387,14 @@ export class McpHttpHandler {
           return real?.ended ?? false;
         },
       };
-      ex.closed.addEventListener('abort', () => t.detach(out), { once: true });
+      ex.onClose(() => t.detach(out));
       if (await t.resume(lastEventId, out)) real ??= open();
       else if (real) real.end();
       else sendError(ex, 400, ErrorCode.InvalidRequest, 'Bad Request: Last-Event-ID is unknown or expired');
       return;
     }
     const out = open();
-    ex.closed.addEventListener('abort', () => t.detach(out), { once: true });
+    ex.onClose(() => t.detach(out));
     t.openStandalone(out);
   }
 

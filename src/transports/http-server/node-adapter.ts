@@ -39,11 +39,31 @@ class NodeExchange implements HttpExchange {
   get closed(): AbortSignal {
     if (!this.controller) {
       const c = (this.controller = new AbortController());
-      this.res.once('close', () => {
+      if (this.res.closed) {
         if (!this.res.writableFinished) c.abort();
-      });
+      } else {
+        this.res.once('close', () => {
+          if (!this.res.writableFinished) c.abort();
+        });
+      }
     }
     return this.controller.signal;
+  }
+
+  onClose(listener: () => void): void {
+    if (this.controller) {
+      this.controller.signal.addEventListener('abort', listener, { once: true });
+      return;
+    }
+    const res = this.res;
+    // Gone already (the client left while the body was read): no 'close' will come.
+    if (res.closed) {
+      if (!res.writableFinished) queueMicrotask(listener);
+      return;
+    }
+    res.once('close', () => {
+      if (!res.writableFinished) listener();
+    });
   }
 
   readBody(limit: number): Promise<BodyResult> {
