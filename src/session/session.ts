@@ -298,7 +298,8 @@ export class Session implements ContextHost {
       this.logger('warning', 'Failed to send a message', e);
       return;
     }
-    if (r) r.catch((e: unknown) => this.logger('warning', 'Failed to send a message', e));
+    // A send cut short by our own close is expected, not worth a warning.
+    if (r) r.catch((e: unknown) => this.closed || this.logger('warning', 'Failed to send a message', e));
   }
 
   /** ContextHost: notifications tied to an inbound request. */
