@@ -1,91 +1,13 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import https from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { LocalError } from '../../jsonrpc/index.js';
 import { HttpError } from './errors.js';
 import { nodeRequester } from './node-requester.js';
 import { Cancel, requestSameOrigin } from './requester.js';
-import type { HttpReply, HttpRequest } from './requester.js';
+import { isAbort, request, selfSignedCert, serve, text, write } from './requester.test.helpers.js';
 import { delay, waitFor } from './test-server.test.helpers.js';
-
-/** One request as the server saw it. */
-interface Hit {
-  method: string;
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-  /** Which server-side connection it came on (1, 2, ... in order of first use). */
-  socket: number;
-  /** Its place among the requests on that connection (1 for the first). */
-  nth: number;
-}
-
-type Handler = (req: IncomingMessage, res: ServerResponse, hit: Hit) => void | Promise<void>;
-
-interface Served {
-  url: URL;
-  hits: Hit[];
-  close(): Promise<void>;
-}
-
-/** A real server on 127.0.0.1 (https when given a key and certificate) that logs every request. */
-async function serve(handler: Handler, tls?: { key: string; cert: string }): Promise<Served> {
-  const hits: Hit[] = [];
-  const ids = new WeakMap<Socket, { id: number; count: number }>();
-  let connections = 0;
-  const listener = (req: IncomingMessage, res: ServerResponse): void => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      let conn = ids.get(req.socket);
-      if (conn === undefined) ids.set(req.socket, (conn = { id: ++connections, count: 0 }));
-      const hit: Hit = {
-        method: req.method ?? '',
-        path: req.url ?? '',
-        headers: req.headers,
-        body: Buffer.concat(chunks).toString('utf8'),
-        socket: conn.id,
-        nth: ++conn.count,
-      };
-      hits.push(hit);
-      Promise.resolve(handler(req, res, hit)).catch((e: unknown) => {
-        if (!res.headersSent) res.writeHead(500);
-        res.end(String(e));
-      });
-    });
-  };
-  const server = tls ? https.createServer(tls, listener) : http.createServer(listener);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: new URL(`${tls ? 'https' : 'http'}://127.0.0.1:${port}/`),
-    hits,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
-function request(url: URL, path = '/', init: Partial<Omit<HttpRequest, 'url'>> = {}): HttpRequest {
-  return { method: 'GET', headers: {}, cancel: new Cancel(), ...init, url: new URL(path, url) };
-}
-
-/** Writes a chunk and waits until it was handed to the socket. */
-function write(res: ServerResponse, chunk: string | Buffer): Promise<void> {
-  return new Promise<void>((resolve) => res.write(chunk, () => resolve()));
-}
-
-async function text(reply: HttpReply, max = 64 * 1024): Promise<string> {
-  return new TextDecoder().decode(await reply.bytes(max));
-}
 
 function freeSockets(agent: http.Agent): number {
   return Object.values(agent.freeSockets).reduce((n, list) => n + (list?.length ?? 0), 0);
@@ -98,12 +20,6 @@ async function pooled(agent: http.Agent, count = 1): Promise<void> {
 
 /** Every test fails rather than hangs if a promise never settles. */
 const limit = { timeout: 5000 };
-
-const isAbort = (cancel: Cancel) => (e: unknown) => {
-  assert.equal(e, cancel.reason);
-  assert.equal((e as Error).name, 'AbortError');
-  return true;
-};
 
 describe('nodeRequester', () => {
   test(
@@ -441,57 +357,24 @@ describe('nodeRequester', () => {
   );
 
   test('https with a custom CA on the agent; without it the certificate is refused', limit, async (t) => {
-    const dir = mkdtempSync(join(tmpdir(), 'mcpkit-node-requester-'));
+    const tls = selfSignedCert();
+    if (tls === undefined) return void t.skip('openssl not found');
+    const server = await serve((_req, res) => void res.end('secure'), tls);
+    const agent = new https.Agent({ keepAlive: true, ca: tls.cert });
     try {
-      const keyFile = join(dir, 'key.pem');
-      const certFile = join(dir, 'cert.pem');
-      try {
-        execFileSync(
-          'openssl',
-          [
-            'req',
-            '-x509',
-            '-newkey',
-            'rsa:2048',
-            '-nodes',
-            '-keyout',
-            keyFile,
-            '-out',
-            certFile,
-            '-days',
-            '1',
-            '-subj',
-            '/CN=127.0.0.1',
-            '-addext',
-            'subjectAltName=IP:127.0.0.1',
-          ],
-          { stdio: 'ignore' },
-        );
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === 'ENOENT') return void t.skip('openssl not found');
-        throw e;
-      }
-      const key = readFileSync(keyFile, 'utf8');
-      const cert = readFileSync(certFile, 'utf8');
-      const server = await serve((_req, res) => void res.end('secure'), { key, cert });
-      const agent = new https.Agent({ keepAlive: true, ca: cert });
-      try {
-        const reply = await nodeRequester({ httpsAgent: agent })(request(server.url, '/tls'));
-        assert.equal(reply.status, 200);
-        assert.equal(await text(reply), 'secure');
+      const reply = await nodeRequester({ httpsAgent: agent })(request(server.url, '/tls'));
+      assert.equal(reply.status, 200);
+      assert.equal(await text(reply), 'secure');
 
-        await assert.rejects(nodeRequester()(request(server.url, '/tls')), (e: unknown) => {
-          const code = String((e as NodeJS.ErrnoException).code);
-          assert.match(code, /CERT/, String(e));
-          return true;
-        });
-        assert.equal(server.hits.length, 1);
-      } finally {
-        agent.destroy();
-        await server.close();
-      }
+      await assert.rejects(nodeRequester()(request(server.url, '/tls')), (e: unknown) => {
+        const code = String((e as NodeJS.ErrnoException).code);
+        assert.match(code, /CERT/, String(e));
+        return true;
+      });
+      assert.equal(server.hits.length, 1);
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      agent.destroy();
+      await server.close();
     }
   });
 

@@ -84,14 +84,20 @@ class UndiciReply implements HttpReply, Dispatcher.DispatchHandlers {
       this.settle(undefined, error);
       return;
     }
+    // Ended already: this is the error of our own abort in stop(), which settles the reader.
+    if (this.ended) return;
     this.ended = true;
     this.failure = error;
     this.finish?.(error);
   }
 
-  /** The request's Cancel fired: abort it now, or as soon as it connects. */
+  /**
+   * The request's Cancel fired: abort it now; when it is still waiting for a connection,
+   * reject at once, and onConnect aborts it when undici gets to it.
+   */
   onAbortRequested(reason: unknown): void {
-    this.abortFn?.(reason as Error);
+    if (this.abortFn) this.abortFn(reason as Error);
+    else this.settle(undefined, reason);
   }
 
   // ---- the reply
