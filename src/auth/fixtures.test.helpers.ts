@@ -10,7 +10,7 @@ import { Client } from '../client/index.js';
 import type { EraPreference } from '../client/index.js';
 import { McpServer } from '../server/index.js';
 import { serve } from '../transports/http-server/index.js';
-import { StreamableHttpClientTransport } from '../transports/http-client/index.js';
+import { StreamableHttpClientTransport } from '../transports/http-client/node.js';
 import { headlessInteraction } from './client/interaction.js';
 import type { AuthorizationInteraction } from './client/interaction.js';
 import type { OAuthClient } from './client/oauth-client.js';
@@ -78,15 +78,22 @@ export async function startProtectedMcp(
   };
 }
 
-/** Connects our Client to `url` through the OAuth client's fetch. */
+/** How the transport is authorized: the OAuth client's `fetch`, or the transport's `auth` option. */
+export type AuthVia = 'fetch' | 'auth option';
+
+/** Connects our Client to `url`, authorized by `oauth` through its fetch or as the `auth` option. */
 export async function connectWith(
   oauth: OAuthClient,
   url: string,
   era: EraPreference = 'legacy',
+  via: AuthVia = 'fetch',
 ): Promise<Client> {
   const client = new Client({ name: 'auth-test', version: '1.0.0' }, { era, timeoutMs: 10_000 });
+  const onwarning = (): undefined => undefined;
   await client.connect(
-    new StreamableHttpClientTransport({ url, fetch: oauth.fetch, onwarning: () => undefined }),
+    via === 'fetch'
+      ? new StreamableHttpClientTransport({ url, fetch: oauth.fetch, onwarning })
+      : new StreamableHttpClientTransport({ url, auth: oauth, onwarning }),
   );
   return client;
 }

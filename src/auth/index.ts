@@ -17,6 +17,7 @@ export {
   checkFetchUrl,
   checkRedirectUri,
   createAuthFetch,
+  createAuthRequester,
   crossAppAccess,
   discover,
   headlessInteraction,

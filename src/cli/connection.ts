@@ -11,7 +11,7 @@ import { CliFailure, ExitCode } from './exit-codes.js';
 import { palette } from './format.js';
 import { expandEnv, findServer } from './server-config.js';
 import { WireTap } from './wire-tap.js';
-import { storedCredentialsFetch } from './commands/login.js';
+import { storedCredentials } from './commands/login.js';
 
 /** Options every command that talks to a server accepts. */
 export interface GlobalOptions {
@@ -128,7 +128,7 @@ export function transportFor(g: GlobalOptions): Transport {
       url: g.url,
       headers: g.headers,
       legacySseFallback: true,
-      fetch: storedCredentialsFetch(g.url),
+      auth: storedCredentials(g.url),
     });
   } else if (g.server !== undefined) {
     const { entry, file } = findServer(g.server, g.config);

@@ -6,6 +6,8 @@ import type { AuthorizationServer } from 'oauth4webapi';
 import { AuthError } from '../errors.js';
 import { createAuthFetch } from './auth-fetch.js';
 import type { TokenSource } from './auth-fetch.js';
+import { createAuthRequester } from './auth-requester.js';
+import type { HttpRequester } from '../../transports/http-client/requester.js';
 import { authorizationCodeGrant, requireS256 } from './authorization-code.js';
 import type { ResolvedClient } from './client-auth.js';
 import type { AssertionProvider } from './cross-app-access.js';
@@ -81,13 +83,13 @@ function expired(t: StoredTokens): boolean {
  * @example
  * ```ts
  * const oauth = new OAuthClient({ serverUrl: 'https://mcp.example.com/mcp', interaction: await loopbackInteraction() });
- * const transport = new StreamableHttpClientTransport({ url: oauth.serverUrl, fetch: oauth.fetch });
+ * const transport = new StreamableHttpClientTransport({ url: oauth.serverUrl, auth: oauth });
  * await client.connect(transport);
  * ```
  */
 export class OAuthClient implements TokenSource {
   readonly serverUrl: URL;
-  /** The fetch to give the transport. */
+  /** A fetch that authorizes like the transports' `auth: oauth` option, for `fetch`-based code. */
   readonly fetch: typeof fetch;
   private readonly options: OAuthClientOptions;
   private readonly guarded: GuardedFetch;
@@ -128,6 +130,15 @@ export class OAuthClient implements TokenSource {
     if (options.clientMetadataUrl !== undefined)
       this.registration.clientMetadataUrl = options.clientMetadataUrl;
     this.fetch = createAuthFetch(this, base, options.maxAuthorizationAttempts ?? 3);
+  }
+
+  /**
+   * Wraps a transport's requester with the token and 401/403 recovery: what the transports'
+   * `auth` option calls. `new StreamableHttpClientTransport({ url, auth: oauth })` keeps the
+   * transport on its fast requester (undici on Node) instead of `fetch`.
+   */
+  wrapRequester(inner: HttpRequester): HttpRequester {
+    return createAuthRequester(this, inner, this.options.maxAuthorizationAttempts ?? 3);
   }
 
   /** The issuer of the authorization server in use, once discovered. */

@@ -118,10 +118,11 @@ export async function logout(argv: string[]): Promise<number> {
 }
 
 /**
- * A fetch for `--url` targets that sends stored tokens (refreshing them), and that points
- * the user at `mcpkit login` instead of opening a browser from an ordinary command.
+ * The authorization of `--url` targets (the transport's `auth`): stored tokens are sent
+ * (and refreshed), and a server that needs a sign-in points the user at `mcpkit login`
+ * instead of opening a browser from an ordinary command.
  */
-export function storedCredentialsFetch(url: string): typeof fetch {
+export function storedCredentials(url: string): OAuthClient {
   const oauth = new OAuthClient({
     serverUrl: url,
     store: new FileCredentialStore(credentialsPath()),
@@ -133,5 +134,5 @@ export function storedCredentialsFetch(url: string): typeof fetch {
         ),
     },
   });
-  return oauth.fetch;
+  return oauth;
 }

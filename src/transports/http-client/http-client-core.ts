@@ -12,7 +12,7 @@ import { callerHeaders, fetchRequester } from './http.js';
 import type { HeadersOption } from './http.js';
 import { ToolHeaderBook } from './modern-headers.js';
 import { Cancel, requestSameOrigin } from './requester.js';
-import type { HeaderRecord, HttpReply, HttpRequester } from './requester.js';
+import type { HeaderRecord, HttpReply, HttpRequester, RequesterWrapper } from './requester.js';
 import { DEFAULT_MAX_EVENT_CHARS, readSse } from './sse-reader.js';
 
 export type Warn = (message: string, detail?: unknown) => void;
@@ -21,6 +21,7 @@ export interface CoreOptions {
   url: string | URL;
   fetch?: typeof fetch;
   requester?: HttpRequester;
+  auth?: RequesterWrapper;
   headers?: HeadersOption;
   maxReconnects?: number;
   defaultRetryMs?: number;
@@ -60,7 +61,8 @@ export class HttpClientCore {
 
   constructor(private readonly options: CoreOptions) {
     this.url = new URL(options.url);
-    this.requester = options.requester ?? fetchRequester(options.fetch);
+    const base = options.requester ?? fetchRequester(options.fetch);
+    this.requester = options.auth ? options.auth.wrapRequester(base) : base;
     this.maxReconnects = options.maxReconnects ?? 5;
     this.defaultRetryMs = options.defaultRetryMs ?? 1000;
     this.maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_EVENT_CHARS;

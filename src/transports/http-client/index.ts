@@ -9,4 +9,5 @@ export { readParamHeaders } from './x-mcp-header.js';
 export type { ParamHeader } from './x-mcp-header.js';
 export type { HeadersOption } from './http.js';
 export { fetchRequester } from './http.js';
-export type { HttpReply, HttpRequest, HttpRequester, HeaderRecord } from './requester.js';
+export type { HttpReply, HttpRequest, HttpRequester, HeaderRecord, RequesterWrapper } from './requester.js';
+export { Cancel } from './requester.js';

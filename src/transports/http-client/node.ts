@@ -56,7 +56,8 @@ export type { StreamableHttpClientTransportOptions } from './streamable-http-cli
 export type { SseClientTransportOptions } from './sse-client-transport.js';
 export { fetchRequester } from './http.js';
 export type { HeadersOption } from './http.js';
-export type { HttpReply, HttpRequest, HttpRequester, HeaderRecord } from './requester.js';
+export type { HttpReply, HttpRequest, HttpRequester, HeaderRecord, RequesterWrapper } from './requester.js';
+export { Cancel } from './requester.js';
 export { jsonRpcErrorIn, shouldFallBackToSse } from './http-fallback.js';
 export { HttpError, SessionExpiredError, isSessionExpired } from './errors.js';
 export { encodeHeaderValue } from './header-values.js';

@@ -74,6 +74,14 @@ export interface HttpReply {
  */
 export type HttpRequester = (request: HttpRequest) => Promise<HttpReply>;
 
+/**
+ * Something that authorizes a transport's requests by wrapping its requester: the
+ * `OAuthClient` of `mcpkit/auth` is one. Given as the transports' `auth` option.
+ */
+export interface RequesterWrapper {
+  wrapRequester(inner: HttpRequester): HttpRequester;
+}
+
 const MAX_REDIRECTS = 5;
 
 /**

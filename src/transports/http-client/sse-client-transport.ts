@@ -4,7 +4,7 @@ import { HttpError, displayUrl, requestFailed } from './errors.js';
 import { callerHeaders, fetchRequester } from './http.js';
 import type { HeadersOption } from './http.js';
 import { Cancel, bodyExcerpt, isOk, mediaType, replyError, requestSameOrigin } from './requester.js';
-import type { HttpReply, HttpRequester } from './requester.js';
+import type { HttpReply, HttpRequester, RequesterWrapper } from './requester.js';
 import { DEFAULT_MAX_EVENT_CHARS, readSse } from './sse-reader.js';
 import type { EventSourceMessage } from './sse-reader.js';
 
@@ -15,6 +15,8 @@ export interface SseClientTransportOptions {
   fetch?: typeof fetch;
   /** How HTTP requests are made, when not through `fetch` (see `nodeRequester`). Takes precedence over `fetch`. */
   requester?: HttpRequester;
+  /** Authorizes every request by wrapping the requester in use (an `OAuthClient`). */
+  auth?: RequesterWrapper;
   /** Extra headers for every request, or a function computing them each time. */
   headers?: HeadersOption;
   /** Told about things worth a log line that fail nothing. Defaults to `console.warn`. */
@@ -58,7 +60,8 @@ export class SseClientTransport implements Transport {
 
   constructor(private readonly options: SseClientTransportOptions) {
     this.url = new URL(options.url);
-    this.requester = options.requester ?? fetchRequester(options.fetch);
+    const base = options.requester ?? fetchRequester(options.fetch);
+    this.requester = options.auth ? options.auth.wrapRequester(base) : base;
     this.warn = options.onwarning ?? defaultWarn;
   }
 

@@ -14,7 +14,7 @@ import { jsonRpcErrorIn, shouldFallBackToSse } from './http-fallback.js';
 import type { HeadersOption } from './http.js';
 import { modernVersionOf } from './modern-headers.js';
 import { Cancel, bodyExcerpt, isOk, mediaType, replyError } from './requester.js';
-import type { HeaderRecord, HttpReply, HttpRequester } from './requester.js';
+import type { HeaderRecord, HttpReply, HttpRequester, RequesterWrapper } from './requester.js';
 import { SseClientTransport } from './sse-client-transport.js';
 import { deleteSession, openStandalone, streamEnded } from './streams.js';
 
@@ -29,6 +29,11 @@ export interface StreamableHttpClientTransportOptions {
    * build and no `fetch` is given. Takes precedence over `fetch`.
    */
   requester?: HttpRequester;
+  /**
+   * Authorizes every request by wrapping the requester in use: pass an `OAuthClient` from
+   * `mcpkit/auth`, and the bearer token and 401/403 recovery ride on the fast requester.
+   */
+  auth?: RequesterWrapper;
   /** Extra headers for every request, or a function computing them each time (fresh tokens). */
   headers?: HeadersOption;
   /** Legacy resumability: reconnection attempts per stream without an event in between (5). */

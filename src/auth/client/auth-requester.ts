@@ -1,0 +1,62 @@
+/**
+ * The transports' requester, with the bearer token on and 401/403 recovery: the same
+ * behaviour as {@link createAuthFetch}, for transports that do not run on `fetch` (the
+ * Node default of `mcpkit/http-client`). Pass the OAuth client as the transport's `auth`.
+ */
+import type { HttpReply, HttpRequest, HttpRequester } from '../../transports/http-client/requester.js';
+import type { TokenSource } from './auth-fetch.js';
+import { bearerChallengeOf } from './www-authenticate.js';
+
+/** Waits for `work`, or rejects as soon as the request is aborted. */
+function abortable<T>(work: Promise<T>, request: HttpRequest): Promise<T> {
+  const cancel = request.cancel;
+  if (cancel.aborted) return Promise.reject(cancel.reason);
+  return new Promise<T>((resolve, reject) => {
+    cancel.onAbort(reject);
+    work.then(
+      (v) => {
+        cancel.onAbort(undefined);
+        resolve(v);
+      },
+      (e: unknown) => {
+        cancel.onAbort(undefined);
+        reject(e);
+      },
+    );
+  });
+}
+
+/**
+ * Wraps `inner` so that requests to the MCP server's origin carry `Authorization: Bearer`,
+ * and a 401, or a 403 with `error="insufficient_scope"`, runs the authorization flow and
+ * retries, at most `maxAttempts` times per request; after that the last answer is returned
+ * and the transport reports it. Requests to other origins pass through without the token.
+ *
+ * @example
+ * ```ts
+ * const requester = createAuthRequester(oauth, undiciRequester(), 3);
+ * const transport = new StreamableHttpClientTransport({ url, requester });
+ * ```
+ */
+export function createAuthRequester(
+  source: TokenSource,
+  inner: HttpRequester,
+  maxAttempts = 3,
+): HttpRequester {
+  return async (request: HttpRequest): Promise<HttpReply> => {
+    if (request.url.origin !== source.serverUrl.origin) return inner(request);
+    for (let attempt = 0; ; attempt++) {
+      const token = await abortable(source.accessToken(), request);
+      const headers =
+        token === undefined ? request.headers : { ...request.headers, authorization: `Bearer ${token}` };
+      const reply = await inner(headers === request.headers ? request : { ...request, headers });
+      const status = reply.status;
+      if (status !== 401 && status !== 403) return reply;
+      const challenge = bearerChallengeOf(reply.headers());
+      if (status === 403 && challenge?.error !== 'insufficient_scope') return reply;
+      if (attempt >= maxAttempts) return reply;
+      reply.discard();
+      await abortable(source.recover(status, challenge, token), request);
+    }
+  };
+}
