@@ -62,6 +62,7 @@ function tooLarge(max: number): LocalError {
 class FetchReply implements HttpReply {
   readonly status: number;
   readonly statusText: string;
+  private taken = false;
 
   constructor(
     private readonly response: Response,
@@ -79,8 +80,15 @@ class FetchReply implements HttpReply {
     return this.response.headers;
   }
 
+  /** The body stream, once: a second read is an error, not an empty body. */
+  private take(): ReadableStream<Uint8Array> | null {
+    if (this.taken) throw new LocalError('InvalidMessage', 'The body was read already');
+    this.taken = true;
+    return this.response.body;
+  }
+
   async bytes(max: number): Promise<Uint8Array> {
-    const body = this.response.body;
+    const body = this.take();
     if (!body) return new Uint8Array(0);
     const chunks: Uint8Array[] = [];
     let size = 0;
@@ -102,7 +110,7 @@ class FetchReply implements HttpReply {
   }
 
   async read(onText: (text: string) => boolean | void): Promise<void> {
-    const body = this.response.body;
+    const body = this.take();
     if (!body) return;
     const decoder = new TextDecoder();
     let stopped = false;
@@ -116,6 +124,8 @@ class FetchReply implements HttpReply {
   }
 
   discard(): void {
+    if (this.taken) return;
+    this.taken = true;
     this.response.body?.cancel().catch(() => undefined);
   }
 }
@@ -133,6 +143,10 @@ export function fetchRequester(custom?: typeof fetch): HttpRequester {
     ? (input, init) => custom(input, init)
     : (input, init) => fetch(input, init);
   return async (request: HttpRequest): Promise<HttpReply> => {
+    const protocol = request.url.protocol;
+    if (protocol !== 'http:' && protocol !== 'https:') {
+      throw new LocalError('InvalidMessage', `Cannot request ${protocol} URLs over HTTP`);
+    }
     const controller = new AbortController();
     const cancel = request.cancel;
     if (cancel.aborted) controller.abort(cancel.reason);

@@ -1,5 +1,6 @@
 /**
- * Test-only: real servers and small helpers for the tests of the Node requesters
+ * Test-only: real servers and small helpers for the tests of the requesters: the contract
+ * every requester keeps (`requester-contract.test.ts`) and what is particular to each
  * (`node-requester.test.ts`, `undici-requester.test.ts`).
  */
 import assert from 'node:assert/strict';
@@ -9,10 +10,16 @@ import http from 'node:http';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
+import type { TestContext } from 'node:test';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { LocalError } from '../../jsonrpc/index.js';
 import { Cancel } from './requester.js';
-import type { HttpReply, HttpRequest } from './requester.js';
+import type { HttpReply, HttpRequest, HttpRequester } from './requester.js';
+import { waitFor } from './test-server.test.helpers.js';
+
+/** Every test fails rather than hangs if a promise never settles. */
+export const limit = { timeout: 5000 };
 
 /** One request as the server saw it. */
 export interface Hit {
@@ -79,6 +86,27 @@ export async function serve(handler: Handler, tls?: { key: string; cert: string 
   };
 }
 
+/** {@link serve}, closed when the test `t` ends. */
+export async function served(
+  t: TestContext,
+  handler: Handler,
+  tls?: { key: string; cert: string },
+): Promise<Served> {
+  const server = await serve(handler, tls);
+  t.after(() => server.close());
+  return server;
+}
+
+/**
+ * A server-side promise and the function that settles it, for a handler that waits on the
+ * client (or the client on the handler).
+ */
+export function latch(): { promise: Promise<void>; fire: () => void } {
+  let fire!: () => void;
+  const promise = new Promise<void>((resolve) => (fire = resolve));
+  return { promise, fire };
+}
+
 export function request(url: URL, path = '/', init: Partial<Omit<HttpRequest, 'url'>> = {}): HttpRequest {
   return { method: 'GET', headers: {}, cancel: new Cancel(), ...init, url: new URL(path, url) };
 }
@@ -92,12 +120,62 @@ export async function text(reply: HttpReply, max = 64 * 1024): Promise<string> {
   return new TextDecoder().decode(await reply.bytes(max));
 }
 
+/** Each request the server saw, as its path and the connection it came on. */
+export const pathsAndSockets = (server: Served): [string, number][] =>
+  server.hits.map((h) => [h.path, h.socket]);
+
+/**
+ * Requests `/a`, drops the reply unread, waits for `idle` (the connection back in the pool),
+ * then does the same with `/b`; asserts that `/b` came on the connection of `/a`.
+ */
+export async function discardKeepsSocket(
+  server: Served,
+  requester: HttpRequester,
+  idle: () => Promise<void>,
+): Promise<void> {
+  (await requester(request(server.url, '/a'))).discard();
+  await idle();
+  (await requester(request(server.url, '/b'))).discard();
+  assert.deepEqual(
+    pathsAndSockets(server),
+    [
+      ['/a', 1],
+      ['/b', 1],
+    ],
+    'the second request came on a new connection: the first never went back to the pool',
+  );
+}
+
 /** A rejection check: the error is the Cancel's reason, an `AbortError` by default. */
 export const isAbort = (cancel: Cancel) => (e: unknown) => {
   assert.equal(e, cancel.reason);
   assert.equal((e as Error).name, 'AbortError');
   return true;
 };
+
+/** A rejection check: a `MessageTooLarge` LocalError. */
+export const isTooLarge = (e: unknown) => {
+  assert.ok(e instanceof LocalError, String(e));
+  assert.equal(e.code, 'MessageTooLarge');
+  return true;
+};
+
+/**
+ * Lets one turn of the event loop pass. undici (under `fetch` too) hands a kept-alive
+ * connection back to its pool only a `setImmediate` after a response completed (to catch
+ * servers that close it anyway), so a request made straight after the previous body ended
+ * goes to a second connection; after a turn, it reuses the first.
+ */
+export const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+function freeSockets(agent: http.Agent): number {
+  return Object.values(agent.freeSockets).reduce((n, list) => n + (list?.length ?? 0), 0);
+}
+
+/** Waits (briefly) for `count` kept-alive sockets to go back to a `node:http` agent's pool. */
+export async function pooled(agent: http.Agent, count = 1): Promise<void> {
+  await waitFor(() => freeSockets(agent) >= count, 500, 'a free socket').catch(() => undefined);
+}
 
 /**
  * A throwaway self-signed certificate for 127.0.0.1 made with the `openssl` CLI, or
