@@ -1,6 +1,7 @@
 /** The portable HTTP binding of the client transports: `fetch`. No Node APIs. */
 import { LocalError } from '../../jsonrpc/index.js';
 import { HttpError } from './errors.js';
+import { Utf8Feed, unsupportedScheme } from './requester.js';
 import type { HeaderRecord, HttpReply, HttpRequest, HttpRequester } from './requester.js';
 
 /** Extra request headers: fixed, or computed before every HTTP request (auth tokens). */
@@ -112,15 +113,9 @@ class FetchReply implements HttpReply {
   async read(onText: (text: string) => boolean | void): Promise<void> {
     const body = this.take();
     if (!body) return;
-    const decoder = new TextDecoder();
-    let stopped = false;
-    await readStream(body, this.signal, (chunk) => {
-      if (onText(decoder.decode(chunk, { stream: true })) === false) return !(stopped = true);
-    });
-    if (!stopped) {
-      const rest = decoder.decode();
-      if (rest !== '') onText(rest);
-    }
+    const feed = new Utf8Feed(onText);
+    await readStream(body, this.signal, (chunk) => feed.chunk(chunk));
+    feed.end();
   }
 
   discard(): void {
@@ -143,10 +138,8 @@ export function fetchRequester(custom?: typeof fetch): HttpRequester {
     ? (input, init) => custom(input, init)
     : (input, init) => fetch(input, init);
   return async (request: HttpRequest): Promise<HttpReply> => {
-    const protocol = request.url.protocol;
-    if (protocol !== 'http:' && protocol !== 'https:') {
-      throw new LocalError('InvalidMessage', `Cannot request ${protocol} URLs over HTTP`);
-    }
+    const refused = unsupportedScheme(request.url);
+    if (refused) throw refused;
     const controller = new AbortController();
     const cancel = request.cancel;
     if (cancel.aborted) controller.abort(cancel.reason);

@@ -7,6 +7,7 @@ import http from 'node:http';
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { LocalError } from '../../jsonrpc/index.js';
+import { unsupportedScheme } from './requester.js';
 import type { Cancel, HttpReply, HttpRequest, HttpRequester } from './requester.js';
 
 export interface NodeRequesterOptions {
@@ -142,11 +143,8 @@ export function nodeRequester(options: NodeRequesterOptions = {}): HttpRequester
     const { url, cancel } = request;
     if (cancel.aborted) return Promise.reject(cancel.reason);
     const secure = url.protocol === 'https:';
-    if (!secure && url.protocol !== 'http:') {
-      return Promise.reject(
-        new LocalError('InvalidMessage', `Cannot request ${url.protocol} URLs over node:http`),
-      );
-    }
+    const refused = unsupportedScheme(url);
+    if (refused) return Promise.reject(refused);
     const agent = secure
       ? (options.httpsAgent ?? (sharedHttps ??= new https.Agent({ keepAlive: true })))
       : (options.httpAgent ?? (sharedHttp ??= new http.Agent({ keepAlive: true })));

@@ -4,6 +4,7 @@
  * `node:http` agent (Node, several times cheaper per request than Node's fetch). No Node
  * APIs here.
  */
+import { LocalError } from '../../jsonrpc/index.js';
 import { HttpError } from './errors.js';
 
 /** Request headers: lowercase names to values. */
@@ -140,4 +141,33 @@ export function replyError(method: string, url: URL, reply: HttpReply, body: str
     headers: reply.headers(),
     body,
   });
+}
+
+/** Refuses a URL the requesters cannot fetch (anything but http: and https:). */
+export function unsupportedScheme(url: URL): LocalError | undefined {
+  const protocol = url.protocol;
+  if (protocol === 'http:' || protocol === 'https:') return undefined;
+  return new LocalError('InvalidMessage', `Cannot request ${protocol} URLs over HTTP`);
+}
+
+/**
+ * Feeds byte chunks to `read()`'s text consumer, decoding UTF-8 across chunk boundaries.
+ * `chunk` returns false once the consumer stopped; `end` flushes what is left unless it did.
+ */
+export class Utf8Feed {
+  private readonly decoder = new TextDecoder();
+  private stopped = false;
+
+  constructor(private readonly onText: (text: string) => boolean | void) {}
+
+  chunk(bytes: Uint8Array): boolean {
+    if (this.onText(this.decoder.decode(bytes, { stream: true })) === false) this.stopped = true;
+    return !this.stopped;
+  }
+
+  end(): void {
+    if (this.stopped) return;
+    const rest = this.decoder.decode();
+    if (rest !== '') this.onText(rest);
+  }
 }

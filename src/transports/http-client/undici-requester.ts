@@ -6,6 +6,7 @@
 import { Agent } from 'undici';
 import type { Dispatcher } from 'undici';
 import { LocalError } from '../../jsonrpc/index.js';
+import { Utf8Feed, unsupportedScheme } from './requester.js';
 import type { Cancel, HttpReply, HttpRequest, HttpRequester } from './requester.js';
 
 export interface UndiciRequesterOptions {
@@ -175,15 +176,9 @@ class UndiciReply implements HttpReply, Dispatcher.DispatchHandlers {
   }
 
   async read(onText: (text: string) => boolean | void): Promise<void> {
-    const decoder = new TextDecoder();
-    let stopped = false;
-    await this.consume((chunk) => {
-      if (onText(decoder.decode(chunk, { stream: true })) === false) return !(stopped = true);
-    });
-    if (!stopped) {
-      const rest = decoder.decode();
-      if (rest !== '') onText(rest);
-    }
+    const feed = new Utf8Feed(onText);
+    await this.consume((chunk) => feed.chunk(chunk));
+    feed.end();
   }
 
   discard(): void {
@@ -213,11 +208,8 @@ export function undiciRequester(options: UndiciRequesterOptions = {}): HttpReque
   return (request: HttpRequest): Promise<HttpReply> => {
     const { url, cancel } = request;
     if (cancel.aborted) return Promise.reject(cancel.reason);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      return Promise.reject(
-        new LocalError('InvalidMessage', `Cannot request ${url.protocol} URLs over HTTP`),
-      );
-    }
+    const refused = unsupportedScheme(url);
+    if (refused) return Promise.reject(refused);
     const dispatcher = options.dispatcher ?? (shared ??= new Agent());
     return new Promise<HttpReply>((resolve, reject) => {
       const handler = new UndiciReply(cancel, (reply, error) => (reply ? resolve(reply) : reject(error)));
