@@ -5,7 +5,7 @@
 // Workloads, in JSON and in SSE response mode: tools/call echo with 1 client and with 32
 // concurrent clients (32 sessions, one call in flight each). Each implementation is driven
 // by its own client ("own"), and every server also by a plain keep-alive node:http client
-// ("raw"), so the servers' cost shows apart from the fetch-based clients'. Then, on fresh
+// ("raw"), so the servers' cost shows apart from the clients'. Then, on fresh
 // server processes, N idle legacy sessions (initialize + initialized, no GET stream): the
 // time to create them and the server's heap per session after a forced GC.
 //
