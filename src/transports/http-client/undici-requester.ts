@@ -105,7 +105,7 @@ class UndiciReply implements HttpReply, Dispatcher.DispatchHandlers {
 
   header(name: string): string | null {
     if (this.names === undefined) {
-      const names: Record<string, string> = {};
+      const names: Record<string, string> = Object.create(null) as Record<string, string>;
       const raw = this.raw;
       for (let i = 0; i + 1 < raw.length; i += 2) {
         const key = raw[i]!.toString('latin1').toLowerCase();
