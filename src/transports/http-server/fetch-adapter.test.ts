@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createEverythingServer } from '../../demo/everything-server.js';
 import type { McpServer } from '../../server/index.js';
-import { createFetchHandler } from './fetch-adapter.js';
+import { FetchExchange, createFetchHandler } from './fetch-adapter.js';
 import type { McpHttpHandler } from './mcp-http-handler.js';
 import {
   LEGACY,
@@ -222,5 +222,25 @@ describe('refusals through fetch', () => {
     const res = await post('{"jsonrpc":"2.0",');
     assert.equal(res.status, 400);
     assert.equal(await errorOf(res), -32700);
+  });
+});
+
+describe('FetchExchange.onClose', () => {
+  test('tells a listener about a client that left, whether before or after it was set, once', async () => {
+    const gone = new AbortController();
+    gone.abort();
+    const early = new FetchExchange(new Request('http://127.0.0.1/mcp', { signal: gone.signal }));
+    let calls = 0;
+    early.onClose(() => calls++);
+    await Promise.resolve();
+    assert.equal(calls, 1, 'a client gone before onClose is still reported');
+
+    const live = new AbortController();
+    const later = new FetchExchange(new Request('http://127.0.0.1/mcp', { signal: live.signal }));
+    later.onClose(() => calls++);
+    live.abort();
+    live.abort();
+    await Promise.resolve();
+    assert.equal(calls, 2);
   });
 });

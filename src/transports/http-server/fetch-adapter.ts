@@ -6,8 +6,8 @@ import type { McpConnector } from './respond.js';
 const enc = new TextEncoder();
 const strict = new TextDecoder('utf-8', { fatal: true });
 
-/** Binds a web `Request` to the HTTP core, answering with a web `Response`. */
-class FetchExchange implements HttpExchange {
+/** Binds a web `Request` to the HTTP core, answering with a web `Response`. Exported for tests. */
+export class FetchExchange implements HttpExchange {
   readonly method: string;
   readonly path: string;
   readonly query: string;
@@ -47,7 +47,10 @@ class FetchExchange implements HttpExchange {
   }
 
   onClose(listener: () => void): void {
-    this.closed.addEventListener('abort', listener, { once: true });
+    const closed = this.closed;
+    // An aborted signal fires no more events: a client already gone is told at once.
+    if (closed.aborted) queueMicrotask(listener);
+    else closed.addEventListener('abort', listener, { once: true });
   }
 
   async readBody(limit: number): Promise<BodyResult> {
