@@ -1,25 +1,7 @@
 import { LocalError } from '../jsonrpc/index.js';
+import type { AuthErrorCode } from '../jsonrpc/local-error.js';
 
-/** The string codes of {@link AuthError}. */
-export type AuthErrorCode =
-  /** The options given to the auth layer cannot work (a bad redirect URI, no way to register). */
-  | 'InvalidConfiguration'
-  /** A URL was refused before anything was sent: its scheme, host or address is not allowed. */
-  | 'UnsafeUrl'
-  /** No usable protected resource or authorization server metadata was found. */
-  | 'DiscoveryFailed'
-  /** The protected resource metadata names another resource than the server we talk to. */
-  | 'ResourceMismatch'
-  /** An issuer did not match: metadata, an authorization response (RFC 9207), stored credentials. */
-  | 'IssuerMismatch'
-  /** The authorization server does not advertise PKCE with S256. */
-  | 'PkceNotSupported'
-  /** Client registration failed or is impossible. */
-  | 'RegistrationFailed'
-  /** The authorization response was an error, or its state did not match. */
-  | 'AuthorizationFailed'
-  /** A token endpoint refused the request or answered something unusable. */
-  | 'TokenRequestFailed';
+export type { AuthErrorCode };
 
 /**
  * An error of the OAuth layer: a {@link LocalError} with an auth code. It never crosses the wire. When it happens inside the

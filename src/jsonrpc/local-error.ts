@@ -13,15 +13,27 @@ export type LocalErrorCode =
   | 'AlreadyConnected'
   | 'TooManyRounds'
   | 'HandlerMissing'
-  // The OAuth layer's codes (its AuthError is a LocalError).
+  | AuthErrorCode;
+
+/** The OAuth layer's codes: its `AuthError` is a {@link LocalError} with one of these. */
+export type AuthErrorCode =
+  /** Options that cannot work (a bad redirect URI, no way to register, a bad interval). */
   | 'InvalidConfiguration'
+  /** A URL was refused before anything was sent: its scheme, host or address is not allowed. */
   | 'UnsafeUrl'
+  /** No usable protected resource or authorization server metadata was found. */
   | 'DiscoveryFailed'
+  /** The protected resource metadata names another resource than the server we talk to. */
   | 'ResourceMismatch'
+  /** An issuer did not match: metadata, an authorization response (RFC 9207), stored credentials. */
   | 'IssuerMismatch'
+  /** The authorization server does not advertise PKCE with S256. */
   | 'PkceNotSupported'
+  /** Client registration failed or is impossible. */
   | 'RegistrationFailed'
+  /** The authorization response was an error, or its state did not match. */
   | 'AuthorizationFailed'
+  /** A token endpoint refused the request or answered something unusable. */
   | 'TokenRequestFailed';
 
 /**

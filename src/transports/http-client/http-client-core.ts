@@ -8,30 +8,17 @@ import type { JsonRpcMessage, ParsedFrame, RequestId, TransportSink } from '../.
 import type { Era } from '../../protocol/versions.js';
 import { SessionExpiredError } from './errors.js';
 import type { Exchange, StreamCursor } from './exchange.js';
-import { callerHeaders, fetchRequester } from './http.js';
-import type { HeadersOption } from './http.js';
+import { callerHeaders, defaultWarn, requesterFor } from './http.js';
 import { ToolHeaderBook } from './modern-headers.js';
 import { Cancel, requestSameOrigin } from './requester.js';
-import type { HeaderRecord, HttpReply, HttpRequester, RequesterWrapper } from './requester.js';
+import type { HeaderRecord, HttpReply, HttpRequester } from './requester.js';
+import type { StreamableHttpClientTransportOptions } from './streamable-http-client-transport.js';
 import { DEFAULT_MAX_EVENT_CHARS, readSse } from './sse-reader.js';
 
 export type Warn = (message: string, detail?: unknown) => void;
 
-export interface CoreOptions {
-  url: string | URL;
-  fetch?: typeof fetch;
-  requester?: HttpRequester;
-  auth?: RequesterWrapper;
-  headers?: HeadersOption;
-  maxReconnects?: number;
-  defaultRetryMs?: number;
-  onwarning?: Warn;
-  maxMessageBytes?: number;
-}
-
-const defaultWarn: Warn = (message, detail) => {
-  console.warn(`[mcpkit] ${message}`, detail ?? '');
-};
+/** What the core needs of the transport's options: all of them but the fallback switch. */
+export type CoreOptions = Omit<StreamableHttpClientTransportOptions, 'legacySseFallback'>;
 
 export class HttpClientCore {
   readonly url: URL;
@@ -61,8 +48,7 @@ export class HttpClientCore {
 
   constructor(private readonly options: CoreOptions) {
     this.url = new URL(options.url);
-    const base = options.requester ?? fetchRequester(options.fetch);
-    this.requester = options.auth ? options.auth.wrapRequester(base) : base;
+    this.requester = requesterFor(options);
     this.maxReconnects = options.maxReconnects ?? 5;
     this.defaultRetryMs = options.defaultRetryMs ?? 1000;
     this.maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_EVENT_CHARS;

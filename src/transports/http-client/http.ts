@@ -2,7 +2,7 @@
 import { LocalError } from '../../jsonrpc/index.js';
 import { HttpError } from './errors.js';
 import { Utf8Feed, unsupportedScheme } from './requester.js';
-import type { HeaderRecord, HttpReply, HttpRequest, HttpRequester } from './requester.js';
+import type { HeaderRecord, HttpReply, HttpRequest, HttpRequester, RequesterWrapper } from './requester.js';
 
 /** Extra request headers: fixed, or computed before every HTTP request (auth tokens). */
 export type HeadersOption =
@@ -157,4 +157,22 @@ export function fetchRequester(custom?: typeof fetch): HttpRequester {
     }
     return new FetchReply(response, controller.signal);
   };
+}
+
+/**
+ * The requester a transport uses: the given one, else `fetch` (the caller's or the global
+ * one), wrapped by `auth` when there is one.
+ */
+export function requesterFor(options: {
+  fetch?: typeof fetch;
+  requester?: HttpRequester;
+  auth?: RequesterWrapper;
+}): HttpRequester {
+  const base = options.requester ?? fetchRequester(options.fetch);
+  return options.auth ? options.auth.wrapRequester(base) : base;
+}
+
+/** Where the transports report what fails nothing, unless given `onwarning`. */
+export function defaultWarn(message: string, detail?: unknown): void {
+  console.warn(`[mcpkit] ${message}`, detail ?? '');
 }

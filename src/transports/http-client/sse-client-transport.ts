@@ -1,7 +1,7 @@
 import { LocalError, parseFrame } from '../../jsonrpc/index.js';
 import type { JsonRpcMessage, Transport, TransportSink } from '../../jsonrpc/index.js';
 import { HttpError, displayUrl, requestFailed } from './errors.js';
-import { callerHeaders, fetchRequester } from './http.js';
+import { callerHeaders, defaultWarn, requesterFor } from './http.js';
 import type { HeadersOption } from './http.js';
 import { Cancel, bodyExcerpt, isOk, mediaType, replyError, requestSameOrigin } from './requester.js';
 import type { HttpReply, HttpRequester, RequesterWrapper } from './requester.js';
@@ -24,10 +24,6 @@ export interface SseClientTransportOptions {
   /** Largest SSE event accepted, in characters (16 Mi). */
   maxMessageChars?: number;
 }
-
-const defaultWarn = (message: string, detail?: unknown): void => {
-  console.warn(`[mcpkit] ${message}`, detail ?? '');
-};
 
 /**
  * The client end of the deprecated HTTP+SSE transport of protocol 2024-11-05: a GET on the
@@ -60,8 +56,7 @@ export class SseClientTransport implements Transport {
 
   constructor(private readonly options: SseClientTransportOptions) {
     this.url = new URL(options.url);
-    const base = options.requester ?? fetchRequester(options.fetch);
-    this.requester = options.auth ? options.auth.wrapRequester(base) : base;
+    this.requester = requesterFor(options);
     this.warn = options.onwarning ?? defaultWarn;
   }
 

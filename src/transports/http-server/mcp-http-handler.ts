@@ -13,7 +13,7 @@ import type { JsonReply } from './legacy-session.js';
 import { ModernExchangeTransport } from './modern-exchange.js';
 import { LegacySseEndpoints } from './sse-endpoints.js';
 import { SSE_HEADERS } from './sse-format.js';
-import { sendError } from './respond.js';
+import { refuseNonJson, sendError } from './respond.js';
 import type { McpConnector } from './respond.js';
 
 export interface McpHttpOptions extends HostGuardOptions {
@@ -76,11 +76,15 @@ class JsonPost implements JsonReply {
   }
 
   stream(): ResponseStream {
-    const out = this.ex.stream(200, { ...SSE_HEADERS, 'mcp-session-id': this.sessionId });
-    const t = this.transport;
-    this.ex.onClose(() => t.detach(out));
-    return out;
+    return openSessionStream(this.ex, this.transport, this.sessionId);
   }
+}
+
+/** Starts a session's SSE response, detached from the session if the client leaves. */
+function openSessionStream(ex: HttpExchange, t: LegacySessionTransport, sessionId: string): ResponseStream {
+  const out = ex.stream(200, { ...SSE_HEADERS, 'mcp-session-id': sessionId });
+  ex.onClose(() => t.detach(out));
+  return out;
 }
 
 function principalOf(authInfo: unknown): string {
@@ -189,15 +193,7 @@ export class McpHttpHandler {
   }
 
   private async post(ex: HttpExchange): Promise<void> {
-    const type = ex.header('content-type');
-    if (!type || !type.toLowerCase().startsWith('application/json')) {
-      return sendError(
-        ex,
-        415,
-        ErrorCode.InvalidRequest,
-        'Unsupported Media Type: Content-Type must be application/json',
-      );
-    }
+    if (refuseNonJson(ex)) return;
     if (!acceptsBoth(ex.header('accept'))) {
       return sendError(
         ex,
@@ -323,9 +319,7 @@ export class McpHttpHandler {
     if (this.options.responseMode === 'json') {
       return t.deliver(frame, ids, info, { json: new JsonPost(ex, t, sessionId) });
     }
-    const out = ex.stream(200, { ...SSE_HEADERS, 'mcp-session-id': sessionId });
-    ex.onClose(() => t.detach(out));
-    return t.deliver(frame, ids, info, { sse: out });
+    return t.deliver(frame, ids, info, { sse: openSessionStream(ex, t, sessionId) });
   }
 
   private async modern(ex: HttpExchange, msg: JsonRpcRequest): Promise<void> {
@@ -393,9 +387,7 @@ export class McpHttpHandler {
       else sendError(ex, 400, ErrorCode.InvalidRequest, 'Bad Request: Last-Event-ID is unknown or expired');
       return;
     }
-    const out = open();
-    ex.onClose(() => t.detach(out));
-    t.openStandalone(out);
+    t.openStandalone(openSessionStream(ex, t, sessionId));
   }
 
   private async delete(ex: HttpExchange): Promise<void> {

@@ -39,22 +39,17 @@ class NodeExchange implements HttpExchange {
   get closed(): AbortSignal {
     if (!this.controller) {
       const c = (this.controller = new AbortController());
+      // A fresh signal can be aborted at once; a listener set later still sees `aborted`.
       if (this.res.closed) {
         if (!this.res.writableFinished) c.abort();
       } else {
-        this.res.once('close', () => {
-          if (!this.res.writableFinished) c.abort();
-        });
+        this.onClose(() => c.abort());
       }
     }
     return this.controller.signal;
   }
 
   onClose(listener: () => void): void {
-    if (this.controller) {
-      this.controller.signal.addEventListener('abort', listener, { once: true });
-      return;
-    }
     const res = this.res;
     // Gone already (the client left while the body was read): no 'close' will come.
     if (res.closed) {

@@ -2,7 +2,7 @@ import { ErrorCode, InvalidMessage, parseFrame, serializeMessage } from '../../j
 import type { JsonRpcMessage, Transport, TransportSink } from '../../jsonrpc/index.js';
 import type { HttpExchange, ResponseStream } from './exchange.js';
 import type { McpConnector } from './respond.js';
-import { sendError } from './respond.js';
+import { refuseNonJson, sendError } from './respond.js';
 import { SSE_HEADERS, SSE_KEEPALIVE, sseEvent } from './sse-format.js';
 
 /**
@@ -99,15 +99,7 @@ export class LegacySseEndpoints {
     const id = new URLSearchParams(ex.query).get('sessionId') ?? '';
     const conn = this.connections.get(id);
     if (!conn) return sendError(ex, 404, ErrorCode.InvalidRequest, 'Session not found');
-    const type = ex.header('content-type');
-    if (!type || !type.toLowerCase().startsWith('application/json')) {
-      return sendError(
-        ex,
-        415,
-        ErrorCode.InvalidRequest,
-        'Unsupported Media Type: Content-Type must be application/json',
-      );
-    }
+    if (refuseNonJson(ex)) return;
     const body = await ex.readBody(this.maxBody);
     if (!body.ok) {
       if (body.reason === 'aborted') return;
