@@ -7,22 +7,11 @@ import type {
   CreateMessageResult,
   SamplingMessageContentBlock,
 } from '../protocol/types/index.js';
-import { blocksOf, contentOf } from './llm.js';
-import type { CompleteOptions, LlmProvider } from './llm.js';
+import { blocksOf, contentOf, sdkClientOptions } from './llm.js';
+import type { CompleteOptions, LlmProvider, SdkProviderOptions } from './llm.js';
 
-/** Options of {@link AnthropicProvider}. */
-export interface AnthropicProviderOptions {
-  name?: string;
-  /** Default: the SDK's (`ANTHROPIC_BASE_URL`, then api.anthropic.com). */
-  baseURL?: string;
-  /** Default: the SDK's (`ANTHROPIC_API_KEY`). */
-  apiKey?: string;
-  headers?: Record<string, string>;
-  timeoutMs?: number;
-  /** Retries of failed HTTP requests (default 1). */
-  maxRetries?: number;
-  fetch?: typeof fetch;
-}
+/** Options of {@link AnthropicProvider}: `baseURL` defaults to `ANTHROPIC_BASE_URL`, the key to `ANTHROPIC_API_KEY`. */
+export type AnthropicProviderOptions = SdkProviderOptions;
 
 type Block =
   | { type: 'text'; text: string }
@@ -165,11 +154,7 @@ export class AnthropicProvider implements LlmProvider {
       const o = this.options;
       return new Anthropic({
         ...(o.apiKey !== undefined ? { apiKey: o.apiKey } : {}),
-        ...(o.baseURL !== undefined ? { baseURL: o.baseURL } : {}),
-        ...(o.headers ? { defaultHeaders: o.headers } : {}),
-        ...(o.timeoutMs !== undefined ? { timeout: o.timeoutMs } : {}),
-        ...(o.fetch ? { fetch: o.fetch } : {}),
-        maxRetries: o.maxRetries ?? 1,
+        ...sdkClientOptions(o),
       }) as unknown as MessagesClient;
     });
     return this.client;

@@ -143,3 +143,29 @@ export class InteractiveProvider implements LlmProvider {
     return { ...result, model: result.model || model };
   }
 }
+
+/** What the vendor-SDK providers share: where the API is and how to reach it. */
+export interface SdkProviderOptions {
+  /** The provider's name in the host (default: the vendor's). */
+  name?: string;
+  /** Default: the SDK's (its `*_BASE_URL` variable, then the vendor's API). */
+  baseURL?: string;
+  /** Default: the SDK's (its `*_API_KEY` variable). */
+  apiKey?: string;
+  headers?: Record<string, string>;
+  timeoutMs?: number;
+  /** Retries of failed HTTP requests (default 1). */
+  maxRetries?: number;
+  fetch?: typeof fetch;
+}
+
+/** The constructor options both vendor SDKs read the same way (the key is each vendor's call). */
+export function sdkClientOptions(o: SdkProviderOptions): Record<string, unknown> {
+  return {
+    ...(o.baseURL !== undefined ? { baseURL: o.baseURL } : {}),
+    ...(o.headers ? { defaultHeaders: o.headers } : {}),
+    ...(o.timeoutMs !== undefined ? { timeout: o.timeoutMs } : {}),
+    ...(o.fetch ? { fetch: o.fetch } : {}),
+    maxRetries: o.maxRetries ?? 1,
+  };
+}

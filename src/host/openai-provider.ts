@@ -8,23 +8,16 @@ import type {
   CreateMessageResult,
   SamplingMessageContentBlock,
 } from '../protocol/types/index.js';
-import { blocksOf, contentOf } from './llm.js';
-import type { CompleteOptions, LlmProvider } from './llm.js';
+import { blocksOf, contentOf, sdkClientOptions } from './llm.js';
+import type { CompleteOptions, LlmProvider, SdkProviderOptions } from './llm.js';
 
-/** Options of {@link OpenAiProvider}. */
-export interface OpenAiProviderOptions {
-  name?: string;
-  /** Default: the SDK's (`OPENAI_BASE_URL`, then api.openai.com). */
-  baseURL?: string;
-  /** Local servers usually accept any key (a placeholder is sent when none is given). */
-  apiKey?: string;
-  headers?: Record<string, string>;
-  timeoutMs?: number;
-  /** Retries of failed HTTP requests (default 1). */
-  maxRetries?: number;
+/**
+ * Options of {@link OpenAiProvider}: `baseURL` defaults to `OPENAI_BASE_URL`; a local server
+ * (a `baseURL` without `apiKey`) is sent a placeholder key.
+ */
+export interface OpenAiProviderOptions extends SdkProviderOptions {
   /** Which field carries maxTokens: `max_tokens` (default, what local servers read) or `max_completion_tokens`. */
   maxTokensField?: 'max_tokens' | 'max_completion_tokens';
-  fetch?: typeof fetch;
 }
 
 type ChatPart =
@@ -226,11 +219,7 @@ export class OpenAiProvider implements LlmProvider {
           : o.baseURL !== undefined
             ? { apiKey: 'not-needed' }
             : {}),
-        ...(o.baseURL !== undefined ? { baseURL: o.baseURL } : {}),
-        ...(o.headers ? { defaultHeaders: o.headers } : {}),
-        ...(o.timeoutMs !== undefined ? { timeout: o.timeoutMs } : {}),
-        ...(o.fetch ? { fetch: o.fetch } : {}),
-        maxRetries: o.maxRetries ?? 1,
+        ...sdkClientOptions(o),
       }) as unknown as ChatClient;
     });
     return this.client;
