@@ -193,22 +193,7 @@ export function terminalHandlers(): ClientHandlers {
           return { action: /^y/i.test(yes) ? 'accept' : 'decline' };
         }
         process.stderr.write(`${p.yellow('The server asks:')} ${message}\n`);
-        const schema = (
-          params as {
-            requestedSchema?: { properties?: Record<string, { type?: string; description?: string }> };
-          }
-        ).requestedSchema;
-        const content: Record<string, string | number | boolean> = {};
-        for (const [name, prop] of Object.entries(schema?.properties ?? {})) {
-          const answer = await ask(`  ${name}${prop.description ? ` (${prop.description})` : ''}: `);
-          if (answer === '') continue;
-          content[name] =
-            prop.type === 'number' || prop.type === 'integer'
-              ? Number(answer)
-              : prop.type === 'boolean'
-                ? /^(y|yes|true)$/i.test(answer)
-                : answer;
-        }
+        const content = await askFormFields(params, ask);
         return { action: 'accept', content };
       },
     },
@@ -251,4 +236,29 @@ export function rootCause(e: unknown): string {
   let msg = e instanceof Error ? e.message : String(e);
   for (let c: unknown = e, depth = 0; c instanceof Error && depth < 8; c = c.cause, depth++) msg = c.message;
   return msg;
+}
+
+/**
+ * Asks for each field of an elicitation form, one question per property; an empty answer
+ * leaves the field out. Numbers and booleans are converted as the schema says.
+ */
+export async function askFormFields(
+  params: unknown,
+  ask: (question: string) => Promise<string>,
+): Promise<Record<string, string | number | boolean>> {
+  const schema = (
+    params as { requestedSchema?: { properties?: Record<string, { type?: string; description?: string }> } }
+  ).requestedSchema;
+  const content: Record<string, string | number | boolean> = {};
+  for (const [name, prop] of Object.entries(schema?.properties ?? {})) {
+    const answer = await ask(`  ${name}${prop.description ? ` (${prop.description})` : ''}: `);
+    if (answer === '') continue;
+    content[name] =
+      prop.type === 'number' || prop.type === 'integer'
+        ? Number(answer)
+        : prop.type === 'boolean'
+          ? /^(y|yes|true)$/i.test(answer)
+          : answer;
+  }
+  return content;
 }

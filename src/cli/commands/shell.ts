@@ -3,7 +3,7 @@ import type { Interface } from 'node:readline/promises';
 import type { Client, ClientHandlers } from '../../client/index.js';
 import type { ElicitResult } from '../../protocol/types/index.js';
 import { coerceArguments, describeError } from '../arguments.js';
-import { openClient, parseCommand, TARGET_HELP } from '../connection.js';
+import { askFormFields, openClient, parseCommand, TARGET_HELP } from '../connection.js';
 import { CliFailure, ExitCode } from '../exit-codes.js';
 import { palette, progressBar, table } from '../format.js';
 import { printContent } from './print-content.js';
@@ -59,24 +59,7 @@ function promptHandlers(rl: () => Interface): ClientHandlers {
     elicitation: {
       handler: async (params): Promise<ElicitResult> => {
         console.log(p.yellow(`The server asks: ${String(params.message ?? '')}`));
-        const schema = (
-          params as {
-            requestedSchema?: { properties?: Record<string, { type?: string; description?: string }> };
-          }
-        ).requestedSchema;
-        const content: Record<string, string | number | boolean> = {};
-        for (const [name, prop] of Object.entries(schema?.properties ?? {})) {
-          const answer = await rl().question(
-            `  ${name}${prop.description ? ` (${prop.description})` : ''}: `,
-          );
-          if (answer === '') continue;
-          content[name] =
-            prop.type === 'number' || prop.type === 'integer'
-              ? Number(answer)
-              : prop.type === 'boolean'
-                ? /^(y|yes|true)$/i.test(answer)
-                : answer;
-        }
+        const content = await askFormFields(params, (q) => rl().question(q));
         const ok = await rl().question('  Send these answers? [Y/n] ');
         return /^n/i.test(ok) ? { action: 'decline' } : { action: 'accept', content };
       },
