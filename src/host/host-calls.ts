@@ -209,11 +209,7 @@ export async function callTool(
     );
     return result;
   } catch (e) {
-    deps.audit(
-      record(a, decision, { durationMs: Date.now() - started, outcome: 'error', error: errorText(e) }),
-    );
-    if (connectionLost(e)) conn.suspectDown(e);
-    throw e;
+    throw failed(deps, conn, record(a, decision, { durationMs: Date.now() - started }), e);
   }
 }
 
@@ -309,12 +305,15 @@ async function read<T>(
     deps.audit(record(a, decision, { durationMs: Date.now() - started, outcome: 'ok' }));
     return result;
   } catch (e) {
-    deps.audit(
-      record(a, decision, { durationMs: Date.now() - started, outcome: 'error', error: errorText(e) }),
-    );
-    if (connectionLost(e)) conn.suspectDown(e);
-    throw e;
+    throw failed(deps, conn, record(a, decision, { durationMs: Date.now() - started }), e);
   }
+}
+
+/** A call that threw: audited as an error, and a lost connection marks the server suspect. */
+function failed(deps: CallDeps, conn: ServerConnection, entry: AuditEntry, e: unknown): unknown {
+  deps.audit({ ...entry, outcome: 'error', error: errorText(e) });
+  if (connectionLost(e)) conn.suspectDown(e);
+  return e;
 }
 
 function record(
