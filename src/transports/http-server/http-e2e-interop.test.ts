@@ -16,8 +16,10 @@ import {
 import { Client } from '../../client/index.js';
 import { WireTap, formAnswer } from '../../test-support/mcp-harness.js';
 import { SseClientTransport, StreamableHttpClientTransport } from '../http-client/index.js';
-import { LEGACY, SdkTap, request, startEverything, until } from './http-server.test.helpers.js';
-import type { Fixture, Obj, SdkTransport } from './http-server.test.helpers.js';
+import { LEGACY, request, startEverything, until } from './http-server.test.helpers.js';
+import { SdkWireRecorder } from '../../test-support/sdk-wire-recorder.js';
+import type { SdkTransport } from '../../test-support/sdk-wire-recorder.js';
+import type { Fixture, Obj } from './http-server.test.helpers.js';
 
 let f: Fixture;
 before(async () => {
@@ -117,7 +119,7 @@ describe('the deprecated HTTP+SSE transport (2024-11-05)', () => {
 });
 
 describe('the official SDK v1 client', () => {
-  async function v1Client(transport: SdkTransport): Promise<{ client: V1Client; tap: SdkTap }> {
+  async function v1Client(transport: SdkTransport): Promise<{ client: V1Client; tap: SdkWireRecorder }> {
     const client = new V1Client(
       { name: 'sdk-v1', version: '1.0.0' },
       { capabilities: { elicitation: { form: {} }, sampling: {} } },
@@ -132,12 +134,12 @@ describe('the official SDK v1 client', () => {
       model: 'sdk-model',
       stopReason: 'endTurn',
     }));
-    const tap = new SdkTap(transport, LEGACY);
+    const tap = new SdkWireRecorder(transport, LEGACY);
     await client.connect(tap as never);
     return { client, tap };
   }
 
-  async function exerciseV1(client: V1Client, tap: SdkTap): Promise<void> {
+  async function exerciseV1(client: V1Client, tap: SdkWireRecorder): Promise<void> {
     assert.equal(client.getServerVersion()?.name, 'mcpkit-everything');
     const tools = await client.listTools();
     assert.ok(tools.tools.some((t) => t.name === 'json_schema_2020_12_tool'));
@@ -165,8 +167,8 @@ describe('the official SDK v1 client', () => {
     assert.ok(prompt.messages.length > 0);
     await client.setLoggingLevel('info');
     await client.callTool({ name: 'test_tool_with_logging', arguments: {} });
-    assert.equal(tap.of('notifications/message').length, 3);
-    assert.deepEqual(tap.problems, [], 'every server message matches the schema');
+    assert.equal(tap.notifications('notifications/message').length, 3);
+    assert.deepEqual(tap.problems.server, [], 'every server message matches the schema');
   }
 
   test('on Streamable HTTP: everything, then DELETE', async () => {
@@ -183,7 +185,7 @@ describe('the official SDK v1 client', () => {
       });
       await until(() => {
         f.server.tool({ name: 'v1_probe' }, () => 'x').remove();
-        return tap.of('notifications/tools/list_changed').length > 0;
+        return tap.notifications('notifications/tools/list_changed').length > 0;
       }, 3000);
       await changed;
       await transport.terminateSession();
