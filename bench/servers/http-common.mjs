@@ -2,6 +2,8 @@
 // bench/http.mjs (ports once listening; on request, the heap after a forced GC or the CPU
 // time used so far), so that
 // measuring never goes through the HTTP path being measured. Run with --expose-gc.
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
 
 /** Reads a whole request body as a string. */
 export function readBody(req) {
@@ -35,4 +37,43 @@ export function ready(ports) {
   });
   process.on('disconnect', () => process.exit(0));
   process.send({ type: 'ready', ...ports });
+}
+
+/**
+ * The stateful wiring both official SDKs document: a session map, a new transport and
+ * server per `initialize`, and every other request handed to its session's transport.
+ * `sdk` supplies the SDK's own parts; resolves with the port once listening.
+ */
+export function listenWithSessions(sdk, enableJsonResponse) {
+  const transports = new Map();
+  const server = createServer(async (req, res) => {
+    try {
+      const sid = req.headers['mcp-session-id'];
+      const body = req.method === 'POST' ? JSON.parse(await readBody(req)) : undefined;
+      let transport = typeof sid === 'string' ? transports.get(sid) : undefined;
+      if (!transport) {
+        if (sid !== undefined || !sdk.isInitializeRequest(body)) {
+          res.writeHead(sid === undefined ? 400 : 404, { 'content-type': 'application/json' });
+          res.end(
+            JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Bad session' }, id: null }),
+          );
+          return;
+        }
+        const t = sdk.createTransport({
+          sessionIdGenerator: () => randomUUID(),
+          enableJsonResponse,
+          onsessioninitialized: (id) => transports.set(id, t),
+        });
+        t.onclose = () => {
+          if (t.sessionId) transports.delete(t.sessionId);
+        };
+        await sdk.makeServer().connect(t);
+        transport = t;
+      }
+      await sdk.handle(transport, req, res, body);
+    } catch (e) {
+      if (!res.headersSent) res.writeHead(500).end(String(e));
+    }
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address().port)));
 }

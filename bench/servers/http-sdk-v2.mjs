@@ -3,8 +3,6 @@
 // initialize, bridged to node:http with @hono/node-server's getRequestListener, which is
 // all @modelcontextprotocol/node (the v2 Node adapter, not installed here) does. The
 // body is parsed once and handed over as parsedBody, as with express.json().
-import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import {
   McpServer,
@@ -12,7 +10,7 @@ import {
   isInitializeRequest,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { readBody, ready } from './http-common.mjs';
+import { listenWithSessions, ready } from './http-common.mjs';
 
 function makeServer() {
   const server = new McpServer({ name: 'sdk-v2-echo', version: '1.0.0' });
@@ -30,38 +28,11 @@ function handleNode(transport, req, res, parsedBody) {
   return listener(req, res);
 }
 
-function listen(enableJsonResponse) {
-  const transports = new Map();
-  const server = createServer(async (req, res) => {
-    try {
-      const sid = req.headers['mcp-session-id'];
-      const body = req.method === 'POST' ? JSON.parse(await readBody(req)) : undefined;
-      let transport = typeof sid === 'string' ? transports.get(sid) : undefined;
-      if (!transport) {
-        if (sid !== undefined || !isInitializeRequest(body)) {
-          res.writeHead(sid === undefined ? 400 : 404, { 'content-type': 'application/json' });
-          res.end(
-            JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Bad session' }, id: null }),
-          );
-          return;
-        }
-        const t = new WebStandardStreamableHTTPServerTransport({
-          sessionIdGenerator: () => randomUUID(),
-          enableJsonResponse,
-          onsessioninitialized: (id) => transports.set(id, t),
-        });
-        t.onclose = () => {
-          if (t.sessionId) transports.delete(t.sessionId);
-        };
-        await makeServer().connect(t);
-        transport = t;
-      }
-      await handleNode(transport, req, res, body);
-    } catch (e) {
-      if (!res.headersSent) res.writeHead(500).end(String(e));
-    }
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address().port)));
-}
+const sdk = {
+  isInitializeRequest,
+  makeServer,
+  createTransport: (options) => new WebStandardStreamableHTTPServerTransport(options),
+  handle: handleNode,
+};
 
-ready({ json: await listen(true), sse: await listen(false) });
+ready({ json: await listenWithSessions(sdk, true), sse: await listenWithSessions(sdk, false) });
