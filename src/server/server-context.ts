@@ -1,4 +1,4 @@
-import { LocalError } from '../jsonrpc/index.js';
+import { ErrorCode, LocalError, WireError } from '../jsonrpc/index.js';
 import type { Params, RequestId } from '../jsonrpc/index.js';
 import { hasCapability } from '../protocol/methods.js';
 import type { Era } from '../protocol/versions.js';
@@ -12,6 +12,46 @@ import type { InputRequest, MrtrState } from './mrtr.js';
 export interface AskOptions {
   /** How long to wait for the client's answer in the legacy era (default 5 minutes). */
   timeoutMs?: number;
+  /**
+   * The question's key in the modern era's `inputRequests` (default `q0`, `q1`, … in the
+   * order asked). A handler that names its questions can read them in any order.
+   */
+  key?: string;
+}
+
+/** The answer type of each kind of question. */
+export type AnswerTo<R extends InputRequest> = R['method'] extends 'elicitation/create'
+  ? ElicitResult
+  : R['method'] extends 'sampling/createMessage'
+    ? CreateMessageResult
+    : ListRootsResult;
+
+/** The capability a question needs, by method (`elicitation.url` for URL-mode elicitation). */
+function capabilityFor(request: InputRequest): { path: string; missing: string } | undefined {
+  switch (request.method) {
+    case 'elicitation/create':
+      return (request.params as { mode?: string } | undefined)?.mode === 'url'
+        ? { path: 'elicitation.url', missing: 'The client does not support URL-mode elicitation' }
+        : {
+            path: 'elicitation',
+            missing: 'The client did not declare the elicitation capability, so the user cannot be asked',
+          };
+    case 'sampling/createMessage': {
+      const p = request.params as { tools?: unknown; toolChoice?: unknown } | undefined;
+      return p?.tools !== undefined || p?.toolChoice !== undefined
+        ? { path: 'sampling.tools', missing: 'The client does not support tools in sampling' }
+        : { path: 'sampling', missing: 'The client did not declare the sampling capability' };
+    }
+    case 'roots/list':
+      return { path: 'roots', missing: 'The client did not declare the roots capability' };
+    default:
+      return undefined;
+  }
+}
+
+/** `{ sampling: { tools: {} } }` for `sampling.tools`. */
+function capabilityObject(path: string): Record<string, unknown> {
+  return path.split('.').reduceRight<Record<string, unknown>>((inner, part) => ({ [part]: inner }), {});
 }
 
 const ASK_TIMEOUT_MS = 5 * 60_000;
@@ -85,69 +125,105 @@ export class ServerContext {
     this.request.log(level, data, logger);
   }
 
+  /** Whether the client declared a capability (`'sampling'`, `'elicitation.url'`, …) for this request. */
+  clientSupports(capability: string): boolean {
+    return hasCapability(this.request.peerCapabilities, capability);
+  }
+
+  /**
+   * Which round of a modern multi-round request this is: 1 on the first call, 2 after one
+   * `input_required` answer, and so on. Always 1 in the legacy era, where questions are
+   * answered in place.
+   */
+  get inputRound(): number {
+    return this.mrtr?.round ?? 1;
+  }
+
   /** Asks the user something through the client (form or URL mode). */
   async elicit(params: ElicitRequestParams, options?: AskOptions): Promise<ElicitResult> {
     const url = (params as { mode?: string }).mode === 'url';
-    const caps = this.request.peerCapabilities;
-    if (!hasCapability(caps, 'elicitation')) {
-      throw new LocalError(
-        'CapabilityNotSupported',
-        'The client did not declare the elicitation capability, so the user cannot be asked',
-      );
-    }
-    if (url && !hasCapability(caps, 'elicitation.url')) {
-      throw new LocalError('CapabilityNotSupported', 'The client does not support URL-mode elicitation');
-    }
     let wire = params as unknown as Params;
     if (url) {
       // elicitationId is required in 2025-11-25 and gone in 2026-07-28.
       const { elicitationId, ...rest } = wire as Params & { elicitationId?: string };
       wire = this.era === 'legacy' ? { ...rest, elicitationId: elicitationId ?? crypto.randomUUID() } : rest;
     }
-    return (await this.ask(
-      { method: 'elicitation/create', params: wire },
-      options,
-    )) as unknown as ElicitResult;
+    const request = { method: 'elicitation/create', params: wire } as InputRequest;
+    return (await this.askOne(request, options)) as unknown as ElicitResult;
   }
 
   /** Asks the client's LLM for a completion (with tools, when the client supports them). */
   async sample(params: CreateMessageRequestParams, options?: AskOptions): Promise<CreateMessageResult> {
-    const caps = this.request.peerCapabilities;
-    if (!hasCapability(caps, 'sampling')) {
-      throw new LocalError('CapabilityNotSupported', 'The client did not declare the sampling capability');
-    }
-    if (
-      (params.tools !== undefined || params.toolChoice !== undefined) &&
-      !hasCapability(caps, 'sampling.tools')
-    ) {
-      throw new LocalError('CapabilityNotSupported', 'The client does not support tools in sampling');
-    }
-    return (await this.ask(
-      { method: 'sampling/createMessage', params: params as unknown as Params },
-      options,
-    )) as unknown as CreateMessageResult;
+    const request = { method: 'sampling/createMessage', params: params as unknown as Params } as InputRequest;
+    return (await this.askOne(request, options)) as unknown as CreateMessageResult;
   }
 
   /** Asks the client for its roots. */
   async listRoots(options?: AskOptions): Promise<ListRootsResult> {
-    if (!hasCapability(this.request.peerCapabilities, 'roots')) {
-      throw new LocalError('CapabilityNotSupported', 'The client did not declare the roots capability');
-    }
-    return (await this.ask({ method: 'roots/list' }, options)) as unknown as ListRootsResult;
+    return (await this.askOne({ method: 'roots/list' }, options)) as unknown as ListRootsResult;
   }
 
-  private ask(request: InputRequest, options?: AskOptions): Promise<Record<string, unknown>> {
+  /**
+   * Asks several questions at once, under keys the handler chooses, and resolves with every
+   * answer by key. In the modern era they travel together in one `input_required` round
+   * (the keys are the `inputRequests` keys); in the legacy era they are sent to the client
+   * concurrently.
+   *
+   * @example
+   * ```ts
+   * const { user_name, greeting } = await ctx.ask({
+   *   user_name: { method: 'elicitation/create', params: { message: 'Your name?', requestedSchema } },
+   *   greeting: { method: 'sampling/createMessage', params: { messages, maxTokens: 50 } },
+   * });
+   * ```
+   */
+  async ask<Q extends Record<string, InputRequest>>(
+    questions: Q,
+    options?: Omit<AskOptions, 'key'>,
+  ): Promise<{ [K in keyof Q]: AnswerTo<Q[K]> }> {
+    for (const request of Object.values(questions)) this.checkCapability(request);
     if (this.era === 'modern') {
-      if (!this.mrtr) {
-        return Promise.reject(
-          new LocalError(
-            'CapabilityNotSupported',
-            `${this.method} cannot ask the client for input (only tools/call, prompts/get and resources/read can)`,
-          ),
-        );
-      }
-      return this.mrtr.ask(request);
+      const answers = await this.modernState().askAll(questions);
+      return answers as unknown as { [K in keyof Q]: AnswerTo<Q[K]> };
     }
+    const keys = Object.keys(questions);
+    const answers = await Promise.all(keys.map((k) => this.legacyAsk(questions[k]!, options)));
+    return Object.fromEntries(keys.map((k, i) => [k, answers[i]])) as { [K in keyof Q]: AnswerTo<Q[K]> };
+  }
+
+  /**
+   * Refuses a question the client cannot answer: in the modern era with
+   * MissingRequiredClientCapability (-32021, HTTP 400), as the spec requires; in the legacy
+   * era with a local error, which a tool turns into an `isError` result.
+   */
+  private checkCapability(request: InputRequest): void {
+    const need = capabilityFor(request);
+    if (!need || hasCapability(this.request.peerCapabilities, need.path)) return;
+    if (this.era === 'modern') {
+      throw new WireError(ErrorCode.MissingRequiredClientCapability, need.missing, {
+        requiredCapabilities: capabilityObject(need.path),
+      });
+    }
+    throw new LocalError('CapabilityNotSupported', need.missing);
+  }
+
+  private modernState(): MrtrState {
+    if (!this.mrtr) {
+      throw new LocalError(
+        'CapabilityNotSupported',
+        `${this.method} cannot ask the client for input (only tools/call, prompts/get and resources/read can)`,
+      );
+    }
+    return this.mrtr;
+  }
+
+  private async askOne(request: InputRequest, options?: AskOptions): Promise<Record<string, unknown>> {
+    this.checkCapability(request);
+    if (this.era === 'modern') return this.modernState().ask(request, options?.key);
+    return this.legacyAsk(request, options);
+  }
+
+  private legacyAsk(request: InputRequest, options?: AskOptions): Promise<Record<string, unknown>> {
     const opts: RequestOptions = { timeoutMs: options?.timeoutMs ?? ASK_TIMEOUT_MS };
     return this.request.request(request.method, request.params, opts);
   }
