@@ -26,6 +26,7 @@ export {
   parseWwwAuthenticate,
   protectedResourceMetadataUrls,
   resourceMatches,
+  workloadIdentity,
 } from './client/index.js';
 export type {
   AddressKind,
@@ -52,6 +53,7 @@ export type {
   StoredTokens,
   TokenEndpointAuthMethod,
   TokenSource,
+  WorkloadTokenSource,
 } from './client/index.js';
 export {
   InvalidTokenError,

@@ -7,6 +7,8 @@ export type { TokenSource } from './auth-fetch.js';
 export { callbackFromUrl, checkRedirectUri, headlessInteraction, isRedirectTo } from './interaction.js';
 export type { AuthorizationCallback, AuthorizationInteraction, InteractionContext } from './interaction.js';
 export { crossAppAccess } from './cross-app-access.js';
+export { workloadIdentity } from './workload-identity.js';
+export type { WorkloadTokenSource } from './workload-identity.js';
 export type { AssertionContext, AssertionProvider, CrossAppAccessOptions } from './cross-app-access.js';
 export { MemoryCredentialStore } from './store.js';
 export type { CredentialStore, IssuerRecord, StoredClient, StoredTokens } from './store.js';
