@@ -6,6 +6,8 @@
 export { AuthError, findAuthError } from './errors.js';
 export type { AuthErrorCode } from './errors.js';
 export {
+  DPOP_ALG,
+  DpopProver,
   GuardedFetch,
   MemoryCredentialStore,
   OAuthClient,

@@ -8,6 +8,7 @@ export { callbackFromUrl, checkRedirectUri, headlessInteraction, isRedirectTo } 
 export type { AuthorizationCallback, AuthorizationInteraction, InteractionContext } from './interaction.js';
 export { crossAppAccess } from './cross-app-access.js';
 export { workloadIdentity } from './workload-identity.js';
+export { DPOP_ALG, DpopProver } from './dpop.js';
 export type { WorkloadTokenSource } from './workload-identity.js';
 export type { AssertionContext, AssertionProvider, CrossAppAccessOptions } from './cross-app-access.js';
 export { MemoryCredentialStore } from './store.js';
