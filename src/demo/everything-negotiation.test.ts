@@ -10,6 +10,7 @@ import { createMemoryPair } from '../transports/memory/index.js';
 import { openClient } from '../test-support/mcp-harness.js';
 import type { Obj, OpenClientOptions, TestClient } from '../test-support/mcp-harness.js';
 import { createEverythingServer } from './everything-server.js';
+import { DEMO_EXTENSIONS } from './test-helpers.js';
 
 const MODERN = '2026-07-28';
 
@@ -43,6 +44,7 @@ describe('everything server: legacy version negotiation', () => {
         resources: { subscribe: true, listChanged: true },
         prompts: { listChanged: true },
         completions: {},
+        ...DEMO_EXTENSIONS,
       });
       assert.equal(init.peerInfo?.name, 'mcpkit-everything');
       assert.deepEqual(await client.request('ping'), {});
@@ -84,6 +86,7 @@ describe('everything server: legacy version negotiation', () => {
     assert.deepEqual(found.supportedVersions, [MODERN]);
     assert.deepEqual(Object.keys(found.capabilities as Obj).sort(), [
       'completions',
+      'extensions',
       'logging',
       'prompts',
       'resources',

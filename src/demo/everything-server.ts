@@ -10,6 +10,7 @@ import {
 } from './everything-extras.js';
 import { TINY_PNG_BASE64, TINY_WAV_BASE64 } from './everything-media.js';
 import { registerEverythingModern } from './everything-modern.js';
+import { registerEverythingSkills } from './everything-skills.js';
 
 export interface EverythingServerOptions extends ServerOptions {
   /** Server name and version (default `mcpkit-everything` 0.1.0). */
@@ -304,5 +305,6 @@ export function createEverythingServer(options: EverythingServerOptions = {}): M
   registerEverythingExtras(server, stepMs);
   registerEverythingContent(server);
   registerEverythingModern(server, stepMs);
+  registerEverythingSkills(server);
   return server;
 }

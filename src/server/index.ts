@@ -27,3 +27,5 @@ export type {
   StandardSchemaLike,
   ValidationOutcome,
 } from './schema-adapter.js';
+export { DIRECTORY_MIME_TYPE, SKILLS_EXTENSION, registerSkills } from './skills.js';
+export type { SkillDefinition } from './skills.js';

@@ -103,6 +103,8 @@ export class McpServer {
   /** The wire form of each list, built once and dropped when its contents change. */
   private readonly wireLists = new Map<ListKey, readonly unknown[]>();
   private closing = false;
+  /** Extensions declared with {@link McpServer.declareExtension}. */
+  private readonly extensions: Record<string, Record<string, unknown>> = {};
 
   constructor(info: Implementation, options: ServerOptions = {}) {
     this.info = info;
@@ -226,9 +228,29 @@ export class McpServer {
 
   // ------------------------------------------------------------ connections
 
+  /**
+   * Serves a request method MCP's core does not define, such as an extension's (for
+   * example `skills/list`). The handler gets the same context as a tool: middleware, the
+   * era, the client's capabilities, auth.
+   */
+  method(name: string, handler: (params: Params, ctx: ServerContext) => unknown): Registration {
+    if (this.handlers.has(name)) throw new TypeError(`The method ${name} is already served`);
+    this.handlers.set(name, (p, rc) => this.serve(p, rc, (ctx) => handler(p, ctx)));
+    return { remove: () => void this.handlers.delete(name) };
+  }
+
+  /**
+   * Declares an extension under `capabilities.extensions` (SEP-2133), with its settings
+   * inline, for connections opened from now on.
+   */
+  declareExtension(id: string, settings: Record<string, unknown> = {}): void {
+    this.extensions[id] = settings;
+  }
+
   /** The capabilities this server declares, from what is registered and the options. */
   capabilities(): Record<string, unknown> {
     const caps: Record<string, unknown> = { logging: {} };
+    if (Object.keys(this.extensions).length > 0) caps.extensions = { ...this.extensions };
     if (this.tools.size > 0) caps.tools = { listChanged: true };
     if (this.resources.size > 0 || this.templates.size > 0)
       caps.resources = { subscribe: true, listChanged: true };
