@@ -51,7 +51,13 @@ export interface ServerOptions {
   cache?: { ttlMs: number; scope: 'public' | 'private' };
   /** Where change events travel between nodes (default: in process). */
   changeBus?: ChangeBus;
-  /** Timeout for the server's own requests to the client (legacy era). */
+  /**
+   * How long the server waits for the client to answer its own requests in the legacy era:
+   * `ctx.elicit`, `ctx.sample` and `ctx.listRoots` (default 5 minutes, since a person may be
+   * answering; `AskOptions.timeoutMs` overrides it per question) and any other
+   * server-to-client request such as `ping` (default 60 s). The modern era has no
+   * server-to-client requests: there the client's retry carries the answer.
+   */
   timeoutMs?: number;
   /** Receives handler failures and protocol warnings (default: stderr). */
   logger?: SessionLogger;
@@ -301,7 +307,7 @@ export class McpServer {
     if (rc.era === 'modern' && MRTR_METHODS.has(rc.method)) {
       mrtr = await restoreState(this.codec, rc.method, params, rc.authInfo);
     }
-    const ctx = new ServerContext(rc, mrtr);
+    const ctx = new ServerContext(rc, mrtr, this.options.timeoutMs);
     let result: unknown;
     try {
       result =
