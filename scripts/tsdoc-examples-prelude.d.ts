@@ -3,8 +3,9 @@
 // scripts/check-tsdoc-examples.mjs (this file is copied next to the generated examples, so
 // the internal types below resolve from the built dist/).
 import type { Implementation, Session, Transport } from 'mcpkit';
-import type { Client, ElicitRequestParams } from 'mcpkit/client';
-import type { CreateMessageRequestParams, CreateMessageResult, McpServer } from 'mcpkit/server';
+import type { Client } from 'mcpkit/client';
+import type { McpServer } from 'mcpkit/server';
+import type { CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams } from 'mcpkit/types';
 import type { AuthorizationInteraction, GuardedFetch, OAuthClient, StoredTokens } from 'mcpkit/auth';
 import type { Catalog, Host, HostConfig, HostUi, ModelConfig } from 'mcpkit/host';
 import type { GrantContext } from '../../dist/auth/client/grants.js';
