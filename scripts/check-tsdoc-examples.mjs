@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-// Type-checks every TSDoc `@example` code block in src/**/*.ts against the built package.
+// Type-checks every TSDoc `@example` code block in src/**/*.ts, and every ```ts block of the
+// README and docs/, against the built package; parses every host config example of the pages;
+// and checks that the pages' relative links name files that exist.
 //
 // Each block becomes one file under .cache/tsdoc-examples/ (inside the package, so `mcpkit/...`
 // resolves to dist/ through package.json's `exports`). Its body runs inside an async function,
@@ -11,7 +13,7 @@
 //
 // Run after `npm run build`. Exit code 1 lists each failing example by source file and line.
 import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import ts from 'typescript';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -99,8 +101,32 @@ if (!statSync(join(dist, 'index.d.ts'), { throwIfNoEntry: false })) {
   process.exit(1);
 }
 
+/** Every ```ts block of a Markdown page (the README and docs/). */
+function markdownBlocks(file) {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const found = [];
+  let code;
+  for (let i = 0; i < lines.length; i++) {
+    if (code === undefined && /^```(ts|typescript)\s*$/.test(lines[i])) code = { line: i + 2, text: [] };
+    else if (code !== undefined && /^```\s*$/.test(lines[i])) {
+      found.push({ line: code.line, code: code.text.join('\n'), markdown: true });
+      code = undefined;
+    } else if (code !== undefined) code.text.push(lines[i]);
+  }
+  return found;
+}
+
 const sources = walk(src).sort();
-const examples = sources.flatMap((file) => examplesIn(file).map((e) => ({ ...e, file })));
+const pages = [
+  join(root, 'README.md'),
+  ...readdirSync(join(root, 'docs'), { recursive: true })
+    .filter((f) => String(f).endsWith('.md'))
+    .map((f) => join(root, 'docs', String(f))),
+].filter((f) => statSync(f, { throwIfNoEntry: false }));
+const examples = [
+  ...sources.flatMap((file) => examplesIn(file).map((e) => ({ ...e, file }))),
+  ...pages.flatMap((file) => markdownBlocks(file).map((e) => ({ ...e, file }))),
+];
 const entryFiles = ENTRIES.map(([, d]) => join(dist, d));
 const ownFiles = [
   ...new Set(examples.map((e) => join(dist, relative(src, e.file)).replace(/\.ts$/, '.d.ts'))),
@@ -122,8 +148,11 @@ examples.forEach((example, index) => {
   const used = new Set([...code.matchAll(/(?<![.\w$'"`])([A-Za-z_$][\w$]*)\b/g)].map((m) => m[1]));
   const imports = new Map();
   const own = join(dist, relative(src, example.file)).replace(/\.ts$/, '.d.ts');
+  // A page's block that imports shows the reader its imports: take them as they are. A block
+  // without imports continues an earlier one, whose names are imported for it.
+  const autoImport = !(example.markdown && ownImports.length > 0);
   for (const name of used) {
-    if (taken.has(name)) continue;
+    if (taken.has(name) || !autoImport) continue;
     // The documented module first: two entry points may export different things by one name.
     const entry = ENTRIES.find(([, d]) => exported.get(join(dist, d))?.has(name));
     const from = exported.get(own)?.has(name) ? own.replace(/\.d\.ts$/, '.js') : entry?.[0];
@@ -134,7 +163,7 @@ examples.forEach((example, index) => {
   const name = `example-${String(index).padStart(3, '0')}.ts`;
   const header = [
     ...Object.entries(AMBIENT_IMPORTS)
-      .filter(([n]) => used.has(n) && !taken.has(n))
+      .filter(([n]) => autoImport && used.has(n) && !taken.has(n))
       .map(([, line]) => line),
     ...[...imports].map(([from, names]) => `import { ${names.sort().join(', ')} } from '${from}';`),
     ...ownImports,
@@ -178,7 +207,62 @@ for (const d of diagnostics) {
       : `${relative(root, example?.file ?? name)}:${example?.line} (imports)`;
   console.error(`${where}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}  [${name}]`);
 }
+// Host config examples in the pages: every ```json block with servers must parse as a config.
+const { parseHostConfig } = await import(join(dist, 'host', 'config-parse.js'));
+let configs = 0;
+let configErrors = 0;
+for (const file of pages) {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    if (!/^```json\s*$/.test(lines[i])) continue;
+    const start = i + 1;
+    while (i + 1 < lines.length && !/^```\s*$/.test(lines[++i]));
+    const text = lines.slice(start, i).join('\n');
+    let value;
+    try {
+      value = JSON.parse(text);
+    } catch (e) {
+      console.error(`${relative(root, file)}:${start + 1}: not valid JSON: ${e.message}`);
+      configErrors++;
+      continue;
+    }
+    if (!value || typeof value !== 'object' || !('mcpServers' in value || 'servers' in value)) continue;
+    configs++;
+    // Every ${NAME} and ${input:id} the example uses is given a value.
+    const env = { HOME: '/home/me' };
+    const inputs = {};
+    for (const [, body] of text.matchAll(/\$\{([^}]+)\}/g)) {
+      const name = body.split(':-')[0];
+      if (name.startsWith('input:')) inputs[name.slice(6)] = 'value';
+      else env[name.replace(/^env:/, '')] ??= '/value';
+    }
+    try {
+      parseHostConfig(value, { env, inputs, variables: { workspaceFolder: '/home/me/project' } });
+    } catch (e) {
+      console.error(`${relative(root, file)}:${start + 1}: the host config does not parse:\n${e.message}`);
+      configErrors++;
+    }
+  }
+}
+
+// Relative links in the pages must name files that exist (the docs stand alone: no link
+// leaves the repository except to a web address).
+let linkErrors = 0;
+for (const file of pages) {
+  const text = readFileSync(file, 'utf8');
+  for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+    if (/^[a-z]+:/.test(target) || target.startsWith('#')) continue;
+    const path = join(dirname(file), target.split('#')[0]);
+    if (!statSync(path, { throwIfNoEntry: false }) || !path.startsWith(root)) {
+      console.error(`${relative(root, file)}: the link ${target} names nothing in the repository`);
+      linkErrors++;
+    }
+  }
+}
+
+const total = diagnostics.length + configErrors + linkErrors;
+const files = new Set(examples.map((e) => e.file)).size;
 console.error(
-  `${examples.length} @example blocks in ${new Set(examples.map((e) => e.file)).size} files, ${diagnostics.length} errors.`,
+  `${examples.length} TypeScript examples and ${configs} host configs in ${files} files, ${total} errors.`,
 );
-process.exit(diagnostics.length === 0 ? 0 : 1);
+process.exit(total === 0 ? 0 : 1);
