@@ -1,5 +1,11 @@
 import { ErrorCode, InvalidMessage, LocalError, ParsedBatch, parseFrame } from '../../jsonrpc/index.js';
-import type { JsonRpcMessage, JsonRpcRequest, ParsedFrame, RequestId } from '../../jsonrpc/index.js';
+import type {
+  FrameInfo,
+  JsonRpcMessage,
+  JsonRpcRequest,
+  ParsedFrame,
+  RequestId,
+} from '../../jsonrpc/index.js';
 import { MetaKey } from '../../protocol/meta-keys.js';
 import { allowsBatch, isLegacyVersion } from '../../protocol/versions.js';
 import type { EventStore } from './event-store.js';
@@ -47,6 +53,9 @@ interface SessionEntry {
   transport: LegacySessionTransport;
   connection: { close(): Promise<void> };
 }
+
+/** The frame info of a request without auth details: nothing, shared. */
+const NO_INFO: FrameInfo = Object.freeze({});
 
 /** A notification-only POST is answered 202 at once; the session never replies to it. */
 const NO_REPLY: { json: JsonReply } = {
@@ -352,11 +361,11 @@ export class McpHttpHandler {
     await this.connector.connect(transport);
     const sink = transport.receiver;
     if (!sink) return sendError(ex, 500, ErrorCode.InternalError, 'Internal error', msg.id);
-    // The client closing the stream is cancellation; the session hears it through the signal.
-    ex.closed.addEventListener('abort', () => void transport.close(), { once: true });
-    const info =
-      ex.authInfo === undefined ? { signal: ex.closed } : { signal: ex.closed, authInfo: ex.authInfo };
-    sink.frame(msg, info);
+    // The client closing the stream is cancellation: closing the transport closes this
+    // request's session, which cancels the handler. No AbortController per request: the
+    // handler's own signal is made only if it asks for one.
+    ex.onClose(() => void transport.close());
+    sink.frame(msg, ex.authInfo === undefined ? NO_INFO : { authInfo: ex.authInfo });
   }
 
   private async get(ex: HttpExchange): Promise<void> {
