@@ -3,8 +3,8 @@
 import { spawn } from 'node:child_process';
 
 /** Spawns a stdio server and returns a tiny request function over its stdin/stdout. */
-export function rawStdio(command, args) {
-  const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'ignore'] });
+export function rawStdio(command, args, options = {}) {
+  const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'ignore'], ...options });
   const waiting = new Map();
   let next = 1;
   let buf = '';
@@ -35,7 +35,7 @@ export function rawStdio(command, args) {
       child.stdin.end();
       child.kill();
     });
-  return { request, notify, close };
+  return { request, notify, close, pid: child.pid, child };
 }
 
 /** initialize, notifications/initialized, tools/list: what every client does first. */

@@ -29,8 +29,13 @@ export function decorateModernResult(
   serverInfo: Record<string, unknown>,
 ): Record<string, unknown> {
   const own = value._meta;
-  const out: Record<string, unknown> = { ...value };
-  out._meta = isObject(own) ? { ...own, [MetaKey.ServerInfo]: serverInfo } : metaFor(serverInfo);
+  // One literal, so the copy is one allocation of its final size: adding keys to a spread
+  // copy afterwards would grow it.
+  const out: Record<string, unknown> = {
+    resultType: 'complete',
+    ...value,
+    _meta: isObject(own) ? { ...own, [MetaKey.ServerInfo]: serverInfo } : metaFor(serverInfo),
+  };
   if (typeof out.resultType !== 'string') out.resultType = 'complete';
   if (out.resultType === 'complete' && describeMethod(method)?.cacheable) {
     if (typeof out.ttlMs !== 'number') out.ttlMs = 0;
