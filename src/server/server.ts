@@ -108,6 +108,8 @@ export class McpServer {
   private readonly unsubscribeBus: () => void;
   /** The wire form of each list, built once and dropped when its contents change. */
   private readonly wireLists = new Map<ListKey, readonly unknown[]>();
+  /** What connect gives each session (modern HTTP connects once per request); reset on change. */
+  private connectCapabilities: Record<string, unknown> | undefined;
   private closing = false;
 
   constructor(info: Implementation, options: ServerOptions = {}) {
@@ -256,7 +258,7 @@ export class McpServer {
     const session = new Session({
       role: 'server',
       info: this.info,
-      capabilities: this.capabilities(),
+      capabilities: (this.connectCapabilities ??= this.capabilities()),
       ...(this.options.instructions !== undefined ? { instructions: this.options.instructions } : {}),
       ...(this.options.versions ? { versions: this.options.versions } : {}),
       ...(this.options.timeoutMs !== undefined ? { timeoutMs: this.options.timeoutMs } : {}),
@@ -440,6 +442,7 @@ export class McpServer {
   // ------------------------------------------------------------ change delivery
 
   private changed(event: ChangeEvent): void {
+    if (event.kind !== 'resource') this.connectCapabilities = undefined;
     if (event.kind === 'resources') this.wireLists.delete('resourceTemplates');
     if (event.kind !== 'resource') this.wireLists.delete(event.kind);
     if (this.sessions.size > 0 || this.listeners.size > 0) this.bus.publish(event);

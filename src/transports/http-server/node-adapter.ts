@@ -109,38 +109,86 @@ class NodeExchange implements HttpExchange {
   }
 
   stream(status: number, headers: Record<string, string>): ResponseStream {
+    return new NodeSseStream(this.res, status, headers);
+  }
+}
+
+/** Streams with writes waiting for the end of the tick, flushed by one shared setImmediate. */
+const dirty: NodeSseStream[] = [];
+let flushScheduled = false;
+
+function flushDirty(): void {
+  flushScheduled = false;
+  const streams = dirty.splice(0);
+  for (const s of streams) s.flush();
+}
+
+/**
+ * An SSE response on node:http. The writes of one tick are joined and leave in one write at
+ * the end of the tick; the headers wait for that write too. A stream that ends within its
+ * first tick (the usual answer: priming event, then the result) is sent as one complete
+ * response with a Content-Length, like a JSON answer: one syscall, no chunked framing.
+ * A stream with nothing to say yet (a GET stream) still sends its headers at the end of
+ * the tick.
+ */
+class NodeSseStream implements ResponseStream {
+  private pending = '';
+  private queued = false;
+  private done = false;
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly status: number,
+    private readonly headers: Record<string, string>,
+  ) {
+    this.queue();
+  }
+
+  write(chunk: string): boolean {
     const res = this.res;
-    res.writeHead(status, headers);
-    // The events of one tick (priming, notifications, the answer) leave in one write with the
-    // headers, rather than one syscall each; the next tick uncorks.
-    let corked = false;
-    const cork = (): void => {
-      if (corked) return;
-      corked = true;
-      res.cork();
-      setImmediate(() => {
-        corked = false;
-        res.uncork();
-      });
-    };
-    cork();
-    // Headers go out now (coalesced with this tick's events): a stream that has nothing to
-    // say yet (a GET stream, a resumed stream with nothing to replay) must still answer.
-    res.flushHeaders();
-    return {
-      write: (chunk) => {
-        if (res.destroyed || res.writableEnded) return false;
-        cork();
-        res.write(chunk);
-        return true;
-      },
-      end: () => {
-        if (!res.writableEnded) res.end();
-      },
-      get ended() {
-        return res.writableEnded || res.destroyed;
-      },
-    };
+    if (this.done || res.destroyed || res.writableEnded) return false;
+    this.pending += chunk;
+    this.queue();
+    return true;
+  }
+
+  end(): void {
+    if (this.done) return;
+    this.done = true;
+    const res = this.res;
+    if (res.writableEnded || res.destroyed) return;
+    if (!res.headersSent) res.writeHead(this.status, this.headers);
+    res.end(this.pending);
+    this.pending = '';
+  }
+
+  get ended(): boolean {
+    return this.done || this.res.writableEnded || this.res.destroyed;
+  }
+
+  /** Sends the headers, if still unsent, and what this tick wrote. */
+  flush(): void {
+    this.queued = false;
+    const res = this.res;
+    if (this.done || res.writableEnded || res.destroyed) return;
+    if (!res.headersSent) {
+      res.writeHead(this.status, this.headers);
+      if (this.pending === '') res.flushHeaders();
+    }
+    if (this.pending !== '') {
+      res.write(this.pending);
+      this.pending = '';
+    }
+  }
+
+  private queue(): void {
+    if (this.queued) return;
+    this.queued = true;
+    dirty.push(this);
+    if (!flushScheduled) {
+      flushScheduled = true;
+      setImmediate(flushDirty);
+    }
   }
 }
 
