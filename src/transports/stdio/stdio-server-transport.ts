@@ -1,6 +1,12 @@
 import type { Readable, Writable } from 'node:stream';
 import { serializeMessage } from '../../jsonrpc/index.js';
-import type { JsonRpcMessage, Transport, TransportSink } from '../../jsonrpc/index.js';
+import type {
+  JsonRpcMessage,
+  RequestId,
+  SendOptions,
+  Transport,
+  TransportSink,
+} from '../../jsonrpc/index.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, createFrameReader } from './frame-reader.js';
 import { WriteQueue } from './write-queue.js';
 
@@ -15,6 +21,13 @@ export interface StdioServerTransportOptions {
    * stdout is the process's own).
    */
   guardConsole?: boolean;
+  /**
+   * The official SDK clients drop a progress notification read in the same chunk as its
+   * request's response (they handle the response at once, the notification a microtask
+   * later). A response is therefore written at least this long after the last progress of
+   * its own request, in a separate write (default 5 ms; 0 turns this off).
+   */
+  progressGapMs?: number;
 }
 
 /**
@@ -37,8 +50,12 @@ export class StdioServerTransport implements Transport {
   private closed = false;
   private restoreConsole: (() => void) | undefined;
   private readonly framer;
+  private readonly progressGapMs: number;
+  /** When the last progress of each request still running was queued (performance.now()). */
+  private readonly progressAt = new Map<RequestId, number>();
 
   constructor(options: StdioServerTransportOptions = {}) {
+    this.progressGapMs = options.progressGapMs ?? 5;
     this.stdin = options.stdin ?? process.stdin;
     this.stdout = options.stdout ?? process.stdout;
     this.maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
@@ -60,9 +77,24 @@ export class StdioServerTransport implements Transport {
     this.stdout.on('error', this.onError);
   }
 
-  send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> | void {
+  send(message: JsonRpcMessage | JsonRpcMessage[], options?: SendOptions): Promise<void> | void {
     if (this.closed || !this.queue) return;
-    return this.queue.push(serializeMessage(message));
+    const line = serializeMessage(message);
+    if (Array.isArray(message)) return this.queue.push(line);
+    if (!('method' in message)) {
+      // A response: held back if a progress of its own request went out just before.
+      const at = message.id === null ? undefined : this.progressAt.get(message.id);
+      if (at === undefined) return this.queue.push(line);
+      this.progressAt.delete(message.id!);
+      return this.queue.push(line, at + this.progressGapMs);
+    }
+    const related = options?.relatedRequestId;
+    if (related !== undefined && message.method === 'notifications/progress' && this.progressGapMs > 0) {
+      // A request cancelled after its progress gets no response: bound what is remembered.
+      if (this.progressAt.size >= 10_000) this.progressAt.delete(this.progressAt.keys().next().value!);
+      this.progressAt.set(related, performance.now());
+    }
+    return this.queue.push(line);
   }
 
   async close(): Promise<void> {
@@ -94,6 +126,7 @@ export class StdioServerTransport implements Transport {
     // Let the process exit once stdin has nothing more to give.
     this.stdin.pause();
     this.restoreConsole?.();
+    this.progressAt.clear();
     this.sink?.closed(error);
   }
 }
