@@ -8,6 +8,7 @@ import type {
   TransportSink,
 } from '../../jsonrpc/index.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, createFrameReader } from './frame-reader.js';
+import { guardStdout } from './stdout-guard.js';
 import { WriteQueue } from './write-queue.js';
 
 export interface StdioServerTransportOptions {
@@ -16,9 +17,10 @@ export interface StdioServerTransportOptions {
   /** Largest accepted message in bytes (16 MiB). */
   maxMessageBytes?: number;
   /**
-   * Sends `console.log`, `console.info` and `console.debug` to stderr while the transport
-   * runs, so a stray log line can never corrupt the protocol stream (default true when
-   * stdout is the process's own).
+   * Sends every other write to stdout to stderr while the transport runs (`console.log`,
+   * `info`, `debug`, `dir`, `table`... and `process.stdout.write` itself), with a warning
+   * naming the culprit once, so a stray line can never corrupt the protocol stream
+   * (default true when stdout is the process's own).
    */
   guardConsole?: boolean;
   /**
@@ -65,12 +67,17 @@ export class StdioServerTransport implements Transport {
 
   start(sink: TransportSink): void {
     this.sink = sink;
+    let write: ((data: string) => boolean) | undefined;
+    if (this.guardConsole) ({ write, release: this.restoreConsole } = guardStdout());
     // Backpressure: while stdout is congested, stop reading new requests.
-    this.queue = new WriteQueue(this.stdout, (congested) => {
-      if (congested) this.stdin.pause();
-      else if (!this.closed) this.stdin.resume();
-    });
-    if (this.guardConsole) this.restoreConsole = redirectConsoleToStderr();
+    this.queue = new WriteQueue(
+      this.stdout,
+      (congested) => {
+        if (congested) this.stdin.pause();
+        else if (!this.closed) this.stdin.resume();
+      },
+      write,
+    );
     this.stdin.on('data', this.onData);
     this.stdin.on('end', this.onEnd);
     this.stdin.on('error', this.onError);
@@ -129,16 +136,4 @@ export class StdioServerTransport implements Transport {
     this.progressAt.clear();
     this.sink?.closed(error);
   }
-}
-
-function redirectConsoleToStderr(): () => void {
-  const saved = { log: console.log, info: console.info, debug: console.debug };
-  console.log = console.error;
-  console.info = console.error;
-  console.debug = console.error;
-  return () => {
-    console.log = saved.log;
-    console.info = saved.info;
-    console.debug = saved.debug;
-  };
 }
