@@ -38,6 +38,12 @@ function randomHex(bytes: number): string {
   return s;
 }
 
+function toHex(bytes: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < bytes.length; i++) s += bytes[i]!.toString(16).padStart(2, '0');
+  return s;
+}
+
 function fromHex(hex: string): Uint8Array {
   const out = new Uint8Array(hex.length / 2);
   for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
@@ -153,6 +159,14 @@ export async function connectRedisStores(options: RedisStoresOptions | string): 
   // The heartbeat tells followers of this node's streams that it is alive.
   const heartbeat = setInterval(() => void beat().catch(() => undefined), 1000);
   heartbeat.unref?.();
+  const reconnectListeners: Array<() => void> = [];
+  const key = requestStateKey;
+  redis.on('ready', () => {
+    // Back after an outage; a Redis restarted without persistence has lost everything.
+    void beat().catch(() => undefined);
+    if (!o.requestStateKey) void redis.set(`${prefix}mrtr-key`, toHex(key), 'NX').catch(() => undefined);
+    for (const l of reconnectListeners) l();
+  });
   return {
     nodeId,
     redis,
@@ -160,6 +174,7 @@ export async function connectRedisStores(options: RedisStoresOptions | string): 
     events: new RedisEventStore(redis, channels, prefix, o),
     bus,
     requestStateKey,
+    onReconnect: (listener) => void reconnectListeners.push(listener),
     close: async () => {
       clearInterval(heartbeat);
       await redis.del(`${prefix}node:${nodeId}`).catch(() => undefined);

@@ -370,7 +370,7 @@ describe('Redis stores: cluster-wide limits and fan-out', () => {
 });
 
 describe('Redis stores: Redis goes away and comes back', () => {
-  test('legacy requests get 503 with a JSON-RPC error, modern ones go on; the nodes recover by themselves', async () => {
+  test('legacy requests get 503 with a JSON-RPC error, modern ones go on; the nodes recover by themselves, sessions too', async () => {
     const nodes = await startNodes(2);
     try {
       const [a, b] = nodes as [Fixture, Fixture];
@@ -399,6 +399,20 @@ describe('Redis stores: Redis goes away and comes back', () => {
       await postJson(b.url, notification('notifications/initialized'), legacyHeaders(sid2));
       const onA = await postJson(a.url, rpc('ping'), legacyHeaders(sid2));
       assert.equal(onA.status, 200, 'the other node serves the new session too');
+      // Redis came back empty (no persistence): A, which served the old session, put it back.
+      const old = await eventually(
+        async () => {
+          const r = await postJson(
+            b.url,
+            rpc('tools/call', { name: 'add', arguments: { a: 2, b: 2 } }),
+            legacyHeaders(sid),
+          );
+          return r.status === 200 ? r : undefined;
+        },
+        5000,
+        'the old session restored',
+      );
+      assert.deepEqual((messagesOf(old.body)[0]!.result as Obj).structuredContent, { sum: 4 });
     } finally {
       await closeAll(nodes);
     }

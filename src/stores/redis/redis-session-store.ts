@@ -39,6 +39,15 @@ if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 if redis.call('LLEN', KEYS[2]) >= tonumber(ARGV[2]) then return -1 end
 return redis.call('RPUSH', KEYS[2], ARGV[1])`;
 
+const RESTORE = `
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+redis.call('DEL', KEYS[2])
+for i = 5, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
+redis.call('PEXPIRE', KEYS[2], ARGV[2])
+redis.call('ZADD', KEYS[3], tonumber(ARGV[3]) + tonumber(ARGV[2]), ARGV[4])
+return 1`;
+
 type Scripted = Redis & {
   mcpCreate(k1: string, k2: string, k3: string, ...args: (string | number)[]): Promise<number>;
   mcpTouch(
@@ -48,6 +57,7 @@ type Scripted = Redis & {
     ...args: (string | number)[]
   ): Promise<[string, number, string[]?] | null>;
   mcpAppend(k1: string, k2: string, ...args: (string | number)[]): Promise<number>;
+  mcpRestore(k1: string, k2: string, k3: string, ...args: (string | number)[]): Promise<number>;
 };
 
 /**
@@ -66,6 +76,7 @@ export class RedisLegacySessionStore implements LegacySessionStore {
     redis.defineCommand('mcpCreate', { numberOfKeys: 3, lua: CREATE });
     redis.defineCommand('mcpTouch', { numberOfKeys: 3, lua: TOUCH });
     redis.defineCommand('mcpAppend', { numberOfKeys: 2, lua: APPEND });
+    redis.defineCommand('mcpRestore', { numberOfKeys: 3, lua: RESTORE });
     this.redis = redis as Scripted;
   }
 
@@ -93,6 +104,17 @@ export class RedisLegacySessionStore implements LegacySessionStore {
   async appendOp(id: string, op: string): Promise<number> {
     const [a, b] = this.keys(id);
     return guarded(this.redis.mcpAppend(a, b, op, MAX_OPS));
+  }
+
+  async restore(
+    id: string,
+    principal: string,
+    ops: readonly string[],
+    limits: SessionLimits,
+  ): Promise<boolean> {
+    const [a, b, c] = this.keys(id);
+    const r = await guarded(this.redis.mcpRestore(a, b, c, principal, limits.idleMs, Date.now(), id, ...ops));
+    return r === 1;
   }
 
   async delete(id: string): Promise<void> {

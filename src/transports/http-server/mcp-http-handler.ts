@@ -304,12 +304,8 @@ export class McpHttpHandler {
   private async initialize(ex: HttpExchange, frame: ParsedFrame): Promise<void> {
     const id = newSessionId();
     const principal = principalOf(ex.authInfo);
-    const created = await this.sessionStore.create(
-      id,
-      principal,
-      this.shared ? JSON.stringify(frame) : '',
-      this.limits,
-    );
+    const initText = this.shared ? JSON.stringify(frame) : '';
+    const created = await this.sessionStore.create(id, principal, initText, this.limits);
     if (!created) {
       return sendError(ex, 503, ErrorCode.InternalError, 'Too many sessions; try again later', null, {
         'retry-after': '5',
@@ -317,6 +313,7 @@ export class McpHttpHandler {
     }
     const entry = await this.open(id, principal);
     entry.ops = 1;
+    if (this.shared) entry.history = [initText];
     return this.deliverLegacy(ex, entry, frame as JsonRpcMessage, id);
   }
 

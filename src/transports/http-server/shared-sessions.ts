@@ -9,7 +9,12 @@ export interface SessionEntry {
   connection: { close(): Promise<void> };
   /** How many recorded ops this node's copy has replayed (shared stores only). */
   ops: number;
+  /** Those ops' text, to put the session back if the store loses it (a Redis restart without persistence). */
+  history?: string[];
 }
+
+/** The most ops a node keeps per session to restore it (the store's own bound). */
+const MAX_HISTORY = 10_000;
 
 /** The client messages that change a legacy session's state, recorded so other nodes can replay them. */
 const STATE_METHODS = new Set([
@@ -47,6 +52,25 @@ export class SharedSessions {
     private readonly host: SharedSessionsHost,
   ) {
     this.unsubscribe = stores.bus.subscribe((m) => this.onMessage(m));
+    stores.onReconnect?.(() => void this.restoreAll());
+  }
+
+  /**
+   * Puts every session this node serves back into the store after it came back empty
+   * (a restart without persistence): the first node to restore a session wins, the others
+   * find it there. Sessions no node was serving are lost; their clients get 404.
+   */
+  private async restoreAll(): Promise<void> {
+    const restore = this.stores.sessions.restore?.bind(this.stores.sessions);
+    if (!restore) return;
+    for (const [id, entry] of this.host.sessions) {
+      if (!entry.history?.length || entry.transport.closed) continue;
+      try {
+        await restore(id, entry.transport.principal, entry.history, this.host.limits);
+      } catch {
+        return; // Down again: the next reconnect tries again.
+      }
+    }
   }
 
   get nodeId(): string {
@@ -96,8 +120,11 @@ export class SharedSessions {
 
   private apply(entry: SessionEntry, record: LegacySessionRecord): void {
     if (record.opCount <= entry.ops) return;
-    entry.transport.replay(record.ops.slice(Math.max(0, entry.ops - record.firstOp)));
+    const fresh = record.ops.slice(Math.max(0, entry.ops - record.firstOp));
+    entry.transport.replay(fresh);
     entry.ops = record.opCount;
+    const history = (entry.history ??= []);
+    if (history.length + fresh.length <= MAX_HISTORY) history.push(...fresh);
   }
 
   /**
@@ -109,9 +136,13 @@ export class SharedSessions {
     let changed = false;
     for (const m of items) {
       if (m instanceof InvalidMessage || !('method' in m) || !STATE_METHODS.has(m.method)) continue;
-      const count = await this.stores.sessions.appendOp(id, JSON.stringify(m));
+      const text = JSON.stringify(m);
+      const count = await this.stores.sessions.appendOp(id, text);
       // Delivered here now; anything another node added meanwhile comes with the next touch.
-      if (count === entry.ops + 1) entry.ops = count;
+      if (count === entry.ops + 1) {
+        entry.ops = count;
+        if (entry.history && entry.history.length < MAX_HISTORY) entry.history.push(text);
+      }
       changed = true;
     }
     if (changed) this.stores.bus.publish(null, { t: 'ops', s: id });

@@ -55,6 +55,11 @@ export interface LegacySessionStore {
   appendOp(id: string, op: string): number | Promise<number>;
   /** Ends the session for every node. */
   delete(id: string): void | Promise<void>;
+  /**
+   * Puts a session back with its whole history, unless it is there already (after the store
+   * lost its data). Optional: a store that never loses data does not need it.
+   */
+  restore?(id: string, principal: string, ops: readonly string[], limits: SessionLimits): Promise<boolean>;
 }
 
 /** A message between the nodes of a cluster. */
@@ -107,6 +112,8 @@ export interface SharedStores {
   readonly bus: ClusterBus;
   /** The key every node seals MRTR `requestState` with. */
   readonly requestStateKey: Uint8Array;
+  /** Calls `listener` each time the store is reachable again after an outage. */
+  onReconnect?(listener: () => void): void;
   close(): Promise<void>;
 }
 
