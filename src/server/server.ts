@@ -103,9 +103,9 @@ export class McpServer {
   private readonly sessions = new Set<Session>();
   private readonly legacySubscriptions = new WeakMap<Session, Set<string>>();
   private readonly listeners = new Set<ListenStream>();
-  private readonly codec: RequestStateCodec;
-  private readonly bus: ChangeBus;
-  private readonly unsubscribeBus: () => void;
+  private codec: RequestStateCodec;
+  private bus: ChangeBus;
+  private unsubscribeBus: () => void;
   /** The wire form of each list, built once and dropped when its contents change. */
   private readonly wireLists = new Map<ListKey, readonly unknown[]>();
   /** What connect gives each session (modern HTTP connects once per request); reset on change. */
@@ -210,6 +210,18 @@ export class McpServer {
   /** A tool's listed input schema (the HTTP layer checks `Mcp-Param-*` headers against it). */
   toolInputSchema(name: string): Record<string, unknown> | undefined {
     return this.tools.get(name)?.wire.inputSchema as Record<string, unknown> | undefined;
+  }
+
+  /**
+   * Joins a cluster of nodes that serve this same server behind a load balancer (the HTTP
+   * layer calls this when it is given shared stores): change events then travel on the
+   * cluster's bus, and MRTR state is sealed with the key every node shares.
+   */
+  joinCluster(parts: { changeBus: ChangeBus; requestStateKey: Uint8Array }): void {
+    this.unsubscribeBus();
+    this.bus = parts.changeBus;
+    this.unsubscribeBus = this.bus.subscribe((e) => this.deliverChange(e));
+    if (!this.options.requestState) this.codec = new HmacRequestState(parts.requestStateKey);
   }
 
   /** Tells subscribers that a resource's content changed. */
