@@ -43,6 +43,10 @@ describe('everything server: legacy version negotiation', () => {
         resources: { subscribe: true, listChanged: true },
         prompts: { listChanged: true },
         completions: {},
+        // The task tools: the tasks capability exists from 2025-11-25 on.
+        ...(version >= '2025-11-25'
+          ? { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }
+          : {}),
       });
       assert.equal(init.peerInfo?.name, 'mcpkit-everything');
       assert.deepEqual(await client.request('ping'), {});
@@ -84,6 +88,7 @@ describe('everything server: legacy version negotiation', () => {
     assert.deepEqual(found.supportedVersions, [MODERN]);
     assert.deepEqual(Object.keys(found.capabilities as Obj).sort(), [
       'completions',
+      'extensions',
       'logging',
       'prompts',
       'resources',
