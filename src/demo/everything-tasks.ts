@@ -103,6 +103,28 @@ export function registerEverythingTasks(server: McpServer): void {
     },
   );
 
+  server.tool(
+    {
+      name: 'test_tool_with_task',
+      description: 'Asks for a name synchronously, then finishes the work as a task',
+      input: objectSchema(),
+      execution: { taskSupport: 'required' },
+      deferTask: true,
+    },
+    async (_args, ctx) => {
+      const answer = await ctx.elicit({
+        mode: 'form',
+        message: 'What is your name?',
+        requestedSchema: objectSchema({ name: { type: 'string' } }, ['name']),
+      } as never);
+      const name = (answer.content as { name?: unknown } | undefined)?.name;
+      const user_name = typeof name === 'string' ? name : 'stranger';
+      await ctx.startTask();
+      await pause(200, ctx.signal);
+      return `Hello, ${user_name}! Your task is done.`;
+    },
+  );
+
   // ------------------------------------------------------------- interactive demos
 
   server.tool(

@@ -40,6 +40,7 @@ const ASK_TIMEOUT_MS = 5 * 60_000;
  */
 export class ServerContext {
   private taskId_: string | undefined;
+  private taskStarter: (() => Promise<void>) | undefined;
   private statusCount = 0;
 
   constructor(
@@ -63,6 +64,23 @@ export class ServerContext {
     this.request = request;
     this.asker = asker;
     this.taskId_ = taskId;
+  }
+
+  /** @internal Set by the task runtime for tools that start their task themselves. */
+  setTaskStarter(start: () => Promise<void>): void {
+    this.taskStarter = start;
+  }
+
+  /**
+   * Turns this call into a task now, for tools declared with `deferTask`: questions asked
+   * before it are settled synchronously (MRTR rounds in the modern era), the client gets
+   * its `CreateTaskResult`, and the rest of the handler runs as the task. Elsewhere (a
+   * plain call, or a task already) it does nothing.
+   */
+  async startTask(): Promise<void> {
+    const start = this.taskStarter;
+    this.taskStarter = undefined;
+    if (start) await start();
   }
 
   /**

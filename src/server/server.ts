@@ -405,7 +405,7 @@ export class McpServer {
     if (!entry)
       throw WireError.invalidParams(`Unknown tool: ${name.length > 100 ? name.slice(0, 100) + '…' : name}`);
     if (this.taskRuntime) {
-      const tool = { name, support: taskSupportOf(entry.wire.execution) };
+      const tool = { name, support: taskSupportOf(entry.wire.execution), deferred: entry.deferTask };
       return this.taskRuntime.callTool(tool, params, ctx, (c) => callTool(entry, params, c));
     }
     return callTool(entry, params, ctx);

@@ -60,6 +60,11 @@ export type TaskSupport = 'forbidden' | 'optional' | 'required';
 export interface TaskTool {
   readonly name: string;
   readonly support: TaskSupport;
+  /**
+   * The handler becomes a task only when it calls `ctx.startTask()`, after the questions
+   * it must settle first (asked synchronously: MRTR rounds in the modern era).
+   */
+  readonly deferred?: boolean;
 }
 
 interface Running {
@@ -195,8 +200,8 @@ export class TaskRuntime {
       if (task.ttl !== undefined && task.ttl !== null && typeof task.ttl !== 'number') {
         throw WireError.invalidParams('params.task.ttl must be a number of milliseconds');
       }
-      const record = await this.start(ctx, 'legacy', task.ttl as number | undefined, run);
-      return { task: legacyTask(record) };
+      const shape = (r: TaskRecord): unknown => ({ task: legacyTask(r) });
+      return this.launch(tool, ctx, 'legacy', task.ttl as number | undefined, run, shape);
     }
     // The extension: the server decides, for clients that declared it on this request.
     if (tool.support === 'forbidden') return run(ctx);
@@ -204,17 +209,63 @@ export class TaskRuntime {
       if (tool.support === 'required') throw missingTasksExtension(`Tool ${tool.name}`);
       return run(ctx);
     }
-    const record = await this.start(ctx, 'modern', undefined, run);
-    return { resultType: 'task', ...modernTask(record, false) };
+    const shape = (r: TaskRecord): unknown => ({ resultType: 'task', ...modernTask(r, false) });
+    return this.launch(tool, ctx, 'modern', undefined, run, shape);
   }
 
-  /** Creates the task (durably, before answering) and starts its handler. */
-  private async start(
+  /**
+   * Runs the handler as a task: created first (eager), or when the handler calls
+   * `ctx.startTask()` (deferred). A deferred handler that returns without starting one
+   * answers plainly, except that a 2025-11-25 task-augmented call always gets a task.
+   */
+  private async launch(
+    tool: TaskTool,
+    ctx: ServerContext,
+    generation: 'legacy' | 'modern',
+    ttl: number | undefined,
+    run: (ctx: ServerContext) => Promise<CallToolResult>,
+    shape: (record: TaskRecord) => unknown,
+  ): Promise<unknown> {
+    if (!tool.deferred) {
+      const running = await this.create(ctx, generation, ttl);
+      // The handler runs after the CreateTaskResult is on its way.
+      queueMicrotask(() => this.track(running, run(ctx)));
+      return shape(running.record);
+    }
+    let running: Running | undefined;
+    let started!: (v: { started: true }) => void;
+    const startedP = new Promise<{ started: true }>((resolve) => (started = resolve));
+    ctx.setTaskStarter(async () => {
+      running ??= await this.create(ctx, generation, ttl);
+      started({ started: true });
+    });
+    const work = run(ctx);
+    const outcome = await Promise.race([work.then((result) => ({ result })), startedP]);
+    if (running) {
+      this.track(running, work);
+      return shape(running.record);
+    }
+    const result = (outcome as { result: CallToolResult }).result;
+    if (generation === 'modern') return result;
+    const late = await this.create(ctx, generation, ttl);
+    this.track(late, Promise.resolve(result));
+    return shape(late.record);
+  }
+
+  /** Records the outcome of a task's handler when it settles. */
+  private track(running: Running, work: Promise<CallToolResult>): void {
+    work.then(
+      (result) => this.finish(running, result, undefined),
+      (e: unknown) => this.finish(running, undefined, e),
+    );
+  }
+
+  /** Creates the task (durably, before answering) and moves the call's context into it. */
+  private async create(
     ctx: ServerContext,
     generation: 'legacy' | 'modern',
     requestedTtl: number | undefined,
-    run: (ctx: ServerContext) => Promise<CallToolResult>,
-  ): Promise<TaskRecord> {
+  ): Promise<Running> {
     const rc = ctx.request;
     const now = Date.now();
     const ttl =
@@ -272,14 +323,7 @@ export class TaskRuntime {
       },
     };
     ctx.enterTask(taskRc, asker, record.taskId);
-    // The handler runs after the CreateTaskResult is on its way.
-    queueMicrotask(() => {
-      run(ctx).then(
-        (result) => this.finish(running, result, undefined),
-        (e: unknown) => this.finish(running, undefined, e),
-      );
-    });
-    return record;
+    return running;
   }
 
   /** A context host for the task's request context: progress and logs outlive the request. */
