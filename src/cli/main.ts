@@ -4,6 +4,7 @@ import { demoServer, demoServerHelp } from './commands/demo-server.js';
 import { demo, demoHelp } from './commands/demo.js';
 import { listCommand, listHelp } from './commands/list.js';
 import { call, callHelp } from './commands/call.js';
+import { tasks, tasksHelp } from './commands/tasks.js';
 import { read, readHelp } from './commands/read.js';
 import { prompt, promptHelp } from './commands/prompt.js';
 import { complete, completeHelp } from './commands/complete.js';
@@ -31,6 +32,7 @@ const commands: Record<string, { run: (argv: string[]) => Promise<number>; help:
       summary: 'list the prompts of a server',
     },
     call: { run: call, help: callHelp, summary: 'call a tool: mcpkit call TOOL key=value ...' },
+    tasks: { run: tasks, help: tasksHelp, summary: "a server's tasks: mcpkit tasks list|get|result|cancel" },
     read: { run: read, help: readHelp, summary: 'read a resource: mcpkit read URI' },
     prompt: { run: prompt, help: promptHelp, summary: 'get a prompt: mcpkit prompt NAME key=value ...' },
     complete: { run: complete, help: completeHelp, summary: 'complete a prompt or template argument' },
