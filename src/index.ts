@@ -151,3 +151,9 @@ export {
   supportsAppViews,
 } from './protocol/apps.js';
 export type { AppCsp, AppPermissions, AppResourceMeta, AppToolMeta, AppVisibility } from './protocol/apps.js';
+export { PostMessageTransport } from './transports/post-message/index.js';
+export type {
+  MessageSource,
+  PostMessageTransportOptions,
+  PostTarget,
+} from './transports/post-message/index.js';
