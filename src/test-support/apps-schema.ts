@@ -24,9 +24,10 @@ export const APPS_SCHEMA_DEFS: readonly string[] = Object.keys(schema.$defs);
 export function assertAppsSchema(definition: string, value: unknown): void {
   let v = compiled.get(definition);
   if (!v) {
-    const def = schema.$defs[definition];
+    const def = schema.$defs[definition] as { $defs?: object } | undefined;
     if (!def) throw new Error(`No definition ${definition} in the ext-apps schema`);
-    v = ajv.compile({ ...def, $defs: schema.$defs });
+    // Definitions carry their own local $defs; keep them beside the top-level ones.
+    v = ajv.compile({ ...def, $defs: { ...schema.$defs, ...def.$defs } });
     compiled.set(definition, v);
   }
   if (!v(value)) {

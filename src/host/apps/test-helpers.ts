@@ -237,3 +237,29 @@ export class HostPage {
     await this.page.close();
   }
 }
+
+let extAppsModule: string | undefined;
+
+/**
+ * A view built with the official `App` class: the package's self-contained browser build
+ * (`@modelcontextprotocol/ext-apps/app-with-deps`) inlined in a module script, its exports
+ * bound to `ExtApps`, followed by `body` (which uses `ExtApps.App`).
+ */
+export function officialAppHtml(body: string): string {
+  if (!extAppsModule) {
+    const path = fileURLToPath(import.meta.resolve('@modelcontextprotocol/ext-apps/app-with-deps'));
+    const source = readFileSync(path, 'utf8');
+    const m = /export\s*\{([^}]*)\};?\s*$/.exec(source);
+    if (!m) throw new Error('Unexpected shape of the ext-apps browser build');
+    const pairs = m[1]!
+      .split(',')
+      .map((p) => p.trim().split(/\s+as\s+/))
+      .map(([local, exported]) => `${JSON.stringify(exported ?? local)}: ${local}`);
+    extAppsModule = `${source.slice(0, m.index)}\nconst ExtApps = { ${pairs.join(', ')} };\n`;
+  }
+  return `<!doctype html><html><head><meta charset="utf-8"><title>official App probe</title></head>
+<body><div id="out">loading</div><script type="module">
+${extAppsModule}
+${body}
+</script></body></html>`;
+}
