@@ -42,6 +42,9 @@ function fakeServer(calls: Obj[]): AppServer & { listed: number } {
     async readResource(params: { uri: string }) {
       return { contents: [{ uri: params.uri, text: 'r' }] };
     },
+    async listResources() {
+      return { resources: [{ uri: 'ui://v', name: 'v' }] };
+    },
   };
   return s;
 }
@@ -179,6 +182,12 @@ describe('AppBridge optional features', () => {
       p.view.request('ui/message', { role: 'user', content: [{ type: 'text', text: 'x' }] }),
       code(-32601),
     );
+    assert.deepEqual(await p.view.request('resources/list', {}), {
+      resources: [{ uri: 'ui://v', name: 'v' }],
+    });
+    assert.deepEqual(await p.view.request('resources/read', { uri: 'ui://v' }), {
+      contents: [{ uri: 'ui://v', text: 'r' }],
+    });
     assert.deepEqual(await p.view.request('ui/update-model-context', { structuredContent: { a: 1 } }), {});
     assert.deepEqual(p.bridge.modelContext, { structuredContent: { a: 1 } });
     await p.close();

@@ -102,7 +102,7 @@ function denied(message: string): WireError {
  * The host half of MCP Apps for one view: it frames the view through a sandbox proxy on
  * another origin, answers `ui/initialize` with the host's capabilities and context, holds
  * every host-to-view message until `ui/notifications/initialized`, and serves the view's
- * requests: `tools/call` and `resources/read` proxied to the view's own server (app-only
+ * requests: `tools/call`, `resources/read` and `resources/list` proxied to the view's own server (app-only
  * versus model-visible tools enforced, then the host's policy), `ui/open-link`,
  * `ui/message`, `ui/update-model-context`, `ui/request-display-mode`, size changes, logs
  * and pings. It speaks JSON-RPC through mcpkit's `Session` over a `PostMessageTransport`.
@@ -368,6 +368,7 @@ export class AppBridge {
     s.setNotificationHandler('ui/notifications/initialized', () => this.onInitialized());
     s.setRequestHandler('tools/call', (p, ctx) => this.callTool(p, ctx));
     s.setRequestHandler('resources/read', (p, ctx) => this.readResource(p, ctx));
+    s.setRequestHandler('resources/list', (p, ctx) => this.listResources(p, ctx));
     s.setRequestHandler('ui/open-link', (p) => this.openLink(p));
     s.setRequestHandler('ui/message', (p) => this.message(p));
     s.setRequestHandler('ui/update-model-context', (p) => this.updateModelContext(p));
@@ -493,6 +494,14 @@ export class AppBridge {
       throw denied(`Resource read denied: ${uri}`);
     }
     return this.options.server.readResource({ uri }, { signal: ctx.signal });
+  }
+
+  private async listResources(p: Params, ctx: RequestContext): Promise<Record<string, unknown>> {
+    this.requireInitialized('resources/list');
+    const server = this.options.server;
+    if (!server.listResources) throw WireError.methodNotFound('resources/list (not proxied by this host)');
+    const params = typeof p.cursor === 'string' ? { cursor: p.cursor } : {};
+    return server.listResources(params, { signal: ctx.signal });
   }
 
   private async openLink(p: Params): Promise<Record<string, unknown>> {

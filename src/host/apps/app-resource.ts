@@ -13,6 +13,11 @@ export interface AppServer {
     options?: { signal?: AbortSignal },
   ): Promise<Record<string, unknown>>;
   readResource(params: { uri: string }, options?: { signal?: AbortSignal }): Promise<Record<string, unknown>>;
+  /** Lists the server's resources for the view (`resources/list`); without it the view gets -32601. */
+  listResources?(
+    params: { cursor?: string },
+    options?: { signal?: AbortSignal },
+  ): Promise<Record<string, unknown>>;
   /** The server's tools, for the visibility checks (when the bridge is not given them). */
   listTools?(): Promise<{ tools: ReadonlyArray<{ name: string; _meta?: unknown }> }>;
 }

@@ -141,3 +141,36 @@ describe('the sandbox proxy page', () => {
     assert.throws(() => sandboxProxyHtml({ hostOrigin: 'http://x/"</script>' }), /origin/);
   });
 });
+
+describe('startSandboxProxyServer', () => {
+  test('serves the proxy page on its own loopback origin, one path, GET only, right Host only', async () => {
+    const { startSandboxProxyServer } = await import('./node-sandbox-server.js');
+    const proxy = await startSandboxProxyServer({ hostOrigin: 'http://127.0.0.1:9' });
+    try {
+      assert.match(proxy.url, /^http:\/\/127\.0\.0\.1:\d+\/sandbox$/);
+      const ok = await fetch(proxy.url);
+      assert.equal(ok.status, 200);
+      assert.equal(ok.headers.get('cache-control'), 'no-store');
+      assert.equal(
+        ok.headers.get('content-security-policy'),
+        null,
+        'no CSP of its own (the view inherits it)',
+      );
+      assert.ok((await ok.text()).includes('sandboxProxyMain("http://127.0.0.1:9")'));
+      assert.equal((await fetch(`${proxy.origin}/other`)).status, 404);
+      assert.equal((await fetch(proxy.url, { method: 'POST' })).status, 405);
+      const { request } = await import('node:http');
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = request(proxy.url, { headers: { host: 'evil.example:80' } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      assert.equal(status, 421, 'a rebinding Host header is refused');
+    } finally {
+      await proxy.close();
+    }
+  });
+});

@@ -15,7 +15,8 @@ import { join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Frame, FrameLocator, Page } from 'playwright-core';
 import type { Client } from '../../client/index.js';
-import { SANDBOX_PROXY_HEADERS, sandboxProxyHtml } from './sandbox-proxy.js';
+import { startSandboxProxyServer } from './node-sandbox-server.js';
+import type { SandboxProxyServer } from './node-sandbox-server.js';
 
 export const CHROMIUM = process.env.MCPKIT_CHROMIUM ?? '/usr/bin/chromium';
 /** Why the Chromium tests skip, or false when they run. */
@@ -99,7 +100,7 @@ window.hostReady = true;
 export class AppsTestBed {
   private constructor(
     readonly host: Origin,
-    readonly proxy: Origin,
+    readonly proxy: SandboxProxyServer,
     readonly declared: Origin,
     readonly evil: Origin,
     readonly context: BrowserContext,
@@ -120,11 +121,7 @@ export class AppsTestBed {
       }
       res.writeHead(404).end();
     });
-    const proxy = await serve((req, res) => {
-      if (new URL(req.url ?? '/', 'http://x').pathname === '/sandbox') {
-        res.writeHead(200, { ...SANDBOX_PROXY_HEADERS }).end(sandboxProxyHtml({ hostOrigin: host.url }));
-      } else res.writeHead(404).end();
-    });
+    const proxy = await startSandboxProxyServer({ hostOrigin: host.url });
     const cors = { 'access-control-allow-origin': '*', 'content-type': 'application/json' };
     const declared = await serve((_req, res) => void res.writeHead(200, cors).end('{"ok":true}'));
     const evil = await serve((_req, res) => void res.writeHead(200, cors).end('{"stolen":true}'));
@@ -149,7 +146,7 @@ export class AppsTestBed {
 
   /** The proxy's URL, for `mount`. */
   get proxyUrl(): string {
-    return `${this.proxy.url}/sandbox`;
+    return this.proxy.url;
   }
 
   /** Opens the host page with its MCP calls answered by `client`. */
@@ -170,7 +167,8 @@ export class AppsTestBed {
 
   async close(): Promise<void> {
     await this.context.close().catch(() => undefined);
-    for (const o of [this.host, this.proxy, this.declared, this.evil]) {
+    await this.proxy.close();
+    for (const o of [this.host, this.declared, this.evil]) {
       o.server.closeAllConnections();
       await new Promise((r) => o.server.close(r));
     }
