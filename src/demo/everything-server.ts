@@ -1,5 +1,6 @@
 import { McpServer } from '../server/index.js';
 import type { ServerOptions } from '../server/index.js';
+import { registerEverythingApps } from './everything-apps.js';
 import { registerEverythingContent } from './everything-content.js';
 import {
   describeElicitation,
@@ -306,5 +307,6 @@ export function createEverythingServer(options: EverythingServerOptions = {}): M
   registerEverythingContent(server);
   registerEverythingModern(server, stepMs);
   registerEverythingTasks(server);
+  registerEverythingApps(server);
   return server;
 }
