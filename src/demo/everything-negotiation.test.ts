@@ -43,7 +43,12 @@ describe('everything server: legacy version negotiation', () => {
         tools: { listChanged: true },
         resources: { subscribe: true, listChanged: true },
         prompts: { listChanged: true },
-        completions: {},
+        // 2024-11-05 has no completions capability: completion/complete needs none there.
+        ...(version === '2024-11-05' ? {} : { completions: {} }),
+        // The task tools: the tasks capability exists from 2025-11-25 on.
+        ...(version >= '2025-11-25'
+          ? { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }
+          : {}),
         ...DEMO_EXTENSIONS,
       });
       assert.equal(init.peerInfo?.name, 'mcpkit-everything');

@@ -1,5 +1,6 @@
 import { McpServer } from '../server/index.js';
 import type { ServerOptions } from '../server/index.js';
+import { registerEverythingApps } from './everything-apps.js';
 import { registerEverythingContent } from './everything-content.js';
 import {
   describeElicitation,
@@ -11,6 +12,7 @@ import {
 import { TINY_PNG_BASE64, TINY_WAV_BASE64 } from './everything-media.js';
 import { registerEverythingModern } from './everything-modern.js';
 import { registerEverythingSkills } from './everything-skills.js';
+import { registerEverythingTasks } from './everything-tasks.js';
 
 export interface EverythingServerOptions extends ServerOptions {
   /** Server name and version (default `mcpkit-everything` 0.1.0). */
@@ -306,5 +308,7 @@ export function createEverythingServer(options: EverythingServerOptions = {}): M
   registerEverythingContent(server);
   registerEverythingModern(server, stepMs);
   registerEverythingSkills(server);
+  registerEverythingTasks(server);
+  registerEverythingApps(server);
   return server;
 }

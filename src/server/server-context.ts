@@ -6,11 +6,26 @@ import type { CreateMessageRequestParams, CreateMessageResult } from '../protoco
 import type { ElicitRequestParams, ElicitResult } from '../protocol/types/elicitation.js';
 import type { ListRootsResult } from '../protocol/types/roots.js';
 import type { LogLevel, PeerInfo, RequestContext, RequestOptions } from '../session/index.js';
-import type { InputRequest, MrtrState } from './mrtr.js';
+import type { InputRequest } from './mrtr.js';
+
+/**
+ * Something that can put a question to the client and wait for the answer: the MRTR
+ * replay state of a modern request, or a task waiting in `input_required`.
+ */
+export interface InputAsker {
+  ask(request: InputRequest, key?: string): Promise<Record<string, unknown>>;
+  /** Several questions in one round, by key (MRTR); askers without it get them one by one. */
+  askAll?(requests: Readonly<Record<string, InputRequest>>): Promise<Record<string, Record<string, unknown>>>;
+  /** Records a status message (tasks). */
+  status?(message: string): void;
+}
 
 /** Options for a question asked of the client. */
 export interface AskOptions {
-  /** How long to wait for the client's answer in the legacy era (default 5 minutes). */
+  /**
+   * How long to wait for the client's answer in the legacy era (default: the server's
+   * `timeoutMs` when set, otherwise 5 minutes, since a person may be answering).
+   */
   timeoutMs?: number;
   /**
    * The question's key in the modern era's `inputRequests` (default `q0`, `q1`, … in the
@@ -72,11 +87,60 @@ const ASK_TIMEOUT_MS = 5 * 60_000;
  * ```
  */
 export class ServerContext {
+  private taskId_: string | undefined;
+  private taskStarter: (() => Promise<void>) | undefined;
+  private statusCount = 0;
+
   constructor(
-    /** The engine-level context of this request. */
-    readonly request: RequestContext,
-    private readonly mrtr: MrtrState | undefined,
+    /** The engine-level context of this request (the task's, once the call became a task). */
+    public request: RequestContext,
+    /** Where questions go: MRTR replay state (modern requests) or a task; undefined for a legacy request. */
+    private asker: InputAsker | undefined,
+    /** The server's `timeoutMs`, when its author set one: the default for every question. */
+    private readonly askTimeoutMs?: number,
   ) {}
+
+  /** The task this call runs as, when it runs as one. */
+  get taskId(): string | undefined {
+    return this.taskId_;
+  }
+
+  /**
+   * Moves the call into a task (used by the task runtime): the signal, progress and logs
+   * become the task's, and questions go through the task's `input_required` state.
+   * @internal
+   */
+  enterTask(request: RequestContext, asker: InputAsker, taskId: string): void {
+    this.request = request;
+    this.asker = asker;
+    this.taskId_ = taskId;
+  }
+
+  /** @internal Set by the task runtime for tools that start their task themselves. */
+  setTaskStarter(start: () => Promise<void>): void {
+    this.taskStarter = start;
+  }
+
+  /**
+   * Turns this call into a task now, for tools declared with `deferTask`: questions asked
+   * before it are settled synchronously (MRTR rounds in the modern era), the client gets
+   * its `CreateTaskResult`, and the rest of the handler runs as the task. Elsewhere (a
+   * plain call, or a task already) it does nothing.
+   */
+  async startTask(): Promise<void> {
+    const start = this.taskStarter;
+    this.taskStarter = undefined;
+    if (start) await start();
+  }
+
+  /**
+   * Reports a human-readable status: a task's `statusMessage`, or a progress message on a
+   * plain call whose client asked for progress.
+   */
+  status(message: string): void {
+    if (this.asker?.status) this.asker.status(message);
+    else this.request.progress(++this.statusCount, undefined, message);
+  }
 
   get signal(): AbortSignal {
     return this.request.signal;
@@ -117,6 +181,7 @@ export class ServerContext {
 
   /** Reports progress, when the client asked for it. */
   progress(progress: number, total?: number, message?: string): void {
+    if (message !== undefined) this.asker?.status?.(message);
     this.request.progress(progress, total, message);
   }
 
@@ -136,7 +201,7 @@ export class ServerContext {
    * answered in place.
    */
   get inputRound(): number {
-    return this.mrtr?.round ?? 1;
+    return (this.asker as { round?: number } | undefined)?.round ?? 1;
   }
 
   /** Asks the user something through the client (form or URL mode). */
@@ -182,13 +247,14 @@ export class ServerContext {
     options?: Omit<AskOptions, 'key'>,
   ): Promise<{ [K in keyof Q]: AnswerTo<Q[K]> }> {
     for (const request of Object.values(questions)) this.checkCapability(request);
-    if (this.era === 'modern') {
-      const answers = await this.modernState().askAll(questions);
-      return answers as unknown as { [K in keyof Q]: AnswerTo<Q[K]> };
-    }
+    type Answers = { [K in keyof Q]: AnswerTo<Q[K]> };
+    const asker = this.asker ?? (this.era === 'modern' ? this.noAsker() : undefined);
+    if (asker?.askAll) return (await asker.askAll(questions)) as unknown as Answers;
     const keys = Object.keys(questions);
-    const answers = await Promise.all(keys.map((k) => this.legacyAsk(questions[k]!, options)));
-    return Object.fromEntries(keys.map((k, i) => [k, answers[i]])) as { [K in keyof Q]: AnswerTo<Q[K]> };
+    const answers = await Promise.all(
+      keys.map((k) => (asker ? asker.ask(questions[k]!, k) : this.legacyAsk(questions[k]!, options))),
+    );
+    return Object.fromEntries(keys.map((k, i) => [k, answers[i]])) as Answers;
   }
 
   /**
@@ -207,24 +273,23 @@ export class ServerContext {
     throw new LocalError('CapabilityNotSupported', need.missing);
   }
 
-  private modernState(): MrtrState {
-    if (!this.mrtr) {
-      throw new LocalError(
-        'CapabilityNotSupported',
-        `${this.method} cannot ask the client for input (only tools/call, prompts/get and resources/read can)`,
-      );
-    }
-    return this.mrtr;
+  /** A modern request whose method cannot carry `input_required` has nobody to ask. */
+  private noAsker(): never {
+    throw new LocalError(
+      'CapabilityNotSupported',
+      `${this.method} cannot ask the client for input (only tools/call, prompts/get and resources/read can)`,
+    );
   }
 
   private async askOne(request: InputRequest, options?: AskOptions): Promise<Record<string, unknown>> {
     this.checkCapability(request);
-    if (this.era === 'modern') return this.modernState().ask(request, options?.key);
+    if (this.asker) return this.asker.ask(request, options?.key);
+    if (this.era === 'modern') this.noAsker();
     return this.legacyAsk(request, options);
   }
 
   private legacyAsk(request: InputRequest, options?: AskOptions): Promise<Record<string, unknown>> {
-    const opts: RequestOptions = { timeoutMs: options?.timeoutMs ?? ASK_TIMEOUT_MS };
+    const opts: RequestOptions = { timeoutMs: options?.timeoutMs ?? this.askTimeoutMs ?? ASK_TIMEOUT_MS };
     return this.request.request(request.method, request.params, opts);
   }
 }
