@@ -6,6 +6,8 @@ import type { BodyResult, HttpExchange, ResponseStream } from './exchange.js';
 import { McpHttpHandler } from './mcp-http-handler.js';
 import type { McpHttpOptions } from './mcp-http-handler.js';
 import type { McpConnector } from './respond.js';
+import type { RedisStoresOptions } from '../../stores/redis/connect-redis.js';
+import type { SharedStores } from './shared-state.js';
 
 /**
  * Binds one node:http request to the HTTP core directly: the body is read with
@@ -19,10 +21,18 @@ class NodeExchange implements HttpExchange {
   authInfo?: unknown;
   private controller: AbortController | undefined;
   private mustClose = false;
+  /** Body bytes received so far, kept and discarded alike. */
+  private received = 0;
 
+  /**
+   * @param drainLimit the most request-body bytes read (and thrown away) so that a client
+   *   answered early (413, 403, 415...) is still reading when its answer arrives: closing a
+   *   socket with unread input makes the kernel send a reset, which loses the answer.
+   */
   constructor(
     private readonly req: IncomingMessage,
     private readonly res: ServerResponse,
+    private readonly drainLimit = 8 << 20,
   ) {
     this.method = req.method ?? 'GET';
     const url = req.url ?? '/';
@@ -75,10 +85,10 @@ class NodeExchange implements HttpExchange {
       };
       const onData = (chunk: Buffer): void => {
         size += chunk.length;
+        this.received += chunk.length;
         if (size > limit) {
-          // Stop buffering at once; the connection is closed after the 413.
-          this.mustClose = true;
-          req.pause();
+          // Stop buffering at once; the rest is drained (bounded) after the 413 goes out.
+          chunks.length = 0;
           done({ ok: false, reason: 'too-large' });
           return;
         }
@@ -99,13 +109,38 @@ class NodeExchange implements HttpExchange {
   respond(status: number, headers: Record<string, string>, body?: string): void {
     const res = this.res;
     if (res.headersSent || res.destroyed) return;
-    // Answered before the body arrived (413 on Content-Length, 403, 415...): close rather
-    // than let Node read and discard an upload nobody wants, however large.
-    if (!this.req.complete) this.mustClose = true;
+    // Answered before the whole body arrived (413, 403, 415...). Up to drainLimit bytes the
+    // rest is read and dropped, so the client (still sending) sees its answer; a larger
+    // upload nobody wants is cut off instead: the answer says `connection: close`.
+    if (!this.req.complete) {
+      const declared = Number(this.req.headers['content-length'] ?? NaN);
+      if (declared > this.drainLimit) this.mustClose = true;
+      else return this.respondWhileDraining(status, headers, body ?? '');
+    }
     if (this.mustClose) headers = { ...headers, connection: 'close' };
     res.writeHead(status, headers);
     res.end(body);
     if (this.mustClose) res.once('finish', () => this.req.destroy());
+  }
+
+  /**
+   * Sends the whole answer (its Content-Length tells the client it is complete) but ends
+   * the response only once the body is drained: Node closes the socket at the end of a
+   * response when the client asked for `connection: close`, and unread input turns that
+   * close into a reset. Past drainLimit the connection is cut.
+   */
+  private respondWhileDraining(status: number, headers: Record<string, string>, body: string): void {
+    const req = this.req;
+    const res = this.res;
+    res.writeHead(status, { ...headers, 'content-length': String(Buffer.byteLength(body)) });
+    res.write(body);
+    req.on('data', (chunk: Buffer) => {
+      this.received += chunk.length;
+      if (this.received > this.drainLimit) req.socket.destroy();
+    });
+    req.on('error', () => undefined);
+    req.once('end', () => res.end());
+    req.resume();
   }
 
   stream(status: number, headers: Record<string, string>): ResponseStream {
@@ -214,8 +249,9 @@ export function createNodeListener(
 ): { listener: (req: IncomingMessage, res: ServerResponse) => void; handler: McpHttpHandler } {
   const handler = new McpHttpHandler(connector, options);
   const authenticate = options.authenticate;
+  const drainLimit = 2 * (options.maxBodyBytes ?? 4 * 1024 * 1024);
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
-    const ex = new NodeExchange(req, res);
+    const ex = new NodeExchange(req, res, drainLimit);
     if (!authenticate) {
       void handler.handle(ex);
       return;
@@ -239,6 +275,12 @@ export interface ServeOptions extends McpHttpOptions {
   /** Time to receive the request headers (default 10 s) and the whole request (default 30 s). */
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
+  /**
+   * Runs this node as one of many behind a load balancer, with Redis holding the shared
+   * state: a `redis://` URL or the options of `connectRedisStores`. Start-up fails when
+   * Redis cannot be reached. The optional `ioredis` package is loaded only then.
+   */
+  redis?: string | RedisStoresOptions;
 }
 
 /** A running MCP HTTP server. */
@@ -263,7 +305,17 @@ export interface RunningServer {
  */
 export async function serve(connector: McpConnector, options: ServeOptions = {}): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
-  const { listener, handler } = createNodeListener(connector, { ...options, bindHost: host });
+  let ownStores: SharedStores | undefined;
+  if (options.redis !== undefined && !options.stores) {
+    const { connectRedisStores } = await import('../../stores/redis/connect-redis.js');
+    ownStores = await connectRedisStores(options.redis);
+  }
+  const stores = options.stores ?? ownStores;
+  const { listener, handler } = createNodeListener(connector, {
+    ...options,
+    bindHost: host,
+    ...(stores ? { stores } : {}),
+  });
   const requestTimeout = options.requestTimeoutMs ?? 30_000;
   const headersTimeout = Math.min(options.headersTimeoutMs ?? 10_000, requestTimeout);
   // Node checks both timeouts only every connectionsCheckingInterval (default 30 s), which
@@ -275,7 +327,10 @@ export async function serve(connector: McpConnector, options: ServeOptions = {})
   httpServer.headersTimeout = headersTimeout;
   httpServer.requestTimeout = requestTimeout;
   await new Promise<void>((resolve, reject) => {
-    httpServer.once('error', reject);
+    httpServer.once('error', (e) => {
+      void handler.close().then(() => ownStores?.close());
+      reject(e);
+    });
     httpServer.listen(options.port ?? 0, host, () => {
       httpServer.off('error', reject);
       resolve();
@@ -287,6 +342,7 @@ export async function serve(connector: McpConnector, options: ServeOptions = {})
     await handler.close();
     httpServer.closeAllConnections?.();
     await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+    await ownStores?.close();
   };
   return {
     url: `http://${shownHost}:${port}${options.path ?? '/mcp'}`,
