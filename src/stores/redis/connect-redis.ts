@@ -118,12 +118,14 @@ export async function connectRedisStores(options: RedisStoresOptions | string): 
   }
   const prefix = o.keyPrefix ?? 'mcp:';
   const nodeId = o.nodeId ?? randomHex(6);
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(nodeId)) {
-    throw new LocalError('InvalidConfiguration', 'nodeId must be 1 to 64 letters, digits, - or _');
+  if (!/^[A-Za-z0-9_-]{1,32}$/.test(nodeId)) {
+    throw new LocalError('InvalidConfiguration', 'nodeId must be 1 to 32 letters, digits, - or _');
   }
   const settings: RedisOptions = {
     // Fail at once while disconnected rather than queue: callers answer 503, nobody waits.
     enableOfflineQueue: false,
+    // Commands of one tick (a touch, a priming event, a drop) leave in one write.
+    enableAutoPipelining: true,
     maxRetriesPerRequest: 0,
     commandTimeout: o.commandTimeoutMs ?? 2000,
     retryStrategy: (times) => Math.min(50 * times, 1000),

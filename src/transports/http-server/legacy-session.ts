@@ -9,6 +9,7 @@ import type {
   TransportSink,
 } from '../../jsonrpc/index.js';
 import type { EventStore } from './event-store.js';
+import { encodeRequestIds } from './shared-state.js';
 import type { FollowableEventStore } from './shared-state.js';
 import { MemoryEventStore } from './event-store.js';
 import type { ResponseStream } from './exchange.js';
@@ -147,10 +148,13 @@ export class LegacySessionTransport implements Transport {
     }
     if (requestIds.length > 0) {
       const counter = (this.streamCounter++).toString(36);
+      // Shared: the stream id names its node and, when short enough, its requests, so the
+      // priming event can stay in memory until the client leaves (see AppendOptions.deferred).
+      const token = this.options.nodeId === undefined ? undefined : encodeRequestIds(requestIds);
       const stream = new PostStream(
         this.options.nodeId === undefined
           ? `${this.sessionId.slice(0, 8)}${counter}`
-          : `${this.sessionId}~${this.options.nodeId}~${counter}`,
+          : `${this.sessionId}~${this.options.nodeId}~${counter}${token === undefined ? '' : `~${token}`}`,
         'json' in mode ? mode.json : undefined,
       );
       for (const id of requestIds) {
@@ -160,7 +164,11 @@ export class LegacySessionTransport implements Transport {
       this.streams.set(stream.id, stream);
       if ('sse' in mode) {
         stream.out = mode.sse;
-        const primingId = await this.store.append(stream.id, null, { requestIds });
+        const primingId = await this.store.append(
+          stream.id,
+          null,
+          token === undefined ? { requestIds } : { requestIds, deferred: true },
+        );
         mode.sse.write(ssePriming(primingId, this.options.retryMs));
       } else {
         stream.json = [];
@@ -172,7 +180,7 @@ export class LegacySessionTransport implements Transport {
 
   /** The connection of a POST's SSE stream went away; its messages wait in the event store. */
   detach(out: ResponseStream): void {
-    for (const s of this.streams.values()) if (s.out === out) s.out = undefined;
+    for (const s of this.streams.values()) if (s.out === out) this.lose(s);
     for (const [f, stop] of this.followers) if (f.out === out) stop();
     if (this.standalone === out) this.standalone = undefined;
   }
@@ -181,8 +189,14 @@ export class LegacySessionTransport implements Transport {
   private dropConnection(stream: PostStream): void {
     const out = stream.out;
     if (!out || stream.done) return;
-    stream.out = undefined;
+    this.lose(stream);
     out.end();
+  }
+
+  /** A stream's client is gone: what was kept back for it must now be where any node can replay it. */
+  private lose(stream: PostStream): void {
+    stream.out = undefined;
+    this.store.flush?.(stream.id);
   }
 
   /** Whether `lastEventId` names a stream of this session. */
@@ -347,7 +361,12 @@ export class LegacySessionTransport implements Transport {
 
   /** Stores one message of an SSE stream and writes it, in order, once its event id is known. */
   private publish(stream: PostStream, message: JsonRpcMessage, last: boolean): void {
-    const id = this.store.append(stream.id, message, last ? { last } : undefined);
+    const deferred = this.options.nodeId !== undefined && stream.out !== undefined;
+    const id = this.store.append(
+      stream.id,
+      message,
+      last || deferred ? { ...(last ? { last } : {}), ...(deferred ? { deferred } : {}) } : undefined,
+    );
     if (typeof id === 'string' && stream.chain === undefined) {
       this.emit(stream, message, id, last);
     } else {
@@ -359,7 +378,7 @@ export class LegacySessionTransport implements Transport {
 
   /** Writes one event; after the last one, ends the stream (or keeps it for a resuming client). */
   private emit(stream: PostStream, message: JsonRpcMessage, eventId: string, last: boolean): void {
-    if (stream.out && !stream.out.write(sseEvent(serializeMessage(message), eventId))) stream.out = undefined;
+    if (stream.out && !stream.out.write(sseEvent(serializeMessage(message), eventId))) this.lose(stream);
     if (last && stream.out) {
       stream.out.end();
       stream.out = undefined;
