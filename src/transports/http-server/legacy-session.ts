@@ -8,6 +8,7 @@ import type {
   Transport,
   TransportSink,
 } from '../../jsonrpc/index.js';
+import { isAtLeast } from '../../protocol/versions.js';
 import type { EventStore } from './event-store.js';
 import { encodeRequestIds } from './shared-state.js';
 import type { FollowableEventStore } from './shared-state.js';
@@ -41,11 +42,31 @@ class PostStream {
   done = false;
   /** Orders writes when the event store answers asynchronously. */
   chain: Promise<void> | undefined;
+  /** Whether the revision allows a priming event and an early close (2025-11-25 on). */
+  resumable = false;
+  /** Whether the stream id carries its request ids (shared stores; see encodeRequestIds). */
+  idsInId = false;
 
   constructor(
     readonly id: string,
     readonly reply: JsonReply | undefined,
   ) {}
+}
+
+/**
+ * Whether a stream may open with a priming event (empty data) and be closed early for SSE
+ * polling: 2025-11-25 made clients accept empty data; older clients fail on it, so, as the
+ * official SDK does, they get neither.
+ */
+function allowsPriming(version: string | undefined): boolean {
+  return version !== undefined && isAtLeast(version, '2025-11-25');
+}
+
+/** The version an initialize request asks for, the only one known before the session has one. */
+function requestedVersion(frame: ParsedFrame): string | undefined {
+  if (!('method' in frame) || frame.method !== 'initialize') return undefined;
+  const v = (frame.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+  return typeof v === 'string' ? v : undefined;
 }
 
 export interface LegacySessionOptions {
@@ -157,23 +178,22 @@ export class LegacySessionTransport implements Transport {
           : `${this.sessionId}~${this.options.nodeId}~${counter}${token === undefined ? '' : `~${token}`}`,
         'json' in mode ? mode.json : undefined,
       );
+      stream.idsInId = token !== undefined;
       for (const id of requestIds) {
         stream.pending.add(id);
         this.byRequest.set(id, stream);
       }
       this.streams.set(stream.id, stream);
+      stream.resumable = allowsPriming(this.version ?? requestedVersion(frame));
       if ('sse' in mode) {
         stream.out = mode.sse;
-        const primingId = await this.store.append(
-          stream.id,
-          null,
-          token === undefined ? { requestIds } : { requestIds, deferred: true },
-        );
-        mode.sse.write(ssePriming(primingId, this.options.retryMs));
+        this.prime(stream);
       } else {
         stream.json = [];
       }
-      info = { ...info, transportMeta: { closeStream: () => this.dropConnection(stream) } };
+      if (stream.resumable) {
+        info = { ...info, transportMeta: { closeStream: () => this.dropConnection(stream) } };
+      }
     }
     this.sink?.frame(frame, info);
   }
@@ -323,17 +343,34 @@ export class LegacySessionTransport implements Transport {
   private upgrade(stream: PostStream): void {
     const collected = stream.json!;
     stream.json = undefined;
-    const out = stream.reply!.stream();
-    stream.out = out;
-    const primingId = this.store.append(stream.id, null, { requestIds: [...stream.pending] });
+    stream.out = stream.reply!.stream();
+    this.prime(stream);
+    for (const m of collected) this.publish(stream, m, false);
+  }
+
+  /**
+   * Opens an SSE stream with its priming event where the revision allows one. The event
+   * store is not awaited when it answers at once; otherwise later events wait on the chain.
+   * The priming event records the stream's requests, so that a node following the stream
+   * can answer them if the writing node dies.
+   */
+  private prime(stream: PostStream): void {
+    if (!stream.resumable) return;
+    // A stream whose id carries its requests (shared stores) may keep its priming event in
+    // memory until its client leaves: see AppendOptions.deferred.
+    const requestIds = [...stream.pending];
+    const primingId = this.store.append(
+      stream.id,
+      null,
+      stream.idsInId ? { requestIds, deferred: true } : { requestIds },
+    );
     if (typeof primingId === 'string') {
-      if (!out.write(ssePriming(primingId, this.options.retryMs))) stream.out = undefined;
+      if (!stream.out!.write(ssePriming(primingId, this.options.retryMs))) stream.out = undefined;
     } else {
       stream.chain = primingId.then((id) => {
         if (stream.out && !stream.out.write(ssePriming(id, this.options.retryMs))) stream.out = undefined;
       });
     }
-    for (const m of collected) this.publish(stream, m, false);
   }
 
   private route(stream: PostStream, message: JsonRpcMessage): void {
