@@ -9,6 +9,7 @@ import {
   sampledText,
 } from './everything-extras.js';
 import { TINY_PNG_BASE64, TINY_WAV_BASE64 } from './everything-media.js';
+import { registerEverythingTasks } from './everything-tasks.js';
 
 export interface EverythingServerOptions extends ServerOptions {
   /** Server name and version (default `mcpkit-everything` 0.1.0). */
@@ -290,5 +291,6 @@ export function createEverythingServer(options: EverythingServerOptions = {}): M
 
   registerEverythingExtras(server, stepMs);
   registerEverythingContent(server);
+  registerEverythingTasks(server);
   return server;
 }

@@ -57,7 +57,8 @@ export function principalOf(authInfo: unknown): string {
   return '';
 }
 
-function validAnswer(method: string, answer: unknown): boolean {
+/** Whether `answer` has the shape of an answer to `method` (shared with task answers). */
+export function validAnswer(method: string, answer: unknown): boolean {
   if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) return false;
   const a = answer as Record<string, unknown>;
   switch (method) {

@@ -6,7 +6,14 @@ import type { CreateMessageRequestParams, CreateMessageResult } from '../protoco
 import type { ElicitRequestParams, ElicitResult } from '../protocol/types/elicitation.js';
 import type { ListRootsResult } from '../protocol/types/roots.js';
 import type { LogLevel, PeerInfo, RequestContext, RequestOptions } from '../session/index.js';
-import type { InputRequest, MrtrState } from './mrtr.js';
+import type { InputRequest } from './mrtr.js';
+
+/** Something that can put a question to the client and wait for the answer. */
+export interface InputAsker {
+  ask(request: InputRequest): Promise<Record<string, unknown>>;
+  /** Records a status message (tasks). */
+  status?(message: string): void;
+}
 
 /** Options for a question asked of the client. */
 export interface AskOptions {
@@ -35,13 +42,60 @@ const ASK_TIMEOUT_MS = 5 * 60_000;
  * ```
  */
 export class ServerContext {
+  private taskId_: string | undefined;
+  private taskStarter: (() => Promise<void>) | undefined;
+  private statusCount = 0;
+
   constructor(
-    /** The engine-level context of this request. */
-    readonly request: RequestContext,
-    private readonly mrtr: MrtrState | undefined,
+    /** The engine-level context of this request (the task's, once the call became a task). */
+    public request: RequestContext,
+    /** Where questions go: MRTR replay state (modern requests) or a task; undefined for a legacy request. */
+    private asker: InputAsker | undefined,
     /** The server's `timeoutMs`, when its author set one: the default for every question. */
     private readonly askTimeoutMs?: number,
   ) {}
+
+  /** The task this call runs as, when it runs as one. */
+  get taskId(): string | undefined {
+    return this.taskId_;
+  }
+
+  /**
+   * Moves the call into a task (used by the task runtime): the signal, progress and logs
+   * become the task's, and questions go through the task's `input_required` state.
+   * @internal
+   */
+  enterTask(request: RequestContext, asker: InputAsker, taskId: string): void {
+    this.request = request;
+    this.asker = asker;
+    this.taskId_ = taskId;
+  }
+
+  /** @internal Set by the task runtime for tools that start their task themselves. */
+  setTaskStarter(start: () => Promise<void>): void {
+    this.taskStarter = start;
+  }
+
+  /**
+   * Turns this call into a task now, for tools declared with `deferTask`: questions asked
+   * before it are settled synchronously (MRTR rounds in the modern era), the client gets
+   * its `CreateTaskResult`, and the rest of the handler runs as the task. Elsewhere (a
+   * plain call, or a task already) it does nothing.
+   */
+  async startTask(): Promise<void> {
+    const start = this.taskStarter;
+    this.taskStarter = undefined;
+    if (start) await start();
+  }
+
+  /**
+   * Reports a human-readable status: a task's `statusMessage`, or a progress message on a
+   * plain call whose client asked for progress.
+   */
+  status(message: string): void {
+    if (this.asker?.status) this.asker.status(message);
+    else this.request.progress(++this.statusCount, undefined, message);
+  }
 
   get signal(): AbortSignal {
     return this.request.signal;
@@ -82,6 +136,7 @@ export class ServerContext {
 
   /** Reports progress, when the client asked for it. */
   progress(progress: number, total?: number, message?: string): void {
+    if (message !== undefined) this.asker?.status?.(message);
     this.request.progress(progress, total, message);
   }
 
@@ -142,16 +197,14 @@ export class ServerContext {
   }
 
   private ask(request: InputRequest, options?: AskOptions): Promise<Record<string, unknown>> {
+    if (this.asker) return this.asker.ask(request);
     if (this.era === 'modern') {
-      if (!this.mrtr) {
-        return Promise.reject(
-          new LocalError(
-            'CapabilityNotSupported',
-            `${this.method} cannot ask the client for input (only tools/call, prompts/get and resources/read can)`,
-          ),
-        );
-      }
-      return this.mrtr.ask(request);
+      return Promise.reject(
+        new LocalError(
+          'CapabilityNotSupported',
+          `${this.method} cannot ask the client for input (only tools/call, prompts/get and resources/read can)`,
+        ),
+      );
     }
     const opts: RequestOptions = { timeoutMs: options?.timeoutMs ?? this.askTimeoutMs ?? ASK_TIMEOUT_MS };
     return this.request.request(request.method, request.params, opts);

@@ -35,6 +35,14 @@ function nameOf(msg: JsonRpcRequest): string | undefined {
   return undefined;
 }
 
+/** The task id the tasks extension's methods mirror into `Mcp-Name`. */
+function taskIdOf(msg: JsonRpcRequest): string | undefined {
+  const m = msg.method;
+  if (m !== 'tasks/get' && m !== 'tasks/update' && m !== 'tasks/cancel') return undefined;
+  const id = msg.params?.taskId;
+  return typeof id === 'string' ? id : undefined;
+}
+
 /**
  * Checks the modern request headers against the body: `MCP-Protocol-Version`, `Mcp-Method`
  * and `Mcp-Name` must be present and equal to what the body says; `Mcp-Param-*` headers of
@@ -63,6 +71,14 @@ export function checkModernHeaders(
       `Mcp-Method ${JSON.stringify(method)} does not match the body's ${JSON.stringify(msg.method)}`,
     );
   const bodyName = nameOf(msg);
+  const taskId = taskIdOf(msg);
+  if (taskId !== undefined) {
+    // The tasks extension: Mcp-Name carries the task id. Checked when sent, so routers
+    // that trust it are never misled; tolerated when absent.
+    const raw = header('mcp-name');
+    if (raw !== undefined && decodeHeaderValue(raw)?.trim() !== taskId)
+      return mismatch(`Mcp-Name does not match the body's taskId`);
+  }
   if (bodyName !== undefined) {
     const raw = header('mcp-name');
     if (raw === undefined) return mismatch(`the Mcp-Name header is required for ${msg.method}`);
