@@ -66,10 +66,12 @@ async function listAll(list: (p?: Obj) => Promise<Obj>, key: string): Promise<Ob
 /** Lists and calls every tool, reads every resource, gets every prompt, completes. */
 async function fullCheck(client: SdkClient, call: (name: string, args: Obj) => Promise<Obj>): Promise<void> {
   const tools = await listAll((p) => client.listTools(p), 'tools');
-  assert.deepEqual(tools.map((t) => t.name).sort(), Object.keys(TOOL_CASES).sort());
+  const listed = new Set(tools.map((t) => String(t.name)));
+  for (const name of Object.keys(TOOL_CASES)) assert.ok(listed.has(name), `${name} is listed`);
   for (const tool of tools) {
     const name = String(tool.name);
-    if (NODE_LOCAL.has(name)) continue;
+    // Tools without a case (the task tools) are checked by their own suites.
+    if (NODE_LOCAL.has(name) || !TOOL_CASES[name]) continue;
     TOOL_CASES[name]!.check(await call(name, TOOL_CASES[name]!.args));
   }
   const resources = await listAll((p) => client.listResources(p), 'resources');

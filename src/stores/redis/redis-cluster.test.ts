@@ -313,7 +313,7 @@ describe('Redis stores: cluster-wide limits and fan-out', () => {
       assert.equal((await postJson(b.url, rpc('ping'), legacyHeaders(s1))).status, 200);
       await eventually(
         async () => (await postJson(b.url, initializeRequest())).status === 200,
-        6000,
+        10_000,
         'idle sessions expire and free their places',
       );
       assert.equal((await postJson(a.url, rpc('ping'), legacyHeaders(s1))).status, 404, 'expired on A too');
