@@ -5,6 +5,7 @@ import { RedisChannels, RedisClusterBus } from './redis-bus.js';
 import { RedisEventStore } from './redis-event-store.js';
 import type { RedisEventStoreOptions } from './redis-event-store.js';
 import { RedisLegacySessionStore } from './redis-session-store.js';
+import { RedisTaskStore } from './redis-task-store.js';
 
 export interface RedisStoresOptions extends RedisEventStoreOptions {
   /** `redis://[user:password@]host:port[/db]` (or `rediss://` for TLS). */
@@ -29,6 +30,8 @@ export interface RedisStores extends SharedStores {
   readonly nodeId: string;
   /** The command connection (for metrics; do not close it yourself). */
   readonly redis: Redis;
+  /** Tasks, shared by every node (a server's `tasks.store` option, if set, wins). */
+  readonly taskStore: RedisTaskStore;
 }
 
 function randomHex(bytes: number): string {
@@ -174,6 +177,7 @@ export async function connectRedisStores(options: RedisStoresOptions | string): 
     redis,
     sessions: new RedisLegacySessionStore(redis, prefix),
     events: new RedisEventStore(redis, channels, prefix, o),
+    taskStore: new RedisTaskStore(redis, channels, prefix),
     bus,
     requestStateKey,
     onReconnect: (listener) => void reconnectListeners.push(listener),

@@ -418,3 +418,67 @@ describe('Redis stores: Redis goes away and comes back', () => {
     }
   });
 });
+
+describe('Redis stores: tasks on many nodes', () => {
+  let nodes: Fixture[];
+  before(async () => {
+    nodes = await startNodes(3);
+  });
+  after(() => closeAll(nodes));
+
+  const TASKS_EXT = 'io.modelcontextprotocol/tasks';
+
+  test('modern: a task created on A is polled on B and its result read on C', async () => {
+    const [a, b, c] = nodes as [Fixture, Fixture, Fixture];
+    const meta = { 'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS_EXT]: {} } } };
+    const call = modern(
+      'tools/call',
+      { name: 'slow_compute', arguments: { seconds: 0.3, label: 'x' } },
+      { meta },
+    );
+    const created = await postJson(a.url, call.body, call.headers);
+    assert.equal(created.status, 200, created.body);
+    const task = created.json!.result as Obj;
+    assert.equal(task.resultType, 'task');
+    const get = (n: Fixture): Promise<Obj> => {
+      const m = modern('tasks/get', { taskId: task.taskId }, { meta });
+      return postJson(n.url, m.body, m.headers).then((r) => r.json!.result as Obj);
+    };
+    assert.equal((await get(b)).taskId, task.taskId, 'B sees the task A created');
+    const done = await eventually(
+      async () => {
+        const t = await get(c);
+        return t.status === 'completed' ? t : undefined;
+      },
+      10_000,
+      'the task completes',
+    );
+    assert.match(JSON.stringify(done.result), /Computed x/);
+  });
+
+  test('legacy: a task started on A is seen on B and cancelled from C; the handler on A stops', async () => {
+    const [a, b, c] = nodes as [Fixture, Fixture, Fixture];
+    const sid = await openLegacySession(a.url, { tasks: {} });
+    const started = await postJson(
+      a.url,
+      rpc('tools/call', { name: 'slow_compute', arguments: { seconds: 60 }, task: { ttl: 60_000 } }),
+      legacyHeaders(sid),
+    );
+    const task = (messagesOf(started.body)[0]!.result as Obj).task as Obj;
+    assert.equal(task.status, 'working');
+    const onB = messagesOf(
+      (await postJson(b.url, rpc('tasks/get', { taskId: task.taskId }), legacyHeaders(sid))).body,
+    );
+    assert.equal((onB[0]!.result as Obj).taskId, task.taskId, "the session's task, on another node");
+    const cancelled = messagesOf(
+      (await postJson(c.url, rpc('tasks/cancel', { taskId: task.taskId }), legacyHeaders(sid))).body,
+    );
+    assert.equal((cancelled[0]!.result as Obj).status, 'cancelled');
+    await until(() => a.server.tasks?.runningCount === 0, 5000, 'the handler on A stopped');
+    const other = await openLegacySession(b.url, { tasks: {} });
+    const foreign = messagesOf(
+      (await postJson(b.url, rpc('tasks/get', { taskId: task.taskId }), legacyHeaders(other))).body,
+    );
+    assert.ok(foreign[0]!.error, 'another session cannot see it');
+  });
+});

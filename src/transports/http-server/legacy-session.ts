@@ -191,8 +191,12 @@ export class LegacySessionTransport implements Transport {
       } else {
         stream.json = [];
       }
-      if (stream.resumable) {
-        info = { ...info, transportMeta: { closeStream: () => this.dropConnection(stream) } };
+      if (stream.resumable || this.options.nodeId !== undefined) {
+        const meta: Record<string, unknown> = {};
+        if (stream.resumable) meta.closeStream = () => this.dropConnection(stream);
+        // Shared stores: the session's tasks belong to the session, whichever node serves it.
+        if (this.options.nodeId !== undefined) meta.sessionId = this.sessionId;
+        info = { ...info, transportMeta: meta };
       }
     }
     this.sink?.frame(frame, info);

@@ -116,6 +116,8 @@ export interface SharedStores {
   readonly bus: ClusterBus;
   /** The key every node seals MRTR `requestState` with. */
   readonly requestStateKey: Uint8Array;
+  /** Where the server keeps tasks (the server's `TaskStore`), when the backend has one. */
+  readonly taskStore?: unknown;
   /** Calls `listener` each time the store is reachable again after an outage. */
   onReconnect?(listener: () => void): void;
   close(): Promise<void>;
