@@ -34,6 +34,8 @@ import type { ServeOptions } from '../../transports/http-server/node-adapter.js'
 const CLI = fileURLToPath(new URL('../../cli/main.js', import.meta.url));
 let redis: RedisProcess;
 let prefixCounter = 0;
+const waiting = new Set<string>();
+const aborted = new Set<string>();
 
 /** `count` nodes on one key prefix of their own, so the tests do not see each other's sessions. */
 async function startNodes(count: number, options: ServeOptions = {}): Promise<Fixture[]> {
@@ -41,6 +43,17 @@ async function startNodes(count: number, options: ServeOptions = {}): Promise<Fi
   return Promise.all(
     Array.from({ length: count }, async () => {
       const server = createEverythingServer({ stepMs: 20 });
+      // Runs until cancelled; the test sees where it started and where its signal fired.
+      server.tool({ name: 'wait_for_cancel', description: 'waits for cancellation' }, (_args, ctx) => {
+        const id = String(ctx.requestId);
+        waiting.add(id);
+        return new Promise((resolve) => {
+          ctx.signal.addEventListener('abort', () => {
+            aborted.add(id);
+            resolve('cancelled');
+          });
+        });
+      });
       const running = await serve(server, { ...options, redis: { url: redis.url, keyPrefix } });
       return {
         server,
@@ -251,6 +264,27 @@ describe('Redis stores: a legacy session on many nodes', () => {
       202,
     );
     assert.match(JSON.stringify((await sample.sse.response('s1', 5000)).result), /Hello from A/);
+  });
+
+  test('notifications/cancelled POSTed to B cancels the handler running on A', async () => {
+    const [a, b] = nodes as [Fixture, Fixture];
+    const sid = await openLegacySession(a.url);
+    const call = await openStream(a.url, {
+      headers: legacyHeaders(sid),
+      body: rpc('tools/call', { name: 'wait_for_cancel', arguments: {} }, 'cancel-me'),
+    });
+    try {
+      await until(() => waiting.has('cancel-me'), 5000, 'the handler to start on A');
+      const cancel = await postJson(
+        b.url,
+        notification('notifications/cancelled', { requestId: 'cancel-me', reason: 'changed my mind' }),
+        legacyHeaders(sid),
+      );
+      assert.equal(cancel.status, 202);
+      await until(() => aborted.has('cancel-me'), 5000, "the handler's signal on A");
+    } finally {
+      call.abort();
+    }
   });
 
   test('resumption: a stream cut on A is resumed with Last-Event-ID on B, live to its end', async () => {
