@@ -380,9 +380,9 @@ export class McpServer {
             );
     } catch (e) {
       // A pending question wins over whatever the handler did while unwinding from it.
-      if (!mrtr?.pending) throw e === INPUT_REQUIRED ? WireError.internal() : e;
+      if (!mrtr?.pending.size) throw e === INPUT_REQUIRED ? WireError.internal() : e;
     }
-    if (mrtr?.pending) {
+    if (mrtr?.pending.size) {
       return inputRequiredResult(
         this.codec,
         mrtr,

@@ -7,7 +7,7 @@ import type {
   RequestId,
 } from '../../jsonrpc/index.js';
 import { MetaKey } from '../../protocol/meta-keys.js';
-import { allowsBatch, isLegacyVersion } from '../../protocol/versions.js';
+import { allowsBatch, eraOf, isLegacyVersion } from '../../protocol/versions.js';
 import type { EventStore } from './event-store.js';
 import { MemoryEventStore } from './event-store.js';
 import type { HttpExchange, ResponseStream } from './exchange.js';
@@ -143,6 +143,11 @@ function requestIdsOf(frame: JsonRpcMessage | ParsedBatch): RequestId[] {
   const ids: RequestId[] = [];
   for (const m of items) if (!(m instanceof InvalidMessage) && 'method' in m && 'id' in m) ids.push(m.id);
   return ids;
+}
+
+/** Whether an MCP-Protocol-Version header names a stateless (2026-07-28 or later) revision. */
+function isModernVersionHeader(value: string | undefined): boolean {
+  return value !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(value) && eraOf(value) === 'modern';
 }
 
 function isModernRequest(frame: ParsedFrame): frame is JsonRpcRequest {
@@ -292,6 +297,23 @@ export class McpHttpHandler {
       return ex.respond(202, {});
     }
     const sessionId = ex.header('mcp-session-id');
+    if (sessionId === undefined && isModernVersionHeader(ex.header('mcp-protocol-version'))) {
+      // The header says 2026-07-28 but the body has no version: invalid params, not a missing session.
+      if (
+        !(frame instanceof ParsedBatch) &&
+        'method' in frame &&
+        'id' in frame &&
+        frame.method !== 'initialize'
+      ) {
+        return sendError(
+          ex,
+          400,
+          ErrorCode.InvalidParams,
+          `Invalid params: a ${ex.header('mcp-protocol-version')} request needs _meta with ${MetaKey.ProtocolVersion} and ${MetaKey.ClientCapabilities}`,
+          (frame as JsonRpcRequest).id,
+        );
+      }
+    }
     if (sessionId === undefined) {
       const isInit = !(frame instanceof ParsedBatch) && 'method' in frame && frame.method === 'initialize';
       if (!isInit) {
