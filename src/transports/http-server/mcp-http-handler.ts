@@ -202,6 +202,7 @@ export class McpHttpHandler {
       connector.joinCluster?.({
         changeBus: shared.changeBus,
         requestStateKey: options.stores.requestStateKey,
+        ...(options.stores.taskStore !== undefined ? { taskStore: options.stores.taskStore } : {}),
       });
     }
     this.sweeper = setInterval(() => this.sweep(idle), Math.min(60_000, idle));
