@@ -454,6 +454,14 @@ export class Client {
     return result as DiscoverResult;
   }
 
+  /**
+   * Sends a request of a method MCP's core does not define, an extension's such as
+   * `skills/list`, with the same `_meta`, input rounds and timeouts as every other request.
+   */
+  async request(method: string, params?: Params, options?: CallOptions): Promise<Record<string, unknown>> {
+    return (await this.send(method, params, options)).result;
+  }
+
   // ------------------------------------------------------------------ iterators
 
   /**

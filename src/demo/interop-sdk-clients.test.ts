@@ -33,8 +33,10 @@ import { StdioClientTransport as V2Stdio } from '@modelcontextprotocol/client/st
 import { MetaKey } from '../protocol/meta-keys.js';
 import { until } from '../test-support/mcp-harness.js';
 import {
+  DEMO_EXTENSIONS,
   PROMPT_CASES,
   ROOTS,
+  SKILL_URIS,
   SdkWireRecorder,
   TOOL_CASES,
   elicit,
@@ -125,6 +127,7 @@ function checkProgress(wire: SdkWireRecorder, tool: string, delivered: number[],
 async function readAndGetEverything(client: SdkClient): Promise<void> {
   const resources = await listAll((p) => client.listResources(p), 'resources');
   assert.deepEqual(resources.map((r) => r.uri).sort(), [
+    ...SKILL_URIS,
     'test://static-binary',
     'test://static-text',
     WATCHED,
@@ -208,6 +211,7 @@ describe('interop: SDK v1 Client over stdio (legacy, 2025-11-25)', () => {
       prompts: { listChanged: true },
       resources: { subscribe: true, listChanged: true },
       tools: { listChanged: true },
+      ...DEMO_EXTENSIONS,
     });
     const init = wire.messages.find((m) => m.from === 'server')!.message;
     assert.equal((init.result as Obj).protocolVersion, '2025-11-25');

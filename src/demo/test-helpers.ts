@@ -17,6 +17,16 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 
 export const ROOTS = [{ uri: 'file:///home/user/project', name: 'project' }];
 
+/** The files of the demo's skill (everything-skills.ts), listed as resources, sorted. */
+export const SKILL_URIS = [
+  'skill://demo/tour/SKILL.md',
+  'skill://demo/tour/references/tools.md',
+  'skill://demo/tour/templates/report.md',
+];
+
+/** What the demo server declares beyond the core capabilities: the skills extension. */
+export const DEMO_EXTENSIONS = { extensions: { 'io.modelcontextprotocol/skills': { directoryRead: true } } };
+
 /** The text of the first content block of a tool result. */
 export const textOf = (r: Obj): string => String((r.content as Obj[])[0]?.text);
 
