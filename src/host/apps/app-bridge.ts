@@ -25,7 +25,7 @@ const DENIED = -32000;
 const DISPLAY_MODES: readonly DisplayMode[] = ['inline', 'fullscreen', 'pip'];
 const CONTENT_KINDS = { text: {}, image: {}, audio: {}, resource: {}, resourceLink: {} };
 
-type ToolLike = { name: string; _meta?: unknown; [key: string]: unknown };
+type ToolLike = { name: string; _meta?: unknown };
 
 export interface AppBridgeOptions {
   /** The MCP server the view belongs to; its proxied calls go there and nowhere else. */
@@ -122,16 +122,27 @@ function denied(message: string): WireError {
  * ```ts
  * import { AppBridge, appResourceUri, loadAppResource } from 'mcpkit/host/apps';
  *
+ * const { tools } = await client.listTools();
+ * const tool = tools.find((t) => appResourceUri(t) !== undefined)!;
  * const resource = await loadAppResource(client, appResourceUri(tool)!);
  * const bridge = new AppBridge({
  *   server: client, // anything with callTool, readResource and listTools
  *   hostInfo: { name: 'my-host', version: '1.0.0' },
- *   hostContext: { theme: 'dark', displayMode: 'inline', locale: navigator.language,
- *                  containerDimensions: { maxHeight: 600 } },
- *   onOpenLink: (url) => void window.open(url, '_blank', 'noopener'),
- *   onMessage: (m) => chat.append(m),
+ *   hostContext: {
+ *     theme: 'dark',
+ *     displayMode: 'inline',
+ *     locale: navigator.language,
+ *     containerDimensions: { maxHeight: 600 },
+ *   },
+ *   onOpenLink: (link) => void window.open(link, '_blank', 'noopener'),
+ *   onMessage: (m) => console.log('the view says', m.content),
  * });
- * await bridge.mount({ container: el, proxyUrl: 'http://localhost:8081/sandbox', resource, tool });
+ * await bridge.mount({
+ *   container: document.getElementById('app')!,
+ *   proxyUrl: 'http://localhost:8081/sandbox',
+ *   resource,
+ *   tool,
+ * });
  * bridge.sendToolInput(args);
  * bridge.sendToolResult(await client.callTool({ name: tool.name, arguments: args }));
  * // later
@@ -345,7 +356,7 @@ export class AppBridge {
       sandbox: this.options.sandbox ?? DEFAULT_VIEW_SANDBOX,
     };
     if (options.tool && !this.context.toolInfo) {
-      const toolInfo: HostContext['toolInfo'] = { tool: options.tool };
+      const toolInfo: HostContext['toolInfo'] = { tool: { ...options.tool } };
       if (options.toolCallId !== undefined) toolInfo.id = options.toolCallId;
       this.context = { ...this.context, toolInfo };
     }

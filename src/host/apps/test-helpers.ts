@@ -15,8 +15,8 @@ import { join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Frame, FrameLocator, Page } from 'playwright-core';
 import type { Client } from '../../client/index.js';
-import { startSandboxProxyServer } from './node-sandbox-server.js';
-import type { SandboxProxyServer } from './node-sandbox-server.js';
+import { startSandboxProxyServer } from '../node-sandbox-server.js';
+import type { SandboxProxyServer } from '../node-sandbox-server.js';
 
 export const CHROMIUM = process.env.MCPKIT_CHROMIUM ?? '/usr/bin/chromium';
 /** Why the Chromium tests skip, or false when they run. */
