@@ -107,7 +107,11 @@ export class AppsTestBed {
     private readonly userDataDir: string,
   ) {}
 
-  static async start(): Promise<AppsTestBed> {
+  /**
+   * Starts the origins and the browser. With `bakeHostOrigin: false` the proxy learns the
+   * host page's origin from the `host` query parameter the bridge appends.
+   */
+  static async start(options: { bakeHostOrigin?: boolean } = {}): Promise<AppsTestBed> {
     const host = await serve((req, res) => {
       const path = new URL(req.url ?? '/', 'http://x').pathname;
       if (path === '/') {
@@ -121,7 +125,9 @@ export class AppsTestBed {
       }
       res.writeHead(404).end();
     });
-    const proxy = await startSandboxProxyServer({ hostOrigin: host.url });
+    const proxy = await startSandboxProxyServer(
+      options.bakeHostOrigin === false ? {} : { hostOrigin: host.url },
+    );
     const cors = { 'access-control-allow-origin': '*', 'content-type': 'application/json' };
     const declared = await serve((_req, res) => void res.writeHead(200, cors).end('{"ok":true}'));
     const evil = await serve((_req, res) => void res.writeHead(200, cors).end('{"stolen":true}'));
