@@ -69,8 +69,7 @@ window.mountApp = async (cfg) => {
   const events = window.events;
   const { tools } = await server.listTools();
   const tool = tools.find((t) => t.name === cfg.tool);
-  const resource = await apps.loadAppResource(server, apps.appResourceUri(tool));
-  const bridge = new apps.AppBridge({
+  const options = {
     server,
     hostInfo: { name: 'mcpkit-test-host', version: '1.0.0' },
     hostContext: cfg.hostContext,
@@ -83,12 +82,23 @@ window.mountApp = async (cfg) => {
     onRequestTeardown: () => void events.push(['request-teardown']),
     onRejected: (what, detail) => void events.push(['rejected', what, detail]),
     onInitialized: (p) => void events.push(['initialized', p]),
-  });
-  window.bridge = bridge;
-  await bridge.mount({ container: document.getElementById('app'), proxyUrl: cfg.proxyUrl, resource, tool });
-  if (cfg.args) {
-    bridge.sendToolInput(cfg.args);
-    bridge.sendToolResult(await server.callTool({ name: cfg.tool, arguments: cfg.args }));
+  };
+  let bridge;
+  if (cfg.oneCall) {
+    // The one-call helper: it reads the view, mounts, calls the tool and forwards the outcome.
+    const opened = await apps.openAppView({
+      ...options, tool, arguments: cfg.args, container: document.getElementById('app'), proxyUrl: cfg.proxyUrl,
+    });
+    bridge = window.bridge = opened.bridge;
+    opened.result.then((r) => events.push(['call-result', r]));
+  } else {
+    const resource = await apps.loadAppResource(server, apps.appResourceUri(tool));
+    bridge = window.bridge = new apps.AppBridge(options);
+    await bridge.mount({ container: document.getElementById('app'), proxyUrl: cfg.proxyUrl, resource, tool });
+    if (cfg.args) {
+      bridge.sendToolInput(cfg.args);
+      bridge.sendToolResult(await server.callTool({ name: cfg.tool, arguments: cfg.args }));
+    }
   }
   await bridge.ready;
   return { sandbox: bridge.sandbox, appInfo: bridge.appInfo };
@@ -197,6 +207,8 @@ export class HostPage {
     hostContext?: Record<string, unknown>;
     grantPermissions?: Record<string, unknown>;
     denyTools?: string[];
+    /** Render with `openAppView` instead of the step-by-step calls. */
+    oneCall?: boolean;
   }): Promise<{ sandbox: Record<string, unknown>; appInfo: Record<string, unknown> }> {
     return this.page.evaluate((c) => (window as unknown as { mountApp(c: unknown): never }).mountApp(c), {
       proxyUrl: this.bed.proxyUrl,
