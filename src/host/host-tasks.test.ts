@@ -12,7 +12,10 @@ import { createEverythingServer } from '../demo/everything-server.js';
 import { StreamableHttpClientTransport } from '../transports/http-client/index.js';
 import { serve } from '../transports/http-server/index.js';
 import type { RunningServer } from '../transports/http-server/index.js';
+import { Agent } from './agent.js';
+import type { AgentStep } from './agent.js';
 import { Gateway } from './gateway.js';
+import { ScriptedProvider, textAnswer } from './llm.js';
 import type { Host } from './host.js';
 import { HostError } from './config-error.js';
 import type { AuditTrail } from './audit.js';
@@ -52,6 +55,28 @@ describe('tasks through the host and the gateway', () => {
     const entry = trail.entries.filter((e) => e.target === 'research_report').at(-1)!;
     assert.equal(entry.outcome, 'ok');
     assert.equal(entry.taskId, seen[0]!.taskId);
+  });
+
+  test('the agent shows a task tool call as it runs', async () => {
+    const llm = new ScriptedProvider([
+      {
+        role: 'assistant' as const,
+        content: [
+          { type: 'tool_use' as const, id: 'u1', name: 'web__research_report', input: { topic: 'eels' } },
+        ],
+        model: '',
+        stopReason: 'toolUse',
+      },
+      () => textAnswer('done'),
+    ]);
+    const steps: AgentStep[] = [];
+    const agent = new Agent(host, { provider: llm, model: 'scripted', onStep: (st) => steps.push(st) });
+    assert.equal((await agent.run('Report on eels')).text, 'done');
+    const tasks = steps.filter((st) => st.type === 'task');
+    assert.ok(tasks.length > 0);
+    assert.ok(tasks.every((st) => st.type === 'task' && st.name === 'web__research_report'));
+    const tool = steps.find((st) => st.type === 'tool');
+    assert.ok(tool && tool.type === 'tool' && tool.ok);
   });
 
   test('the policy applies to task tools like to any other', async () => {
