@@ -174,7 +174,6 @@ export class Client {
     this.tasks = new TaskClient({
       era: () => this.session?.era,
       protocolVersion: () => this.session?.protocolVersion ?? '',
-      closing: () => this.closing.signal,
       answerer: this.handlers,
       request: (method, params, options) => this.taskRequest(method, params, options),
     });
