@@ -52,6 +52,8 @@ export interface LegacySessionOptions {
   retryMs?: number;
   /** Keep-alive comments on the standalone GET stream, in ms (default 15 s). */
   keepAliveMs?: number;
+  /** How long a finished stream whose client went away is kept for it to resume (default 60 s). */
+  resumeWindowMs?: number;
 }
 
 /**
@@ -139,6 +141,11 @@ export class LegacySessionTransport implements Transport {
   /** Whether requests are still being answered (the session is not idle). */
   get busy(): boolean {
     return this.byRequest.size > 0;
+  }
+
+  /** Requests received and not yet answered. */
+  get inFlight(): number {
+    return this.byRequest.size;
   }
 
   /** Whether a GET stream is already open. */
@@ -265,6 +272,12 @@ export class LegacySessionTransport implements Transport {
       stream.out.end();
       stream.out = undefined;
       this.forgetStream(stream);
+    } else if (last) {
+      // Its client went away: its events wait in the store for a bounded resume window only.
+      const timer = setTimeout(() => {
+        if (stream.out === undefined && this.streams.get(stream.id) === stream) this.forgetStream(stream);
+      }, this.options.resumeWindowMs ?? 60_000);
+      timer.unref?.();
     }
   }
 

@@ -31,12 +31,17 @@ class NodeExchange implements HttpExchange {
     private readonly req: IncomingMessage,
     private readonly res: ServerResponse,
     private readonly drainLimit = 8 << 20,
+    private readonly maxStreamBuffer = 4 << 20,
   ) {
     this.method = req.method ?? 'GET';
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     this.path = q === -1 ? url : url.slice(0, q);
     this.query = q === -1 ? '' : url.slice(q + 1);
+  }
+
+  get remoteAddress(): string | undefined {
+    return this.req.socket.remoteAddress;
   }
 
   header(name: string): string | undefined {
@@ -165,6 +170,11 @@ class NodeExchange implements HttpExchange {
         if (res.destroyed || res.writableEnded) return false;
         cork();
         res.write(chunk);
+        // A client that does not read: past the cap, drop the stream rather than buffer on.
+        if (res.writableLength > this.maxStreamBuffer) {
+          res.destroy();
+          return false;
+        }
         return true;
       },
       end: () => {
@@ -187,6 +197,11 @@ export type NodeAuthenticator = (
  * A `(req, res)` listener for node:http, and through it Express, Fastify (raw) or anything
  * else that exposes Node's request and response.
  *
+ * The server is yours, and so are its timeouts: `serve()` sets `headersTimeout` 10 s,
+ * `requestTimeout` 30 s and a 1 s `connectionsCheckingInterval`; Node's own defaults (60 s,
+ * 300 s, checked every 30 s) let a slow-drip client hold a connection for minutes. Set
+ * them on your server (see RELIABILITY.md) when it faces untrusted clients.
+ *
  * @example
  * ```ts
  * const { listener } = createNodeListener(server);
@@ -200,8 +215,10 @@ export function createNodeListener(
   const handler = new McpHttpHandler(connector, options);
   const authenticate = options.authenticate;
   const drainLimit = 2 * (options.maxBodyBytes ?? 4 * 1024 * 1024);
+  const maxStreamBuffer = options.maxStreamBufferBytes ?? 4 * 1024 * 1024;
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
-    const ex = new NodeExchange(req, res, drainLimit);
+    const ex = new NodeExchange(req, res, drainLimit, maxStreamBuffer);
+    warnAboutTimeouts(req);
     if (!authenticate) {
       void handler.handle(ex);
       return;
@@ -214,6 +231,22 @@ export function createNodeListener(
     })();
   };
   return { listener, handler };
+}
+
+let timeoutsChecked = false;
+
+/** Once per process: says so when the user's own server keeps Node's lax slow-client timeouts. */
+function warnAboutTimeouts(req: IncomingMessage): void {
+  if (timeoutsChecked) return;
+  timeoutsChecked = true;
+  const server = (req.socket as { server?: Server }).server;
+  if (server && server.requestTimeout === 300_000 && server.headersTimeout === 60_000) {
+    console.error(
+      "[mcpkit] createNodeListener: this http.Server keeps Node's default timeouts (headers 60 s, " +
+        'request 300 s); set server.headersTimeout and server.requestTimeout (serve() uses 10 s and 30 s) ' +
+        'so slow clients cannot hold connections open',
+    );
+  }
 }
 
 export interface ServeOptions extends McpHttpOptions {
