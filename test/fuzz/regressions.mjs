@@ -32,7 +32,7 @@ export const regressions = [
     check: () => {
       const t = performance.now();
       parseWwwAuthenticate('Bearer ' + ',"\\'.repeat(10_000));
-      assert.ok(performance.now() - t < 500);
+      assert.ok(performance.now() - t < 1000);
     },
   },
 ];

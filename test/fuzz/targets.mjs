@@ -212,7 +212,7 @@ export const targets = [
   },
   {
     name: 'www-authenticate',
-    what: 'any header value parses without throwing, quickly',
+    what: 'any header value parses without throwing (time is checked on the worst cases in regressions.mjs)',
     property: () =>
       fc.property(
         fc.oneof(
@@ -237,10 +237,9 @@ export const targets = [
             .map((a) => a.join('')),
         ),
         (value) => {
-          const t = performance.now();
           parseWwwAuthenticate(value);
           bearerChallengeOf(new Headers({ 'www-authenticate': value.replace(/[^\x20-\x7e]/g, '') }));
-          return performance.now() - t < 50;
+          return true;
         },
       ),
   },
