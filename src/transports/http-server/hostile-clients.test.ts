@@ -111,6 +111,26 @@ describe('hostile HTTP clients', () => {
     }
   });
 
+  test('silent (half-open) connections are closed after headersTimeout; others are served', async () => {
+    const g = await startEverything({ headersTimeoutMs: 1000 });
+    const sockets: net.Socket[] = [];
+    try {
+      let closed = 0;
+      for (let i = 0; i < 50; i++) {
+        const s = net.connect(g.running.port, '127.0.0.1');
+        s.on('error', () => undefined);
+        s.on('close', () => closed++);
+        sockets.push(s);
+      }
+      const sid = await openLegacySession(g.url);
+      assert.equal((await postJson(g.url, rpc('ping'), inSession(sid))).status, 200);
+      await until(() => closed === 50, 5000);
+    } finally {
+      for (const s of sockets) s.destroy();
+      await g.close();
+    }
+  });
+
   test('sessions that did nothing after initialize expire quickly; used ones stay', async () => {
     const g = await startEverything({ sessionInitIdleMs: 1000 });
     try {

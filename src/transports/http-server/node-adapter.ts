@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { BodyResult, HttpExchange, ResponseStream } from './exchange.js';
 import { McpHttpHandler } from './mcp-http-handler.js';
 import type { McpHttpOptions } from './mcp-http-handler.js';
@@ -293,6 +293,11 @@ export async function serve(connector: McpConnector, options: ServeOptions = {})
   );
   httpServer.headersTimeout = headersTimeout;
   httpServer.requestTimeout = requestTimeout;
+  // Node times nothing out before a connection's first byte: a silent (half-open) socket
+  // would be held forever. It gets headersTimeout to start a request; each request clears it
+  // (and Node's keepAliveTimeout takes over between requests).
+  httpServer.on('connection', (socket: Socket) => socket.setTimeout(headersTimeout, () => socket.destroy()));
+  httpServer.on('request', (req: IncomingMessage) => req.socket.setTimeout(0));
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
     httpServer.listen(options.port ?? 0, host, () => {
