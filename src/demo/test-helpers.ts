@@ -206,6 +206,27 @@ export const TOOL_CASES: Readonly<Record<string, ToolCase>> = {
   counter_add: { args: { by: 2 }, check: text(/^The counter is at -?\d+\.$/) },
 };
 
+/**
+ * The demo's task tools (src/demo/everything-tasks.ts). Several must run as tasks, so the
+ * "call every tool" tests leave them to the task tests (src/server/tasks-*.test.ts,
+ * src/client/tasks.test.ts, src/demo/interop-sdk-tasks.test.ts).
+ */
+export const TASK_TOOL_NAMES: readonly string[] = [
+  'greet',
+  'slow_compute',
+  'failing_job',
+  'protocol_error_job',
+  'confirm_delete',
+  'multi_input',
+  'test_tool_with_task',
+  'research_report',
+  'approve_deployment',
+  'watch_until_cancelled',
+];
+
+/** Every tool the demo lists. */
+export const DEMO_TOOL_NAMES: readonly string[] = [...Object.keys(TOOL_CASES), ...TASK_TOOL_NAMES];
+
 /** The demo's prompts: arguments and the first message's text (or content type). */
 export const PROMPT_CASES: Readonly<Record<string, { args: Record<string, string>; first: string }>> = {
   test_simple_prompt: { args: {}, first: 'This is a simple prompt for testing.' },

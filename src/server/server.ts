@@ -33,6 +33,7 @@ import type {
 import { ServerContext } from './server-context.js';
 import { TaskRuntime, taskSupportOf } from './task-runtime.js';
 import type { TaskOptions } from './task-runtime.js';
+import type { TaskStore } from './task-store.js';
 import { declaresTasksExtension, missingTasksExtension, modernTask } from './task-wire.js';
 import { buildTool, callTool } from './tools.js';
 import type { ToolDefinition, ToolEntry, ToolHandler } from './tools.js';
@@ -124,6 +125,8 @@ export class McpServer {
   /** Extensions declared with {@link McpServer.declareExtension}. */
   private readonly extensions: Record<string, Record<string, unknown>> = {};
   private taskRuntime: TaskRuntime | undefined;
+  /** The task store shared by the nodes of a cluster (see joinCluster). */
+  private clusterTaskStore: TaskStore | undefined;
 
   constructor(info: Implementation, options: ServerOptions = {}) {
     this.info = info;
@@ -179,7 +182,8 @@ export class McpServer {
 
   private enableTasks(): TaskRuntime {
     if (this.taskRuntime) return this.taskRuntime;
-    const runtime = new TaskRuntime(this.options.tasks);
+    const store = this.clusterTaskStore;
+    const runtime = new TaskRuntime(store ? { ...this.options.tasks, store } : this.options.tasks);
     for (const [method, handler] of runtime.handlers()) this.handlers.set(method, handler);
     return (this.taskRuntime = runtime);
   }
@@ -244,11 +248,21 @@ export class McpServer {
    * layer calls this when it is given shared stores): change events then travel on the
    * cluster's bus, and MRTR state is sealed with the key every node shares.
    */
-  joinCluster(parts: { changeBus: ChangeBus; requestStateKey: Uint8Array }): void {
+  joinCluster(parts: { changeBus: ChangeBus; requestStateKey: Uint8Array; taskStore?: unknown }): void {
     this.unsubscribeBus();
     this.bus = parts.changeBus;
     this.unsubscribeBus = this.bus.subscribe((e) => this.deliverChange(e));
     if (!this.options.requestState) this.codec = new HmacRequestState(parts.requestStateKey);
+    if (parts.taskStore !== undefined && !this.options.tasks?.store) {
+      // Tasks move to the shared store; a runtime made before (by a task tool) is replaced.
+      this.clusterTaskStore = parts.taskStore as TaskStore;
+      const old = this.taskRuntime;
+      if (old) {
+        this.taskRuntime = undefined;
+        this.enableTasks();
+        void old.store.close();
+      }
+    }
   }
 
   /** Tells subscribers that a resource's content changed. */
