@@ -14,6 +14,7 @@ import type {
 } from '../protocol/types/index.js';
 import type { JsonRpcNotification } from '../jsonrpc/index.js';
 import type { ResultCache } from './result-cache.js';
+import type { TaskInfo } from './tasks.js';
 
 /** Which era the client speaks: `auto` probes and falls back; see {@link ClientOptions.era}. */
 export type EraPreference = 'legacy' | 'modern' | 'auto';
@@ -22,7 +23,10 @@ export type EraPreference = 'legacy' | 'modern' | 'auto';
 export type CallOptions = Pick<
   RequestOptions,
   'signal' | 'timeoutMs' | 'resetTimeoutOnProgress' | 'maxTotalTimeoutMs' | 'onprogress'
->;
+> & {
+  /** When a tool call runs as a task: each state of the task as it is seen. */
+  onTaskStatus?: (task: TaskInfo) => void;
+};
 
 /** What a handler learns about the request it answers. */
 export interface HandlerContext {
@@ -85,7 +89,7 @@ export interface ElicitationConfig {
  * ```ts
  * const handlers: ClientHandlers = {
  *   sampling: { handler: (req, ctx) => llm.complete(req, { signal: ctx.signal }), tools: true },
- *   elicitation: { handler: (req) => ui.ask(req), url: true },
+ *   elicitation: { handler: (req) => dialog.ask(req), url: true },
  *   roots: [{ uri: 'file:///home/me/project', name: 'project' }],
  * };
  * ```
@@ -131,6 +135,13 @@ export interface ClientOptions {
    * `onToolsChanged`. In the modern era this opens a `subscriptions/listen` stream.
    */
   autoRefreshTools?: boolean;
+  /**
+   * Tasks (default true): `callTool` follows task results to the end in both
+   * generations, task-augments calls of tools that require it (2025-11-25), and declares
+   * the `io.modelcontextprotocol/tasks` extension on its modern requests. `false` turns
+   * all of that off.
+   */
+  tasks?: boolean;
   /** Called with the new tool list after an automatic refresh. */
   onToolsChanged?: (tools: Tool[]) => void;
   /**

@@ -3,6 +3,7 @@
  * name) pair, check the server is up, apply the policy and the rate limit, ask a person
  * when needed, run the call, and write one audit entry whatever happens.
  */
+import type { TaskInfo } from '../client/index.js';
 import { LocalError } from '../jsonrpc/index.js';
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '../protocol/types/index.js';
 import type { Progress } from '../session/options.js';
@@ -22,6 +23,8 @@ export interface HostCallOptions {
   /** Default: the server's `timeouts.callMs`. */
   timeoutMs?: number;
   onprogress?: (progress: Progress) => void;
+  /** When the tool runs as a task on its server: each state seen (status, message). */
+  onTaskStatus?: (task: TaskInfo) => void;
 }
 
 /** A tool named exactly, bypassing aliases. */
@@ -191,6 +194,12 @@ export async function callTool(
     }
   }
   const started = Date.now();
+  // A long tool call may run as a task: the audit names it, and the caller sees its states.
+  let taskId: string | undefined;
+  const onTaskStatus = (t: TaskInfo): void => {
+    taskId ??= t.taskId;
+    options.onTaskStatus?.(t);
+  };
   try {
     const result = await client.callTool(
       { name: entry.name, ...(args !== undefined ? { arguments: args } : {}) },
@@ -198,17 +207,20 @@ export async function callTool(
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
         ...(options.onprogress ? { onprogress: options.onprogress } : {}),
+        onTaskStatus,
       },
     );
     deps.audit(
       record(a, decision, {
         durationMs: Date.now() - started,
         outcome: result.isError ? 'tool-error' : 'ok',
+        ...(taskId !== undefined ? { taskId } : {}),
       }),
     );
     return result;
   } catch (e) {
-    throw failed(deps, conn, record(a, decision, { durationMs: Date.now() - started }), e);
+    const extra = { durationMs: Date.now() - started, ...(taskId !== undefined ? { taskId } : {}) };
+    throw failed(deps, conn, record(a, decision, extra), e);
   }
 }
 

@@ -31,6 +31,10 @@ import type {
   TemplateReadHandler,
 } from './resources.js';
 import { ServerContext } from './server-context.js';
+import { TaskRuntime, taskSupportOf } from './task-runtime.js';
+import type { TaskOptions } from './task-runtime.js';
+import type { TaskStore } from './task-store.js';
+import { declaresTasksExtension, missingTasksExtension, modernTask } from './task-wire.js';
 import { buildTool, callTool } from './tools.js';
 import type { ToolDefinition, ToolEntry, ToolHandler } from './tools.js';
 import type { SchemaInput } from './schema-adapter.js';
@@ -51,10 +55,21 @@ export interface ServerOptions {
   cache?: { ttlMs: number; scope: 'public' | 'private' };
   /** Where change events travel between nodes (default: in process). */
   changeBus?: ChangeBus;
-  /** Timeout for the server's own requests to the client (legacy era). */
+  /**
+   * How long the server waits for the client to answer its own requests in the legacy era:
+   * `ctx.elicit`, `ctx.sample` and `ctx.listRoots` (default 5 minutes, since a person may be
+   * answering; `AskOptions.timeoutMs` overrides it per question) and any other
+   * server-to-client request such as `ping` (default 60 s). The modern era has no
+   * server-to-client requests: there the client's retry carries the answer.
+   */
   timeoutMs?: number;
   /** Receives handler failures and protocol warnings (default: stderr). */
   logger?: SessionLogger;
+  /**
+   * Tasks (2025-11-25 and the `io.modelcontextprotocol/tasks` extension). They switch on
+   * by themselves when a tool declares `execution.taskSupport`; options tune them.
+   */
+  tasks?: TaskOptions;
 }
 
 /** A handle to something registered, to take it away again. */
@@ -67,6 +82,8 @@ interface ListenStream {
   readonly id: RequestId;
   readonly filter: Record<string, unknown>;
   end(): void;
+  /** Stops watching the tasks this stream follows. */
+  unwatch?: () => void;
 }
 
 type ListKey = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
@@ -97,13 +114,20 @@ export class McpServer {
   private readonly sessions = new Set<Session>();
   private readonly legacySubscriptions = new WeakMap<Session, Set<string>>();
   private readonly listeners = new Set<ListenStream>();
-  private readonly codec: RequestStateCodec;
-  private readonly bus: ChangeBus;
+  private codec: RequestStateCodec;
+  private bus: ChangeBus;
   private readonly pendingLists = new Set<string>();
-  private readonly unsubscribeBus: () => void;
+  private unsubscribeBus: () => void;
   /** The wire form of each list, built once and dropped when its contents change. */
   private readonly wireLists = new Map<ListKey, readonly unknown[]>();
+  /** What connect gives each session (modern HTTP connects once per request); reset on change. */
+  private connectCapabilities: Record<string, unknown> | undefined;
   private closing = false;
+  /** Extensions declared with {@link McpServer.declareExtension}. */
+  private readonly extensions: Record<string, Record<string, unknown>> = {};
+  private taskRuntime: TaskRuntime | undefined;
+  /** The task store shared by the nodes of a cluster (see joinCluster). */
+  private clusterTaskStore: TaskStore | undefined;
 
   constructor(info: Implementation, options: ServerOptions = {}) {
     this.info = info;
@@ -149,6 +173,20 @@ export class McpServer {
       'subscriptions/listen',
       plain((p, rc) => this.listen(p, rc)),
     );
+    if (options.tasks) this.enableTasks();
+  }
+
+  /** The task runtime, once tasks are on (a tool declared `taskSupport`, or `options.tasks`). */
+  get tasks(): TaskRuntime | undefined {
+    return this.taskRuntime;
+  }
+
+  private enableTasks(): TaskRuntime {
+    if (this.taskRuntime) return this.taskRuntime;
+    const store = this.clusterTaskStore;
+    const runtime = new TaskRuntime(store ? { ...this.options.tasks, store } : this.options.tasks);
+    for (const [method, handler] of runtime.handlers()) this.handlers.set(method, handler);
+    return (this.taskRuntime = runtime);
   }
 
   // ------------------------------------------------------------ registration
@@ -159,6 +197,7 @@ export class McpServer {
    */
   tool<S extends SchemaInput>(definition: ToolDefinition<S>, handler: ToolHandler<S>): Registration {
     const entry = buildTool(definition as ToolDefinition, handler as ToolHandler<never>);
+    if (taskSupportOf(definition.execution) !== 'forbidden') this.enableTasks();
     this.tools.set(entry.wire.name, entry);
     this.changed({ kind: 'tools' });
     return {
@@ -205,6 +244,28 @@ export class McpServer {
     return this.tools.get(name)?.wire.inputSchema as Record<string, unknown> | undefined;
   }
 
+  /**
+   * Joins a cluster of nodes that serve this same server behind a load balancer (the HTTP
+   * layer calls this when it is given shared stores): change events then travel on the
+   * cluster's bus, and MRTR state is sealed with the key every node shares.
+   */
+  joinCluster(parts: { changeBus: ChangeBus; requestStateKey: Uint8Array; taskStore?: unknown }): void {
+    this.unsubscribeBus();
+    this.bus = parts.changeBus;
+    this.unsubscribeBus = this.bus.subscribe((e) => this.deliverChange(e));
+    if (!this.options.requestState) this.codec = new HmacRequestState(parts.requestStateKey);
+    if (parts.taskStore !== undefined && !this.options.tasks?.store) {
+      // Tasks move to the shared store; a runtime made before (by a task tool) is replaced.
+      this.clusterTaskStore = parts.taskStore as TaskStore;
+      const old = this.taskRuntime;
+      if (old) {
+        this.taskRuntime = undefined;
+        this.enableTasks();
+        void old.store.close();
+      }
+    }
+  }
+
   /** Tells subscribers that a resource's content changed. */
   resourceUpdated(uri: string): void {
     this.bus.publish({ kind: 'resource', uri });
@@ -227,6 +288,26 @@ export class McpServer {
 
   // ------------------------------------------------------------ connections
 
+  /**
+   * Serves a request method MCP's core does not define, such as an extension's (for
+   * example `skills/list`). The handler gets the same context as a tool: middleware, the
+   * era, the client's capabilities, auth.
+   */
+  method(name: string, handler: (params: Params, ctx: ServerContext) => unknown): Registration {
+    if (this.handlers.has(name)) throw new TypeError(`The method ${name} is already served`);
+    this.handlers.set(name, (p, rc) => this.serve(p, rc, (ctx) => handler(p, ctx)));
+    return { remove: () => void this.handlers.delete(name) };
+  }
+
+  /**
+   * Declares an extension under `capabilities.extensions` (SEP-2133), with its settings
+   * inline, for connections opened from now on.
+   */
+  declareExtension(id: string, settings: Record<string, unknown> = {}): void {
+    this.extensions[id] = settings;
+    this.connectCapabilities = undefined;
+  }
+
   /** The capabilities this server declares, from what is registered and the options. */
   capabilities(): Record<string, unknown> {
     const caps: Record<string, unknown> = { logging: {} };
@@ -235,7 +316,21 @@ export class McpServer {
       caps.resources = { subscribe: true, listChanged: true };
     if (this.prompts.size > 0) caps.prompts = { listChanged: true };
     if (this.prompts.size > 0 || this.templates.size > 0) caps.completions = {};
-    return { ...caps, ...this.options.capabilities };
+    const own = this.options.capabilities;
+    const declared = Object.keys(this.extensions).length > 0 ? this.extensions : undefined;
+    if (this.taskRuntime) {
+      const t = this.taskRuntime.capabilities();
+      const extensions = {
+        ...(t.extensions as object),
+        ...declared,
+        ...(own?.extensions as object | undefined),
+      };
+      return { ...caps, tasks: t.tasks, ...own, extensions };
+    }
+    if (declared) {
+      return { ...caps, ...own, extensions: { ...declared, ...(own?.extensions as object | undefined) } };
+    }
+    return { ...caps, ...own };
   }
 
   /**
@@ -251,7 +346,7 @@ export class McpServer {
     const session = new Session({
       role: 'server',
       info: this.info,
-      capabilities: this.capabilities(),
+      capabilities: (this.connectCapabilities ??= this.capabilities()),
       ...(this.options.instructions !== undefined ? { instructions: this.options.instructions } : {}),
       ...(this.options.versions ? { versions: this.options.versions } : {}),
       ...(this.options.timeoutMs !== undefined ? { timeoutMs: this.options.timeoutMs } : {}),
@@ -279,6 +374,7 @@ export class McpServer {
     for (const l of [...this.listeners]) l.end();
     // Let the graceful subscription answers reach the transports first.
     await new Promise((r) => setTimeout(r, 0));
+    await this.taskRuntime?.close();
     await Promise.all([...this.sessions].map((s) => s.close()));
     this.unsubscribeBus();
   }
@@ -302,7 +398,7 @@ export class McpServer {
     if (rc.era === 'modern' && MRTR_METHODS.has(rc.method)) {
       mrtr = await restoreState(this.codec, rc.method, params, rc.authInfo);
     }
-    const ctx = new ServerContext(rc, mrtr);
+    const ctx = new ServerContext(rc, mrtr, this.options.timeoutMs);
     let result: unknown;
     try {
       result =
@@ -315,9 +411,9 @@ export class McpServer {
             );
     } catch (e) {
       // A pending question wins over whatever the handler did while unwinding from it.
-      if (!mrtr?.pending) throw e === INPUT_REQUIRED ? WireError.internal() : e;
+      if (!mrtr?.pending.size) throw e === INPUT_REQUIRED ? WireError.internal() : e;
     }
-    if (mrtr?.pending) {
+    if (mrtr?.pending.size) {
       return inputRequiredResult(
         this.codec,
         mrtr,
@@ -373,6 +469,10 @@ export class McpServer {
     const entry = this.tools.get(name);
     if (!entry)
       throw WireError.invalidParams(`Unknown tool: ${name.length > 100 ? name.slice(0, 100) + '…' : name}`);
+    if (this.taskRuntime) {
+      const tool = { name, support: taskSupportOf(entry.wire.execution), deferred: entry.deferTask };
+      return this.taskRuntime.callTool(tool, params, ctx, (c) => callTool(entry, params, c));
+    }
     return callTool(entry, params, ctx);
   }
 
@@ -435,6 +535,7 @@ export class McpServer {
   // ------------------------------------------------------------ change delivery
 
   private changed(event: ChangeEvent): void {
+    if (event.kind !== 'resource') this.connectCapabilities = undefined;
     if (event.kind === 'resources') this.wireLists.delete('resourceTemplates');
     if (event.kind !== 'resource') this.wireLists.delete(event.kind);
     if (this.sessions.size > 0 || this.listeners.size > 0) this.bus.publish(event);
@@ -480,6 +581,14 @@ export class McpServer {
         .slice(0, 10_000);
       filter.resourceSubscriptions = uris;
     }
+    let taskIds: string[] | undefined;
+    if (requested.taskIds !== undefined) {
+      if (!this.taskRuntime) throw WireError.invalidParams('This server runs no tasks');
+      if (!declaresTasksExtension(rc.peerCapabilities)) throw missingTasksExtension('taskIds');
+      if (!Array.isArray(requested.taskIds)) throw WireError.invalidParams('taskIds must be an array');
+      taskIds = requested.taskIds.filter((t): t is string => typeof t === 'string').slice(0, 1000);
+      filter.taskIds = taskIds;
+    }
     const id = rc.requestId;
     rc.notify('notifications/subscriptions/acknowledged', {
       _meta: { [MetaKey.SubscriptionId]: id },
@@ -492,13 +601,31 @@ export class McpServer {
         id,
         filter,
         end: () => {
+          stream.unwatch?.();
           this.listeners.delete(stream);
           resolve({ _meta: { [MetaKey.SubscriptionId]: id } });
         },
       };
       this.listeners.add(stream);
+      if (taskIds && this.taskRuntime) stream.unwatch = this.watchTasks(stream, taskIds, rc);
       rc.signal.addEventListener('abort', () => stream.end(), { once: true });
     });
+  }
+
+  /** `notifications/tasks` on a listen stream, for the caller's own tasks among `taskIds`. */
+  private watchTasks(stream: ListenStream, taskIds: readonly string[], rc: RequestContext): () => void {
+    const runtime = this.taskRuntime!;
+    const owner = runtime.ownerOf(rc);
+    const stops = taskIds.map((id) =>
+      runtime.store.watch(id, (record) => {
+        if (!record || record.owner !== owner) return;
+        const params = { ...modernTask(record, true), _meta: { [MetaKey.SubscriptionId]: stream.id } };
+        stream.session.sendRelated(stream.id, 'notifications/tasks', params);
+      }),
+    );
+    return () => {
+      for (const stop of stops) stop();
+    };
   }
 
   /**

@@ -14,7 +14,7 @@ import { MetaKey } from '../protocol/meta-keys.js';
 import { ALL_VERSIONS, allowsBatch } from '../protocol/versions.js';
 import type { Era } from '../protocol/versions.js';
 import { BatchCollector } from './batch-collector.js';
-import { discoverHandler, pingHandler, setLevelHandler } from './builtins.js';
+import { capabilitiesFor, discoverHandler, pingHandler, setLevelHandler } from './builtins.js';
 import { runInitialize } from './client-handshake.js';
 import { refuseOutbound } from './outbound-checks.js';
 import { defaultLogger } from './session-types.js';
@@ -29,6 +29,7 @@ import type {
 import { refuseMethod, routeInbound } from './inbound-route.js';
 import { negotiateInitialize } from './lifecycle.js';
 import { decorateModernResult } from './modern-result.js';
+import { shapeNotification, shapeResult } from '../protocol/revision-shaping.js';
 import type { LegacyState } from './lifecycle.js';
 import type { LogLevel } from './logging-levels.js';
 import { withModernMeta } from './modern-meta.js';
@@ -285,6 +286,7 @@ export class Session implements ContextHost {
   async notify(method: string, params?: Params, relatedRequestId?: RequestId): Promise<void> {
     const refusal = this.checkOutbound(method, 'notification');
     if (refusal) throw refusal;
+    params = shapeNotification(method, this.protocolVersion, params);
     const message: JsonRpcNotification =
       params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
     await this.transport!.send(message, relatedRequestId === undefined ? undefined : { relatedRequestId });
@@ -306,7 +308,10 @@ export class Session implements ContextHost {
 
   /** ContextHost: notifications tied to an inbound request. */
   sendRelated(requestId: RequestId, method: string, params: Params): void {
-    this.sendRaw({ jsonrpc: '2.0', method, params }, requestId);
+    this.sendRaw(
+      { jsonrpc: '2.0', method, params: shapeNotification(method, this.protocolVersion, params) },
+      requestId,
+    );
   }
 
   /** ContextHost: a server-to-client request made while handling `ctx`. */
@@ -607,11 +612,11 @@ export class Session implements ContextHost {
     this.legacyState = 'initializing';
     const result: Record<string, unknown> = {
       protocolVersion: outcome.version,
-      capabilities: this.capabilities,
+      capabilities: capabilitiesFor(this.capabilities, 'legacy', outcome.version),
       serverInfo: this.info,
     };
     if (this.instructions !== undefined) result.instructions = this.instructions;
-    this.sendRaw({ jsonrpc: '2.0', id, result }, id);
+    this.sendRaw({ jsonrpc: '2.0', id, result: shapeResult('initialize', outcome.version, result) }, id);
   }
 
   private finish(ctx: RequestContext, value: unknown): void {
@@ -634,8 +639,8 @@ export class Session implements ContextHost {
     }
     const result =
       ctx.era === 'modern' && this.role === 'server'
-        ? decorateModernResult(ctx.method, value, this.info)
-        : value;
+        ? shapeResult(ctx.method, ctx.protocolVersion, decorateModernResult(ctx.method, value, this.info))
+        : shapeResult(ctx.method, ctx.protocolVersion, value);
     this.reply(ctx, ctx.requestId, { jsonrpc: '2.0', id: ctx.requestId, result });
   }
 

@@ -86,6 +86,10 @@ export async function host(argv: string[]): Promise<number> {
           for (const c of s.toolCalls)
             process.stderr.write(p.yellow(`→ ${c.name} ${JSON.stringify(c.input)}\n`));
         }
+        if (s.type === 'task')
+          process.stderr.write(
+            p.cyan(`… ${s.name} [task ${s.status}]${s.statusMessage ? ` ${s.statusMessage}` : ''}\n`),
+          );
         if (s.type === 'tool')
           process.stderr.write(p.dim(`← ${s.name}: ${s.ok ? 'ok' : 'refused or failed'}\n`));
       },

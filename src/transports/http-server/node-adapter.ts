@@ -6,6 +6,8 @@ import type { BodyResult, HttpExchange, ResponseStream } from './exchange.js';
 import { McpHttpHandler } from './mcp-http-handler.js';
 import type { McpHttpOptions } from './mcp-http-handler.js';
 import type { McpConnector } from './respond.js';
+import type { RedisStoresOptions } from '../../stores/redis/connect-redis.js';
+import type { SharedStores } from './shared-state.js';
 
 /**
  * Binds one node:http request to the HTTP core directly: the body is read with
@@ -147,43 +149,98 @@ class NodeExchange implements HttpExchange {
   }
 
   stream(status: number, headers: Record<string, string>): ResponseStream {
+    return new NodeSseStream(this.res, status, headers, this.maxStreamBuffer);
+  }
+}
+
+/** Streams with writes waiting for the end of the tick, flushed by one shared setImmediate. */
+const dirty: NodeSseStream[] = [];
+let flushScheduled = false;
+
+function flushDirty(): void {
+  flushScheduled = false;
+  const streams = dirty.splice(0);
+  for (const s of streams) s.flush();
+}
+
+/**
+ * An SSE response on node:http. The writes of one tick are joined and leave in one write at
+ * the end of the tick; the headers wait for that write too. A stream that ends within its
+ * first tick (the usual answer: priming event, then the result) is sent as one complete
+ * response with a Content-Length, like a JSON answer: one syscall, no chunked framing.
+ * A stream with nothing to say yet (a GET stream) still sends its headers at the end of
+ * the tick.
+ */
+class NodeSseStream implements ResponseStream {
+  private pending = '';
+  private queued = false;
+  private done = false;
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly status: number,
+    private readonly headers: Record<string, string>,
+    private readonly maxBuffer: number,
+  ) {
+    this.queue();
+  }
+
+  write(chunk: string): boolean {
     const res = this.res;
-    res.writeHead(status, headers);
-    // The events of one tick (priming, notifications, the answer) leave in one write with the
-    // headers, rather than one syscall each; the next tick uncorks.
-    let corked = false;
-    const cork = (): void => {
-      if (corked) return;
-      corked = true;
-      res.cork();
-      setImmediate(() => {
-        corked = false;
-        res.uncork();
-      });
-    };
-    cork();
-    // Headers go out now (coalesced with this tick's events): a stream that has nothing to
-    // say yet (a GET stream, a resumed stream with nothing to replay) must still answer.
-    res.flushHeaders();
-    return {
-      write: (chunk) => {
-        if (res.destroyed || res.writableEnded) return false;
-        cork();
-        res.write(chunk);
-        // A client that does not read: past the cap, drop the stream rather than buffer on.
-        if (res.writableLength > this.maxStreamBuffer) {
-          res.destroy();
-          return false;
-        }
-        return true;
-      },
-      end: () => {
-        if (!res.writableEnded) res.end();
-      },
-      get ended() {
-        return res.writableEnded || res.destroyed;
-      },
-    };
+    if (this.done || res.destroyed || res.writableEnded) return false;
+    this.pending += chunk;
+    // A client that does not read: past the cap, drop the stream rather than buffer on.
+    if (this.pending.length + res.writableLength > this.maxBuffer) return this.drop();
+    this.queue();
+    return true;
+  }
+
+  end(): void {
+    if (this.done) return;
+    this.done = true;
+    const res = this.res;
+    if (res.writableEnded || res.destroyed) return;
+    if (!res.headersSent) res.writeHead(this.status, this.headers);
+    res.end(this.pending);
+    this.pending = '';
+  }
+
+  get ended(): boolean {
+    return this.done || this.res.writableEnded || this.res.destroyed;
+  }
+
+  /** Sends the headers, if still unsent, and what this tick wrote. */
+  flush(): void {
+    this.queued = false;
+    const res = this.res;
+    if (this.done || res.writableEnded || res.destroyed) return;
+    if (!res.headersSent) {
+      res.writeHead(this.status, this.headers);
+      if (this.pending === '') res.flushHeaders();
+    }
+    if (this.pending !== '') {
+      res.write(this.pending);
+      this.pending = '';
+      if (res.writableLength > this.maxBuffer) this.drop();
+    }
+  }
+
+  /** Cuts the connection of a stream whose client stopped reading; a resumable client comes back. */
+  private drop(): false {
+    this.done = true;
+    this.pending = '';
+    this.res.destroy();
+    return false;
+  }
+
+  private queue(): void {
+    if (this.queued) return;
+    this.queued = true;
+    dirty.push(this);
+    if (!flushScheduled) {
+      flushScheduled = true;
+      setImmediate(flushDirty);
+    }
   }
 }
 
@@ -258,6 +315,12 @@ export interface ServeOptions extends McpHttpOptions {
   /** Time to receive the request headers (default 10 s) and the whole request (default 30 s). */
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
+  /**
+   * Runs this node as one of many behind a load balancer, with Redis holding the shared
+   * state: a `redis://` URL or the options of `connectRedisStores`. Start-up fails when
+   * Redis cannot be reached. The optional `ioredis` package is loaded only then.
+   */
+  redis?: string | RedisStoresOptions;
 }
 
 /** A running MCP HTTP server. */
@@ -282,7 +345,17 @@ export interface RunningServer {
  */
 export async function serve(connector: McpConnector, options: ServeOptions = {}): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
-  const { listener, handler } = createNodeListener(connector, { ...options, bindHost: host });
+  let ownStores: SharedStores | undefined;
+  if (options.redis !== undefined && !options.stores) {
+    const { connectRedisStores } = await import('../../stores/redis/connect-redis.js');
+    ownStores = await connectRedisStores(options.redis);
+  }
+  const stores = options.stores ?? ownStores;
+  const { listener, handler } = createNodeListener(connector, {
+    ...options,
+    bindHost: host,
+    ...(stores ? { stores } : {}),
+  });
   const requestTimeout = options.requestTimeoutMs ?? 30_000;
   const headersTimeout = Math.min(options.headersTimeoutMs ?? 10_000, requestTimeout);
   // Node checks both timeouts only every connectionsCheckingInterval (default 30 s), which
@@ -299,7 +372,10 @@ export async function serve(connector: McpConnector, options: ServeOptions = {})
   httpServer.on('connection', (socket: Socket) => socket.setTimeout(headersTimeout, () => socket.destroy()));
   httpServer.on('request', (req: IncomingMessage) => req.socket.setTimeout(0));
   await new Promise<void>((resolve, reject) => {
-    httpServer.once('error', reject);
+    httpServer.once('error', (e) => {
+      void handler.close().then(() => ownStores?.close());
+      reject(e);
+    });
     httpServer.listen(options.port ?? 0, host, () => {
       httpServer.off('error', reject);
       resolve();
@@ -311,6 +387,7 @@ export async function serve(connector: McpConnector, options: ServeOptions = {})
     await handler.close();
     httpServer.closeAllConnections?.();
     await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+    await ownStores?.close();
   };
   return {
     url: `http://${shownHost}:${port}${options.path ?? '/mcp'}`,
