@@ -82,8 +82,14 @@ export class FileCredentialStore implements CredentialStore {
       await writeFile(tmp, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
       await rename(tmp, this.path);
     } catch (e) {
+      // The old file is untouched: only the temporary one was being written.
       await rm(tmp, { force: true });
-      throw e;
+      const code = (e as { code?: string }).code;
+      throw new AuthError(
+        'StoreFailed',
+        `Cannot save credentials to ${this.path}${code === 'ENOSPC' ? ': the disk is full' : ''} (the previous file is kept): ${(e as Error).message}`,
+        { cause: e },
+      );
     }
   }
 }

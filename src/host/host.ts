@@ -253,8 +253,9 @@ export class Host {
     for (const sink of this.sinks) {
       try {
         sink(entry);
-      } catch {
-        // A failing sink must not fail the call it records.
+      } catch (e) {
+        // A failing sink must not fail the call it records, but must not fail silently either.
+        this.events.emit('notice', { server: undefined, message: (e as Error).message });
       }
     }
     this.events.emit('audit', entry);

@@ -2,7 +2,15 @@
  * The host's file edges on Node: reading a config file, an approval store kept in a JSON
  * file, and an audit log appended as JSON lines.
  */
-import { appendFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { AuditSink } from './audit.js';
@@ -87,5 +95,28 @@ function isRecord(v: unknown): v is Record<string, unknown> {
  */
 export function fileAudit(path: string): AuditSink {
   mkdirSync(dirname(path), { recursive: true });
-  return (entry) => appendFileSync(path, JSON.stringify(entry) + '\n', { mode: 0o600 });
+  return (entry) => {
+    const line = JSON.stringify(entry) + '\n';
+    let size = 0;
+    try {
+      size = statSync(path).size;
+    } catch {
+      // Not created yet.
+    }
+    try {
+      appendFileSync(path, line, { mode: 0o600 });
+    } catch (e) {
+      // A partial line (disk full) would corrupt the log: cut it off again.
+      try {
+        truncateSync(path, size);
+      } catch {
+        // Nothing more can be done; the error below says what happened.
+      }
+      const code = (e as { code?: string }).code;
+      throw new Error(
+        `Cannot append to the audit log ${path}${code === 'ENOSPC' ? ': the disk is full' : ''}: ${(e as Error).message}`,
+        { cause: e },
+      );
+    }
+  };
 }

@@ -36,7 +36,9 @@ export type AuthErrorCode =
   /** The authorization response was an error, or its state did not match. */
   | 'AuthorizationFailed'
   /** A token endpoint refused the request or answered something unusable. */
-  | 'TokenRequestFailed';
+  | 'TokenRequestFailed'
+  /** Credentials could not be saved (a full disk, no permission); the previous file is kept. */
+  | 'StoreFailed';
 
 /**
  * An error raised inside mcpkit that never crosses the wire: a timeout, a closed

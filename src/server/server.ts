@@ -116,6 +116,7 @@ export class McpServer {
   private readonly listeners = new Set<ListenStream>();
   private codec: RequestStateCodec;
   private bus: ChangeBus;
+  private readonly pendingLists = new Set<string>();
   private unsubscribeBus: () => void;
   /** The wire form of each list, built once and dropped when its contents change. */
   private readonly wireLists = new Map<ListKey, readonly unknown[]>();
@@ -627,7 +628,23 @@ export class McpServer {
     };
   }
 
+  /**
+   * Coalesces list changes: while one `list_changed` of a kind waits to go out, more of the
+   * same kind add nothing (a client refetches the whole list anyway). A burst of 1,000
+   * registrations sends one notification, not 1,000 for a slow client to buffer.
+   */
   private deliverChange(event: ChangeEvent): void {
+    if (event.kind === 'resource') return this.deliverNow(event);
+    if (this.pendingLists.has(event.kind)) return;
+    this.pendingLists.add(event.kind);
+    // A timer rather than setImmediate: the server layer runs outside Node too.
+    setTimeout(() => {
+      this.pendingLists.delete(event.kind);
+      this.deliverNow(event);
+    }, 0);
+  }
+
+  private deliverNow(event: ChangeEvent): void {
     const method =
       event.kind === 'resource'
         ? 'notifications/resources/updated'

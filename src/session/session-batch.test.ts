@@ -231,3 +231,20 @@ describe('Batches in 2025-03-26', () => {
     assert.deepEqual(peer.received, []);
   });
 });
+
+describe('large batches yield', () => {
+  test('a batch of 100 is dispatched in slices: a timer set before it runs before the last item', async () => {
+    const { peer, calls } = await batchServer();
+    let timerAt = -1;
+    setTimeout(() => (timerAt = calls.length), 0);
+    await peer.send(Array.from({ length: 100 }, (_, i) => req(i + 1, 'x/echo', { v: i })));
+    let batch: Msg[] | undefined;
+    for (let i = 0; i < 200 && !batch; i++) {
+      batch = peer.received.find((m): m is Msg[] => Array.isArray(m));
+      if (!batch) await new Promise((r) => setTimeout(r, 10));
+    }
+    assert.equal(batch?.length, 100, 'every item answered, in one batch response');
+    assert.equal(calls.length, 100);
+    assert.ok(timerAt >= 0 && timerAt < 100, `other work ran during the batch (after ${timerAt} items)`);
+  });
+});

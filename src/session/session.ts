@@ -39,6 +39,8 @@ import { PendingRequest } from './pending.js';
 import { RequestContext } from './request-context.js';
 import type { ContextHost, PeerInfo } from './request-context.js';
 
+/** Batch items dispatched before the session yields to other work (see onBatch). */
+const BATCH_SLICE = 16;
 const EMPTY_PARAMS: Params = Object.freeze({}) as Params;
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -468,19 +470,28 @@ export class Session implements ContextHost {
       return;
     }
     const collector = new BatchCollector((messages) => this.sendRaw(messages));
-    for (const item of batch.items) {
-      if (item instanceof InvalidMessage) this.onInvalid(item, collector);
-      else if ('method' in item && item.method === 'initialize') {
-        collector.expect();
-        collector.add(
-          errorResponse(
-            'id' in item ? item.id : null,
-            WireError.invalidRequest('initialize must not be part of a batch'),
-          ),
-        );
-      } else this.onMessage(item, info, collector);
-    }
-    collector.seal();
+    const items = batch.items;
+    // A large batch is dispatched a slice at a time, yielding between slices, so one
+    // client's batch does not hold up every other client served by this process.
+    const dispatch = (from: number): void => {
+      const end = Math.min(items.length, from + BATCH_SLICE);
+      for (let i = from; i < end; i++) {
+        const item = items[i]!;
+        if (item instanceof InvalidMessage) this.onInvalid(item, collector);
+        else if ('method' in item && item.method === 'initialize') {
+          collector.expect();
+          collector.add(
+            errorResponse(
+              'id' in item ? item.id : null,
+              WireError.invalidRequest('initialize must not be part of a batch'),
+            ),
+          );
+        } else this.onMessage(item, info, collector);
+      }
+      if (end < items.length) setTimeout(() => dispatch(end), 0);
+      else collector.seal();
+    };
+    dispatch(0);
   }
 
   private reply(

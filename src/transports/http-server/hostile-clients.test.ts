@@ -124,7 +124,7 @@ describe('hostile HTTP clients', () => {
       }
       const sid = await openLegacySession(g.url);
       assert.equal((await postJson(g.url, rpc('ping'), inSession(sid))).status, 200);
-      await until(() => closed === 50, 5000);
+      await until(() => closed === 50, 15_000);
     } finally {
       for (const s of sockets) s.destroy();
       await g.close();
