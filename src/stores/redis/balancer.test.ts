@@ -75,18 +75,17 @@ async function fullCheck(client: SdkClient, call: (name: string, args: Obj) => P
     TOOL_CASES[name]!.check(await call(name, TOOL_CASES[name]!.args));
   }
   const resources = await listAll((p) => client.listResources(p), 'resources');
-  assert.equal(resources.length, 3);
+  const uris = new Set(resources.map((r) => String(r.uri)));
+  for (const uri of ['test://static-text', 'test://static-binary', WATCHED]) assert.ok(uris.has(uri), uri);
   for (const r of resources) {
     const { contents } = (await client.readResource({ uri: r.uri })) as { contents: Obj[] };
     assert.equal(contents[0]!.uri, r.uri);
   }
   const templates = await listAll((p) => client.listResourceTemplates(p), 'resourceTemplates');
-  assert.deepEqual(
-    templates.map((t) => t.uriTemplate),
-    ['test://template/{id}/data'],
-  );
+  assert.ok(templates.some((t) => t.uriTemplate === 'test://template/{id}/data'));
   const prompts = await listAll((p) => client.listPrompts(p), 'prompts');
-  assert.deepEqual(prompts.map((p) => p.name).sort(), Object.keys(PROMPT_CASES).sort());
+  const names = new Set(prompts.map((p) => String(p.name)));
+  for (const name of Object.keys(PROMPT_CASES)) assert.ok(names.has(name), name);
   for (const [name, { args, first }] of Object.entries(PROMPT_CASES)) {
     assert.equal(firstMessage(await client.getPrompt({ name, arguments: args })), first, name);
   }
