@@ -122,6 +122,8 @@ export class McpServer {
   /** What connect gives each session (modern HTTP connects once per request); reset on change. */
   private connectCapabilities: Record<string, unknown> | undefined;
   private closing = false;
+  /** Extensions declared with {@link McpServer.declareExtension}. */
+  private readonly extensions: Record<string, Record<string, unknown>> = {};
   private taskRuntime: TaskRuntime | undefined;
   /** The task store shared by the nodes of a cluster (see joinCluster). */
   private clusterTaskStore: TaskStore | undefined;
@@ -285,6 +287,26 @@ export class McpServer {
 
   // ------------------------------------------------------------ connections
 
+  /**
+   * Serves a request method MCP's core does not define, such as an extension's (for
+   * example `skills/list`). The handler gets the same context as a tool: middleware, the
+   * era, the client's capabilities, auth.
+   */
+  method(name: string, handler: (params: Params, ctx: ServerContext) => unknown): Registration {
+    if (this.handlers.has(name)) throw new TypeError(`The method ${name} is already served`);
+    this.handlers.set(name, (p, rc) => this.serve(p, rc, (ctx) => handler(p, ctx)));
+    return { remove: () => void this.handlers.delete(name) };
+  }
+
+  /**
+   * Declares an extension under `capabilities.extensions` (SEP-2133), with its settings
+   * inline, for connections opened from now on.
+   */
+  declareExtension(id: string, settings: Record<string, unknown> = {}): void {
+    this.extensions[id] = settings;
+    this.connectCapabilities = undefined;
+  }
+
   /** The capabilities this server declares, from what is registered and the options. */
   capabilities(): Record<string, unknown> {
     const caps: Record<string, unknown> = { logging: {} };
@@ -294,10 +316,18 @@ export class McpServer {
     if (this.prompts.size > 0) caps.prompts = { listChanged: true };
     if (this.prompts.size > 0 || this.templates.size > 0) caps.completions = {};
     const own = this.options.capabilities;
+    const declared = Object.keys(this.extensions).length > 0 ? this.extensions : undefined;
     if (this.taskRuntime) {
       const t = this.taskRuntime.capabilities();
-      const extensions = { ...(t.extensions as object), ...(own?.extensions as object | undefined) };
+      const extensions = {
+        ...(t.extensions as object),
+        ...declared,
+        ...(own?.extensions as object | undefined),
+      };
       return { ...caps, tasks: t.tasks, ...own, extensions };
+    }
+    if (declared) {
+      return { ...caps, ...own, extensions: { ...declared, ...(own?.extensions as object | undefined) } };
     }
     return { ...caps, ...own };
   }

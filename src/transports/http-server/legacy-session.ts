@@ -81,6 +81,8 @@ export interface LegacySessionOptions {
    * resumption or an answer to where it belongs.
    */
   nodeId?: string;
+  /** How long a finished stream whose client went away is kept for it to resume (default 60 s). */
+  resumeWindowMs?: number;
 }
 
 /** The id prefix of requests replayed to rebuild a session; their answers go nowhere. */
@@ -235,6 +237,11 @@ export class LegacySessionTransport implements Transport {
   /** Whether requests are still being answered (the session is not idle). */
   get busy(): boolean {
     return this.byRequest.size > 0;
+  }
+
+  /** Requests received and not yet answered. */
+  get inFlight(): number {
+    return this.byRequest.size;
   }
 
   /** Whether a GET stream is already open. */
@@ -427,6 +434,12 @@ export class LegacySessionTransport implements Transport {
     } else if (last && this.options.nodeId !== undefined) {
       // The shared store keeps the events for a client resuming on any node, this one included.
       this.streams.delete(stream.id);
+    } else if (last) {
+      // Its client went away: its events wait in the store for a bounded resume window only.
+      const timer = setTimeout(() => {
+        if (stream.out === undefined && this.streams.get(stream.id) === stream) this.forgetStream(stream);
+      }, this.options.resumeWindowMs ?? 60_000);
+      timer.unref?.();
     }
   }
 

@@ -13,6 +13,10 @@ export interface SessionEntry {
   history?: string[];
   /** When the store last confirmed the session (ms since the epoch). */
   checkedAt?: number;
+  /** Whom the session counts against for quotas (principal, else address). */
+  client: string;
+  /** Whether the client did anything after initialize. */
+  used: boolean;
 }
 
 /** The most ops a node keeps per session to restore it (the store's own bound). */
@@ -36,6 +40,8 @@ export interface SharedSessionsHost {
   readonly limits: SessionLimits;
   /** Makes this node's copy of a session (a transport connected to a new server session). */
   open(id: string, principal: string): Promise<SessionEntry>;
+  /** Takes this node's copy of a session off the books (quotas included). */
+  forget(id: string, entry: SessionEntry): void;
 }
 
 /**
@@ -218,7 +224,7 @@ export class SharedSessions {
   }
 
   private forget(id: string, entry: SessionEntry): void {
-    if (this.host.sessions.get(id) === entry) this.host.sessions.delete(id);
+    this.host.forget(id, entry);
     void entry.connection.close();
   }
 
