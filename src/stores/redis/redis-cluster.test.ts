@@ -338,13 +338,14 @@ describe('Redis stores: cluster-wide limits and fan-out', () => {
     try {
       const [a, b] = nodes as [Fixture, Fixture];
       const s1 = await openLegacySession(a.url);
+      // Used on B: the session is one, whichever node serves it.
+      assert.equal((await postJson(b.url, rpc('ping'), legacyHeaders(s1))).status, 200);
       await openLegacySession(b.url);
       const third = await postJson(a.url, initializeRequest());
       assert.equal(third.status, 503);
       assert.equal(errorCode(third), -32603);
-      // Used on B, then left idle: once it expires its place is free (polling with initialize
-      // does not touch it), and A no longer knows it either.
-      assert.equal((await postJson(b.url, rpc('ping'), legacyHeaders(s1))).status, 200);
+      // Left idle, s1 (the least recently used) expires first and frees its place; polling
+      // with initialize does not touch it; then A no longer knows it either.
       await eventually(
         async () => (await postJson(b.url, initializeRequest())).status === 200,
         10_000,

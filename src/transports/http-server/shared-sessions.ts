@@ -114,6 +114,11 @@ export class SharedSessions {
     const local = this.host.sessions.get(id);
     const now = Date.now();
     if (local && !local.transport.closed && now - (local.checkedAt ?? 0) < this.leaseMs) {
+      // A change or an end announced before this request may sit, unread, in a socket that
+      // became readable with it: let this turn of the event loop read it first.
+      await afterPendingIo();
+      if (local.transport.closed || now - (local.checkedAt ?? 0) >= this.leaseMs)
+        return this.find(id, principal);
       return local.transport.principal === principal ? local : undefined;
     }
     const record = await this.stores.sessions.touch(id, local?.ops ?? 0, this.host.limits);
@@ -266,6 +271,13 @@ export class SharedSessions {
   close(): void {
     this.unsubscribe();
   }
+}
+
+/** Resolves after the I/O already pending in this turn of the event loop has been handled. */
+function afterPendingIo(): Promise<void> {
+  return new Promise((resolve) =>
+    typeof setImmediate === 'function' ? setImmediate(resolve) : setTimeout(resolve, 0),
+  );
 }
 
 function noStream(): never {
