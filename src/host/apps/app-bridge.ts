@@ -25,7 +25,8 @@ const DENIED = -32000;
 const DISPLAY_MODES: readonly DisplayMode[] = ['inline', 'fullscreen', 'pip'];
 const CONTENT_KINDS = { text: {}, image: {}, audio: {}, resource: {}, resourceLink: {} };
 
-type ToolLike = { name: string; _meta?: unknown; [key: string]: unknown };
+// No index signature: a `Tool` (an interface) from `listTools()` must be accepted as it is.
+type ToolLike = { name: string; _meta?: unknown };
 
 export interface AppBridgeOptions {
   /** The MCP server the view belongs to; its proxied calls go there and nowhere else. */
@@ -345,7 +346,7 @@ export class AppBridge {
       sandbox: this.options.sandbox ?? DEFAULT_VIEW_SANDBOX,
     };
     if (options.tool && !this.context.toolInfo) {
-      const toolInfo: HostContext['toolInfo'] = { tool: options.tool };
+      const toolInfo: HostContext['toolInfo'] = { tool: { ...options.tool } };
       if (options.toolCallId !== undefined) toolInfo.id = options.toolCallId;
       this.context = { ...this.context, toolInfo };
     }
