@@ -15,6 +15,7 @@ const ALL = [
   'server',
   'client',
   'transports',
+  'stores',
   'auth',
   'host',
   'cli',
@@ -35,7 +36,8 @@ export const LAYERS = [
   {
     folder: 'transports',
     // Transports see the protocol only through its constants (meta keys, versions and eras).
-    mayImport: ['jsonrpc', 'protocol'],
+    // ...and the stores only as `serve({ redis })` loads them on demand (node-adapter.ts).
+    mayImport: ['jsonrpc', 'protocol', 'stores'],
     protocolConstantsOnly: true,
     node: [
       'src/transports/stdio/**',
@@ -48,6 +50,12 @@ export const LAYERS = [
   // OAuth sits beside the transports: it wraps the HTTP client's requester. Its Node parts
   // (file store, loopback redirect, DNS) are the separate `mcpkit/auth/node` entry.
   { folder: 'auth', mayImport: ['jsonrpc', 'protocol', 'transports'], node: ['src/auth/node.ts'] },
+  // Shared-state backends behind the HTTP seams (sessions, events, bus, tasks); Redis is Node.
+  {
+    folder: 'stores',
+    mayImport: ['jsonrpc', 'protocol', 'server', 'transports'],
+    node: ['src/stores/redis/**'],
+  },
   { folder: 'demo', mayImport: ['jsonrpc', 'protocol', 'session', 'server', 'transports'] },
   {
     folder: 'host',
