@@ -8,7 +8,6 @@
 // exactly one block: its layer's, or its layer's Node-allowed variant).
 
 const ALL = [
-  'stores',
   'jsonrpc',
   'protocol',
   'session',
@@ -35,9 +34,9 @@ export const LAYERS = [
   { folder: 'client', mayImport: ['jsonrpc', 'protocol', 'session'] },
   {
     folder: 'transports',
-    // Transports see the protocol only through its constants (meta keys, versions and eras).
-    // ...and the stores only as `serve({ redis })` loads them on demand (node-adapter.ts).
-    mayImport: ['jsonrpc', 'protocol', 'stores'],
+    // Transports see the protocol only through its constants (meta keys, versions and eras),
+    // and the stores only where `serve({ redis })` loads them on demand (EXCEPTIONS below).
+    mayImport: ['jsonrpc', 'protocol'],
     protocolConstantsOnly: true,
     node: [
       'src/transports/stdio/**',
@@ -45,8 +44,6 @@ export const LAYERS = [
       'src/transports/http-client/node-requester.ts',
     ],
   },
-  // Shared-state stores for running several nodes: they implement the transports' seams.
-  { folder: 'stores', mayImport: ['jsonrpc', 'protocol', 'transports'] },
   // OAuth sits beside the transports: it wraps the HTTP client's requester. Its Node parts
   // (file store, loopback redirect, DNS) are the separate `mcpkit/auth/node` entry.
   { folder: 'auth', mayImport: ['jsonrpc', 'protocol', 'transports'], node: ['src/auth/node.ts'] },
