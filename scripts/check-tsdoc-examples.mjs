@@ -26,6 +26,7 @@ const AMBIENT_IMPORTS = {
   z: "import { z } from 'zod';",
   join: "import { join } from 'node:path';",
   homedir: "import { homedir } from 'node:os';",
+  readFile: "import { readFile } from 'node:fs/promises';",
   http: "import http from 'node:http';",
 };
 

@@ -4,8 +4,13 @@
 // the internal types below resolve from the built dist/).
 import type { Implementation, Session, Transport } from 'mcpkit';
 import type { Client } from 'mcpkit/client';
-import type { McpServer } from 'mcpkit/server';
-import type { CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams } from 'mcpkit/types';
+import type { McpServer, ServerContext } from 'mcpkit/server';
+import type {
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestParams,
+  Tool,
+} from 'mcpkit/types';
 import type { AuthorizationInteraction, GuardedFetch, OAuthClient, StoredTokens } from 'mcpkit/auth';
 import type { Catalog, Host, HostConfig, HostUi, ModelConfig } from 'mcpkit/host';
 import type { GrantContext } from '../../dist/auth/client/grants.js';
@@ -28,7 +33,8 @@ declare global {
   const models: readonly ModelConfig[];
   const oauth: OAuthClient;
   const interaction: AuthorizationInteraction;
-  const ctx: GrantContext & RegistrationContext;
+  // A handler's context in server examples, an OAuth grant context in the auth ones.
+  const ctx: ServerContext & GrantContext & RegistrationContext;
   const guarded: GuardedFetch;
   const discovery: Discovery;
   const stored: StoredTokens;
@@ -45,6 +51,14 @@ declare global {
   const line: string;
   const args: Record<string, unknown>;
   const signal: AbortSignal;
+  const tool: Tool;
+  const tokenPath: string;
+  const savedId: string;
+  const requestedSchema: Extract<ElicitRequestParams, { requestedSchema: unknown }>['requestedSchema'];
+  const messages: CreateMessageRequestParams['messages'];
+  const el: HTMLElement;
+  const iframe: HTMLIFrameElement;
+  const chat: { append(message: unknown): void };
   const error: unknown;
   const res: Response;
   const response: Response;
@@ -69,6 +83,7 @@ declare global {
   function waitForCallbackMessage(): Promise<{ code: string; state: string; iss?: string }>;
   function stepUp(scope: string | undefined): void;
   function retryLater(): void;
+  function saveSomewhere(taskId: string): void;
   function send(message: unknown): void;
   function reauthorize(challenge: string | null): Promise<void>;
   function startOver(): void;

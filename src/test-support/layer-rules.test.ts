@@ -37,6 +37,12 @@ const rejected: Array<[string, string, string]> = [
   ['src/transports/http-server/respond.ts', "import { x } from 'node:http';", 'node:* is not allowed'],
   ['src/host/catalog.ts', "import { x } from 'node:fs';", 'node:* is not allowed in host/'],
   ['src/index.ts', "export { x } from './cli/main.js';", 'index/ must not import'],
+  [
+    'src/transports/http-server/respond.ts',
+    "import { x } from '../../stores/redis/index.js';",
+    'transports/ must not',
+  ],
+  ['src/stores/redis/redis-bus.ts', "import { x } from '../../client/client.js';", 'stores/ must not import'],
 ];
 
 const accepted: Array<[string, string]> = [
@@ -51,6 +57,11 @@ const accepted: Array<[string, string]> = [
   ['src/transports/http-server/redis-event-store.ts', "import { x } from 'node:net';"],
   // auth/server/ importing auth/client/ stays inside auth: it is not the top-level client/.
   ['src/auth/server/introspection-verifier.ts', "import { x } from '../client/client-auth.js';"],
+  // The one reasoned exception: the Node adapter composes the Redis stores for serve({ redis }).
+  [
+    'src/transports/http-server/node-adapter.ts',
+    "import type { x } from '../../stores/redis/connect-redis.js';",
+  ],
   // Tests may wire any layers together.
   ['src/server/tools.test.ts', "import { x } from '../client/client.js';"],
 ];

@@ -28,6 +28,12 @@ const FREE_FORM = new Set([
   'data',
 ]);
 
+/**
+ * Where an extension may add a field to any revision: `capabilities.extensions` (extensions
+ * are negotiated there in every era, e.g. the skills extension on a legacy `initialize`).
+ */
+const EXTENSION_POINTS = /(^|\.)capabilities\.extensions$/;
+
 const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const loaded = new Map<string, Json>();
@@ -110,7 +116,7 @@ function walkChecked(defs: Json, node: unknown, value: unknown, path: string, ou
       if (!FREE_FORM.has(key)) walkChecked(defs, prop, v, at, out);
     } else if (isObj(schema.additionalProperties)) {
       walkChecked(defs, schema.additionalProperties, v, at, out);
-    } else if (schema.additionalProperties === undefined) {
+    } else if (schema.additionalProperties === undefined && !EXTENSION_POINTS.test(at)) {
       out.push(at);
     }
   }

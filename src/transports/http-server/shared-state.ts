@@ -29,7 +29,7 @@ export interface SessionLimits {
  * Where legacy sessions live. The policy (idle time, the cap) is decided above the store and
  * handed to it; the store only keeps records and enforces what it is told, atomically when
  * several nodes share it. Methods may answer synchronously (in memory) or not (Redis); a
- * shared store that cannot be reached rejects with a `StoreUnavailable` {@link LocalError}.
+ * shared store that cannot be reached rejects with a `StoreUnavailable` `LocalError`.
  */
 export interface LegacySessionStore {
   /** True when other nodes see the same sessions (sessions must then be rebuilt and routed). */
