@@ -63,6 +63,20 @@ const STALE_ON: Readonly<Record<string, readonly string[]>> = {
   resources: ['resources/list', 'resources/templates/list'],
 };
 
+/** Whether the server's capabilities say it runs `tools/call` as a (legacy) task. */
+function hasToolTasks(caps: Record<string, unknown> | undefined): boolean {
+  const tasks = caps?.tasks as { requests?: { tools?: { call?: unknown } } } | undefined;
+  return tasks?.requests?.tools?.call !== undefined;
+}
+
+/** Whether an error (or its cause chain) says the server ended our HTTP session. */
+function sessionExpired(error: unknown): boolean {
+  for (let e = error, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
+    if ((e as { sessionExpired?: unknown }).sessionExpired === true) return true;
+  }
+  return false;
+}
+
 /**
  * An MCP client for one server connection, in either protocol era.
  *
@@ -89,26 +103,13 @@ const STALE_ON: Readonly<Record<string, readonly string[]>> = {
  * await client.close();
  * ```
  */
-/** Whether an error (or its cause chain) says the server ended our HTTP session. */
-function hasToolTasks(caps: Record<string, unknown> | undefined): boolean {
-  const tasks = caps?.tasks as { requests?: { tools?: { call?: unknown } } } | undefined;
-  return tasks?.requests?.tools?.call !== undefined;
-}
-
-function sessionExpired(error: unknown): boolean {
-  for (let e = error, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
-    if ((e as { sessionExpired?: unknown }).sessionExpired === true) return true;
-  }
-  return false;
-}
-
 export class Client {
   /** Receives every notification from the server (after the client has used it). */
   onnotification: ((notification: JsonRpcNotification) => void) | undefined;
   /** Called with the new tool list after an automatic refresh (`autoRefreshTools`). */
   onToolsChanged: ((tools: Tool[]) => void) | undefined;
-  /** Called once per connection when it closes; `error` says why when it was not `close()`. */
   private userClosed = false;
+  /** Called once per connection when it closes; `error` says why when it was not `close()`. */
   onclose: ((error?: Error) => void) | undefined;
   /** Receives failures of background work (automatic refresh, callbacks that throw). */
   onerror: ((error: unknown) => void) | undefined;
@@ -456,6 +457,14 @@ export class Client {
     const result = await this.cached('server/discover', undefined, options);
     session.applyDiscover(result);
     return result as DiscoverResult;
+  }
+
+  /**
+   * Sends a request of a method MCP's core does not define, an extension's such as
+   * `skills/list`, with the same `_meta`, input rounds and timeouts as every other request.
+   */
+  async request(method: string, params?: Params, options?: CallOptions): Promise<Record<string, unknown>> {
+    return (await this.send(method, params, options)).result;
   }
 
   // ------------------------------------------------------------------ iterators

@@ -10,6 +10,7 @@ import { createMemoryPair } from '../transports/memory/index.js';
 import { openClient } from '../test-support/mcp-harness.js';
 import type { Obj, OpenClientOptions, TestClient } from '../test-support/mcp-harness.js';
 import { createEverythingServer } from './everything-server.js';
+import { DEMO_EXTENSIONS } from './test-helpers.js';
 
 const MODERN = '2026-07-28';
 
@@ -42,11 +43,13 @@ describe('everything server: legacy version negotiation', () => {
         tools: { listChanged: true },
         resources: { subscribe: true, listChanged: true },
         prompts: { listChanged: true },
-        completions: {},
+        // 2024-11-05 has no completions capability: completion/complete needs none there.
+        ...(version === '2024-11-05' ? {} : { completions: {} }),
         // The task tools: the tasks capability exists from 2025-11-25 on.
         ...(version >= '2025-11-25'
           ? { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }
           : {}),
+        ...DEMO_EXTENSIONS,
       });
       assert.equal(init.peerInfo?.name, 'mcpkit-everything');
       assert.deepEqual(await client.request('ping'), {});

@@ -13,6 +13,7 @@ import { createMemoryPair } from '../transports/memory/index.js';
 import { openClient } from '../test-support/mcp-harness.js';
 import type { Obj, OpenClientOptions, TestClient } from '../test-support/mcp-harness.js';
 import { createEverythingServer } from './everything-server.js';
+import { SKILL_URIS } from './test-helpers.js';
 
 const MODERN = '2026-07-28';
 
@@ -93,11 +94,22 @@ for (const revision of ['2025-11-25', MODERN]) {
         type: 'object',
         $defs: {
           address: {
+            $anchor: 'addressDef',
             type: 'object',
             properties: { street: { type: 'string' }, city: { type: 'string' } },
           },
         },
-        properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
+        properties: {
+          name: { type: 'string' },
+          address: { $ref: '#/$defs/address' },
+          contactMethod: { type: 'string', enum: ['phone', 'email'] },
+          phone: { type: 'string' },
+          email: { type: 'string' },
+        },
+        allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
+        if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+        then: { required: ['phone'] },
+        else: { required: ['email'] },
         additionalProperties: false,
       });
       const add = tools.find((t) => t.name === 'add');
@@ -230,8 +242,16 @@ for (const revision of ['2025-11-25', MODERN]) {
       const ok = await client.callTool('json_schema_2020_12_tool', {
         name: 'Ada',
         address: { city: 'London' },
+        email: 'ada@example.com',
       });
       assert.equal(ok.isError, undefined);
+      // if/then/else: choosing the phone means giving one.
+      const noPhone = await client.callTool('json_schema_2020_12_tool', {
+        name: 'Ada',
+        contactMethod: 'phone',
+        email: 'ada@example.com',
+      });
+      assert.equal(noPhone.isError, true);
       const bad = await client.callTool('json_schema_2020_12_tool', { nickname: 'x' });
       assert.equal(bad.isError, true);
       assert.match(firstText(bad), /Invalid arguments/);
@@ -247,9 +267,11 @@ for (const revision of ['2025-11-25', MODERN]) {
     test('resources: list, templates, static text, static binary, template, watched', async () => {
       const { resources } = (await client.request('resources/list')) as { resources: Obj[] };
       assert.deepEqual(resources.map((r) => r.uri).sort(), [
+        ...SKILL_URIS,
         'test://static-binary',
         'test://static-text',
         'test://watched-resource',
+        'ui://mcpkit-demo/counter.html',
       ]);
       for (const r of resources) assert.equal(typeof r.description, 'string');
       const { resourceTemplates } = (await client.request('resources/templates/list')) as {
@@ -287,6 +309,8 @@ for (const revision of ['2025-11-25', MODERN]) {
     test('prompts: list and get all four', async () => {
       const { prompts } = (await client.request('prompts/list')) as { prompts: Obj[] };
       assert.deepEqual(prompts.map((p) => p.name).sort(), [
+        'release_notes',
+        'test_input_required_result_prompt',
         'test_prompt_with_arguments',
         'test_prompt_with_embedded_resource',
         'test_prompt_with_image',

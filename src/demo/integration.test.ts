@@ -14,7 +14,7 @@ import type { Obj, WireTap } from '../test-support/mcp-harness.js';
 import { PAGE_SIZE, STEP_MS, firstText, runScenarios } from '../test-support/integration.js';
 import type { Scenario } from '../test-support/integration.js';
 import { TINY_PNG_BASE64 } from './everything-media.js';
-import { DEMO_TOOL_NAMES, PROMPT_CASES } from './test-helpers.js';
+import { DEMO_TOOL_NAMES, PROMPT_CASES, SKILL_URIS } from './test-helpers.js';
 
 const WATCHED = 'test://watched-resource';
 
@@ -56,9 +56,11 @@ const scenarios: Scenario[] = [
       assert.deepEqual(tools.map((t) => t.name).sort(), [...DEMO_TOOL_NAMES].sort());
       const resources = await pagedList(tap, 'resources/list', 'resources', client.resources());
       assert.deepEqual(resources.map((r) => r.uri).sort(), [
+        ...SKILL_URIS,
         'test://static-binary',
         'test://static-text',
         WATCHED,
+        'ui://mcpkit-demo/counter.html',
       ]);
       const templates = await pagedList(
         tap,

@@ -33,9 +33,11 @@ import { StdioClientTransport as V2Stdio } from '@modelcontextprotocol/client/st
 import { MetaKey } from '../protocol/meta-keys.js';
 import { until } from '../test-support/mcp-harness.js';
 import {
+  DEMO_EXTENSIONS,
   DEMO_TOOL_NAMES,
   PROMPT_CASES,
   ROOTS,
+  SKILL_URIS,
   TASK_TOOL_NAMES,
   SdkWireRecorder,
   TOOL_CASES,
@@ -128,9 +130,11 @@ function checkProgress(wire: SdkWireRecorder, tool: string, delivered: number[],
 async function readAndGetEverything(client: SdkClient): Promise<void> {
   const resources = await listAll((p) => client.listResources(p), 'resources');
   assert.deepEqual(resources.map((r) => r.uri).sort(), [
+    ...SKILL_URIS,
     'test://static-binary',
     'test://static-text',
     WATCHED,
+    'ui://mcpkit-demo/counter.html',
   ]);
   for (const r of resources) {
     const { contents } = (await client.readResource({ uri: r.uri })) as { contents: Obj[] };
@@ -210,6 +214,7 @@ describe('interop: SDK v1 Client over stdio (legacy, 2025-11-25)', () => {
       prompts: { listChanged: true },
       resources: { subscribe: true, listChanged: true },
       tools: { listChanged: true },
+      ...DEMO_EXTENSIONS,
       tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
     });
     const init = wire.messages.find((m) => m.from === 'server')!.message;
@@ -225,7 +230,12 @@ describe('interop: SDK v1 Client over stdio (legacy, 2025-11-25)', () => {
     checkProgress(wire, 'slow_count', progress.slow_count!, [1, 2, 3]);
     assert.deepEqual(
       logs.map((l) => l.data),
-      ['Tool execution started', 'Tool processing data', 'Tool execution completed'],
+      [
+        'Tool execution started',
+        'Tool processing data',
+        'Tool execution completed',
+        ...['started', 'working', 'finished'].map((step) => `test_logging_tool ${step}`),
+      ],
     );
     const asked = wire.requestsFrom('server').map((r) => r.method);
     assert.deepEqual([...new Set(asked)].sort(), [
@@ -330,7 +340,12 @@ describe('interop: SDK v2 Client over stdio (modern, 2026-07-28)', () => {
     checkProgress(wire, 'slow_count', progress.slow_count!, [1, 2, 3]);
     assert.deepEqual(
       logs.map((l) => l.data),
-      ['Tool execution started', 'Tool processing data', 'Tool execution completed'],
+      [
+        'Tool execution started',
+        'Tool processing data',
+        'Tool execution completed',
+        ...['started', 'working', 'finished'].map((step) => `test_logging_tool ${step}`),
+      ],
     );
     assert.deepEqual(wire.requestsFrom('server'), [], 'a modern server sends no requests');
     const retries = (name: string) =>

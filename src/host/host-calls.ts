@@ -13,7 +13,7 @@ import type { Catalog, CatalogTool } from './catalog.js';
 import { HostError } from './config-error.js';
 import type { Policy, RateLimiter } from './policy.js';
 import type { ServerConnection } from './server-connection.js';
-import type { ApprovalReason, HostUi } from './ui.js';
+import type { ApprovalReason, HostUi, ToolApprovalRequest } from './ui.js';
 
 /** Who is calling and how long to wait. */
 export interface HostCallOptions {
@@ -165,26 +165,25 @@ export async function callTool(
   const reason = REASON[entry.status];
   if (policy.decision === 'ask' || reason) {
     const ui = await deps.ui();
-    const answer = await ui.approveTool(
-      {
-        server: entry.server,
-        tool: entry.name,
-        alias: entry.alias,
-        caller,
-        arguments: args,
-        definition: entry.definition,
-        reason: reason ?? 'policy',
-        previous: entry.previous,
-        warnings: entry.warnings,
-      },
-      options.signal,
-    );
+    const question: ToolApprovalRequest = {
+      server: entry.server,
+      tool: entry.name,
+      alias: entry.alias,
+      caller,
+      arguments: args,
+      definition: entry.definition,
+      reason: reason ?? 'policy',
+      previous: entry.previous,
+      warnings: entry.warnings,
+    };
+    const answer = await ui.approveTool(question, options.signal);
     if (answer === 'deny') {
       refuse(
         'denied',
         new HostError(
           'NotApproved',
-          `The user did not approve ${JSON.stringify(entry.name)} on ${JSON.stringify(entry.server)}`,
+          ui.explainRefusal?.(question) ??
+            `The user did not approve ${JSON.stringify(entry.name)} on ${JSON.stringify(entry.server)}`,
         ),
       );
     }
@@ -286,26 +285,30 @@ async function read<T>(
   let decision: AuditDecision = 'allowed';
   if (policy.decision === 'ask') {
     const ui = await deps.ui();
-    const answer = await ui.approveTool(
-      {
-        server,
-        tool: `${kind}:${target}`,
-        alias: target,
-        caller: a.caller,
-        arguments: undefined,
-        definition: {
-          name: target,
-          description: `${kind === 'resource' ? 'Read the resource' : 'Get the prompt'} ${target}`,
-          inputSchema: { type: 'object' },
-        },
-        reason: 'policy',
-        previous: undefined,
-        warnings: [],
+    const question: ToolApprovalRequest = {
+      server,
+      tool: `${kind}:${target}`,
+      alias: target,
+      caller: a.caller,
+      arguments: undefined,
+      definition: {
+        name: target,
+        description: `${kind === 'resource' ? 'Read the resource' : 'Get the prompt'} ${target}`,
+        inputSchema: { type: 'object' },
       },
-      options.signal,
-    );
+      reason: 'policy',
+      previous: undefined,
+      warnings: [],
+    };
+    const answer = await ui.approveTool(question, options.signal);
     if (answer === 'deny')
-      fail('denied', new HostError('NotApproved', `The user did not approve reading ${target}`));
+      fail(
+        'denied',
+        new HostError(
+          'NotApproved',
+          ui.explainRefusal?.(question) ?? `The user did not approve reading ${target}`,
+        ),
+      );
     decision = 'approved';
   }
   const started = Date.now();

@@ -69,6 +69,8 @@ export type {
   UrlConsentRequest,
 } from './ui.js';
 export { TerminalUi } from './terminal-ui.js';
+export { HeadlessUi } from './headless-ui.js';
+export type { NotStarted } from './headless-ui.js';
 export type { TerminalUiOptions } from './terminal-ui.js';
 export { parseFieldInput, validateForm } from './form-schema.js';
 
@@ -88,3 +90,15 @@ export type { GatewayOptions } from './gateway.js';
 export { bridge } from './bridge.js';
 export type { BridgeOptions, RunningBridge } from './bridge.js';
 export { createTransport, openInBrowser } from './node-transports.js';
+
+// MCP Apps, host half (browser-safe on its own as `mcpkit/host/apps`).
+export {
+  AppBridge,
+  loadAppResource,
+  openAppView,
+  sandboxProxyHtml,
+  SANDBOX_PROXY_HEADERS,
+} from './apps/index.js';
+export type { AppBridgeOptions, AppMountOptions, AppResource, AppServer, HostContext } from './apps/index.js';
+export { startSandboxProxyServer } from './node-sandbox-server.js';
+export type { SandboxProxyServer, SandboxProxyServerOptions } from './node-sandbox-server.js';

@@ -3,6 +3,8 @@ export type { Registration, ServerOptions } from './server.js';
 export { ServerContext } from './server-context.js';
 export type { AskOptions } from './server-context.js';
 export { toolError } from './tools.js';
+export { registerApp, registerAppTool } from './apps.js';
+export type { AppDefinition, AppHtml, AppToolDefinition } from './apps.js';
 export type { ToolDefinition, ToolHandler, ToolReturn } from './tools.js';
 export type {
   Completer,
@@ -27,6 +29,8 @@ export type {
   StandardSchemaLike,
   ValidationOutcome,
 } from './schema-adapter.js';
+export { DIRECTORY_MIME_TYPE, SKILLS_EXTENSION, registerSkills } from './skills.js';
+export type { SkillDefinition } from './skills.js';
 export { TaskRuntime } from './task-runtime.js';
 export type { TaskOptions, TaskSupport } from './task-runtime.js';
 export { InMemoryTaskStore, applyTaskPatch, isTerminal } from './task-store.js';

@@ -33,6 +33,7 @@ import type {
 import { ServerContext } from './server-context.js';
 import { TaskRuntime, taskSupportOf } from './task-runtime.js';
 import type { TaskOptions } from './task-runtime.js';
+import type { TaskStore } from './task-store.js';
 import { declaresTasksExtension, missingTasksExtension, modernTask } from './task-wire.js';
 import { buildTool, callTool } from './tools.js';
 import type { ToolDefinition, ToolEntry, ToolHandler } from './tools.js';
@@ -54,7 +55,13 @@ export interface ServerOptions {
   cache?: { ttlMs: number; scope: 'public' | 'private' };
   /** Where change events travel between nodes (default: in process). */
   changeBus?: ChangeBus;
-  /** Timeout for the server's own requests to the client (legacy era). */
+  /**
+   * How long the server waits for the client to answer its own requests in the legacy era:
+   * `ctx.elicit`, `ctx.sample` and `ctx.listRoots` (default 5 minutes, since a person may be
+   * answering; `AskOptions.timeoutMs` overrides it per question) and any other
+   * server-to-client request such as `ping` (default 60 s). The modern era has no
+   * server-to-client requests: there the client's retry carries the answer.
+   */
   timeoutMs?: number;
   /** Receives handler failures and protocol warnings (default: stderr). */
   logger?: SessionLogger;
@@ -107,13 +114,19 @@ export class McpServer {
   private readonly sessions = new Set<Session>();
   private readonly legacySubscriptions = new WeakMap<Session, Set<string>>();
   private readonly listeners = new Set<ListenStream>();
-  private readonly codec: RequestStateCodec;
-  private readonly bus: ChangeBus;
-  private readonly unsubscribeBus: () => void;
+  private codec: RequestStateCodec;
+  private bus: ChangeBus;
+  private unsubscribeBus: () => void;
   /** The wire form of each list, built once and dropped when its contents change. */
   private readonly wireLists = new Map<ListKey, readonly unknown[]>();
+  /** What connect gives each session (modern HTTP connects once per request); reset on change. */
+  private connectCapabilities: Record<string, unknown> | undefined;
   private closing = false;
+  /** Extensions declared with {@link McpServer.declareExtension}. */
+  private readonly extensions: Record<string, Record<string, unknown>> = {};
   private taskRuntime: TaskRuntime | undefined;
+  /** The task store shared by the nodes of a cluster (see joinCluster). */
+  private clusterTaskStore: TaskStore | undefined;
 
   constructor(info: Implementation, options: ServerOptions = {}) {
     this.info = info;
@@ -169,7 +182,8 @@ export class McpServer {
 
   private enableTasks(): TaskRuntime {
     if (this.taskRuntime) return this.taskRuntime;
-    const runtime = new TaskRuntime(this.options.tasks);
+    const store = this.clusterTaskStore;
+    const runtime = new TaskRuntime(store ? { ...this.options.tasks, store } : this.options.tasks);
     for (const [method, handler] of runtime.handlers()) this.handlers.set(method, handler);
     return (this.taskRuntime = runtime);
   }
@@ -229,6 +243,28 @@ export class McpServer {
     return this.tools.get(name)?.wire.inputSchema as Record<string, unknown> | undefined;
   }
 
+  /**
+   * Joins a cluster of nodes that serve this same server behind a load balancer (the HTTP
+   * layer calls this when it is given shared stores): change events then travel on the
+   * cluster's bus, and MRTR state is sealed with the key every node shares.
+   */
+  joinCluster(parts: { changeBus: ChangeBus; requestStateKey: Uint8Array; taskStore?: unknown }): void {
+    this.unsubscribeBus();
+    this.bus = parts.changeBus;
+    this.unsubscribeBus = this.bus.subscribe((e) => this.deliverChange(e));
+    if (!this.options.requestState) this.codec = new HmacRequestState(parts.requestStateKey);
+    if (parts.taskStore !== undefined && !this.options.tasks?.store) {
+      // Tasks move to the shared store; a runtime made before (by a task tool) is replaced.
+      this.clusterTaskStore = parts.taskStore as TaskStore;
+      const old = this.taskRuntime;
+      if (old) {
+        this.taskRuntime = undefined;
+        this.enableTasks();
+        void old.store.close();
+      }
+    }
+  }
+
   /** Tells subscribers that a resource's content changed. */
   resourceUpdated(uri: string): void {
     this.bus.publish({ kind: 'resource', uri });
@@ -251,6 +287,26 @@ export class McpServer {
 
   // ------------------------------------------------------------ connections
 
+  /**
+   * Serves a request method MCP's core does not define, such as an extension's (for
+   * example `skills/list`). The handler gets the same context as a tool: middleware, the
+   * era, the client's capabilities, auth.
+   */
+  method(name: string, handler: (params: Params, ctx: ServerContext) => unknown): Registration {
+    if (this.handlers.has(name)) throw new TypeError(`The method ${name} is already served`);
+    this.handlers.set(name, (p, rc) => this.serve(p, rc, (ctx) => handler(p, ctx)));
+    return { remove: () => void this.handlers.delete(name) };
+  }
+
+  /**
+   * Declares an extension under `capabilities.extensions` (SEP-2133), with its settings
+   * inline, for connections opened from now on.
+   */
+  declareExtension(id: string, settings: Record<string, unknown> = {}): void {
+    this.extensions[id] = settings;
+    this.connectCapabilities = undefined;
+  }
+
   /** The capabilities this server declares, from what is registered and the options. */
   capabilities(): Record<string, unknown> {
     const caps: Record<string, unknown> = { logging: {} };
@@ -260,10 +316,18 @@ export class McpServer {
     if (this.prompts.size > 0) caps.prompts = { listChanged: true };
     if (this.prompts.size > 0 || this.templates.size > 0) caps.completions = {};
     const own = this.options.capabilities;
+    const declared = Object.keys(this.extensions).length > 0 ? this.extensions : undefined;
     if (this.taskRuntime) {
       const t = this.taskRuntime.capabilities();
-      const extensions = { ...(t.extensions as object), ...(own?.extensions as object | undefined) };
+      const extensions = {
+        ...(t.extensions as object),
+        ...declared,
+        ...(own?.extensions as object | undefined),
+      };
       return { ...caps, tasks: t.tasks, ...own, extensions };
+    }
+    if (declared) {
+      return { ...caps, ...own, extensions: { ...declared, ...(own?.extensions as object | undefined) } };
     }
     return { ...caps, ...own };
   }
@@ -281,7 +345,7 @@ export class McpServer {
     const session = new Session({
       role: 'server',
       info: this.info,
-      capabilities: this.capabilities(),
+      capabilities: (this.connectCapabilities ??= this.capabilities()),
       ...(this.options.instructions !== undefined ? { instructions: this.options.instructions } : {}),
       ...(this.options.versions ? { versions: this.options.versions } : {}),
       ...(this.options.timeoutMs !== undefined ? { timeoutMs: this.options.timeoutMs } : {}),
@@ -333,7 +397,7 @@ export class McpServer {
     if (rc.era === 'modern' && MRTR_METHODS.has(rc.method)) {
       mrtr = await restoreState(this.codec, rc.method, params, rc.authInfo);
     }
-    const ctx = new ServerContext(rc, mrtr);
+    const ctx = new ServerContext(rc, mrtr, this.options.timeoutMs);
     let result: unknown;
     try {
       result =
@@ -346,9 +410,9 @@ export class McpServer {
             );
     } catch (e) {
       // A pending question wins over whatever the handler did while unwinding from it.
-      if (!mrtr?.pending) throw e === INPUT_REQUIRED ? WireError.internal() : e;
+      if (!mrtr?.pending.size) throw e === INPUT_REQUIRED ? WireError.internal() : e;
     }
-    if (mrtr?.pending) {
+    if (mrtr?.pending.size) {
       return inputRequiredResult(
         this.codec,
         mrtr,
@@ -470,6 +534,7 @@ export class McpServer {
   // ------------------------------------------------------------ change delivery
 
   private changed(event: ChangeEvent): void {
+    if (event.kind !== 'resource') this.connectCapabilities = undefined;
     if (event.kind === 'resources') this.wireLists.delete('resourceTemplates');
     if (event.kind !== 'resource') this.wireLists.delete(event.kind);
     if (this.sessions.size > 0 || this.listeners.size > 0) this.bus.publish(event);

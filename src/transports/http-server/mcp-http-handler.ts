@@ -1,7 +1,13 @@
 import { ErrorCode, InvalidMessage, LocalError, ParsedBatch, parseFrame } from '../../jsonrpc/index.js';
-import type { JsonRpcMessage, JsonRpcRequest, ParsedFrame, RequestId } from '../../jsonrpc/index.js';
+import type {
+  FrameInfo,
+  JsonRpcMessage,
+  JsonRpcRequest,
+  ParsedFrame,
+  RequestId,
+} from '../../jsonrpc/index.js';
 import { MetaKey } from '../../protocol/meta-keys.js';
-import { allowsBatch, isLegacyVersion } from '../../protocol/versions.js';
+import { allowsBatch, eraOf, isLegacyVersion } from '../../protocol/versions.js';
 import type { EventStore } from './event-store.js';
 import { MemoryEventStore } from './event-store.js';
 import type { HttpExchange, ResponseStream } from './exchange.js';
@@ -14,6 +20,10 @@ import { ModernExchangeTransport } from './modern-exchange.js';
 import { LegacySseEndpoints } from './sse-endpoints.js';
 import { SSE_HEADERS } from './sse-format.js';
 import { refuseNonJson, sendError } from './respond.js';
+import { SharedSessions } from './shared-sessions.js';
+import type { SessionEntry } from './shared-sessions.js';
+import { MemoryLegacySessionStore } from './shared-state.js';
+import type { LegacySessionStore, SessionLimits, SharedStores } from './shared-state.js';
 import type { McpConnector } from './respond.js';
 
 export interface McpHttpOptions extends HostGuardOptions {
@@ -31,8 +41,30 @@ export interface McpHttpOptions extends HostGuardOptions {
   responseMode?: 'sse' | 'json';
   /** Legacy sessions idle longer than this are closed (default 30 minutes). */
   sessionIdleMs?: number;
-  /** At most this many legacy sessions at once (default 10,000); more get 503. */
+  /**
+   * At most this many legacy sessions at once (default 10,000). At the cap the least
+   * recently used idle session is closed to make room; only when every session is busy
+   * does a newcomer get 503.
+   */
   maxSessions?: number;
+  /** A session that did nothing after `initialize` is closed after this long (default 30 s). */
+  sessionInitIdleMs?: number;
+  /**
+   * At most this many legacy sessions per client (its authenticated principal, else its
+   * network address; default 1,000): its least recently used idle one makes room, or 429.
+   */
+  maxSessionsPerClient?: number;
+  /** Requests one legacy session may have in flight (default 1,000); more get a JSON-RPC error. */
+  maxInFlightPerSession?: number;
+  /** Most messages in one JSON-RPC batch (default 100); larger batches get 400. */
+  maxBatchSize?: number;
+  /**
+   * Bytes an SSE stream may have waiting for a client that does not read (default 4 MiB);
+   * past that the stream is dropped, and a resumable client comes back with Last-Event-ID.
+   */
+  maxStreamBufferBytes?: number;
+  /** How long the events of a stream whose client went away are kept for it to resume (default 60 s). */
+  resumeWindowMs?: number;
   /** Where resumable SSE events are kept (default: in memory, bounded). */
   eventStore?: EventStore;
   /** The `retry` hint in priming events, in ms (default 1000). */
@@ -41,12 +73,16 @@ export interface McpHttpOptions extends HostGuardOptions {
   keepAliveMs?: number;
   /** Serve the deprecated 2024-11-05 HTTP+SSE transport at these paths (default `/sse` and `/messages`; null to turn off). */
   legacySse?: { ssePath: string; messagesPath: string } | null;
+  /**
+   * State shared with other nodes behind a load balancer (sessions, resumable events,
+   * answers, change events, the MRTR key), such as `connectRedisStores(url)` makes. Without
+   * it every node is on its own.
+   */
+  stores?: SharedStores;
 }
 
-interface SessionEntry {
-  transport: LegacySessionTransport;
-  connection: { close(): Promise<void> };
-}
+/** The frame info of a request without auth details: nothing, shared. */
+const NO_INFO: FrameInfo = Object.freeze({});
 
 /** A notification-only POST is answered 202 at once; the session never replies to it. */
 const NO_REPLY: { json: JsonReply } = {
@@ -67,22 +103,39 @@ class JsonPost implements JsonReply {
   constructor(
     private readonly ex: HttpExchange,
     private readonly transport: LegacySessionTransport,
-    private readonly sessionId: string,
   ) {}
 
   body(text: string): void {
     if (text === '') return sendError(this.ex, 404, ErrorCode.InvalidRequest, 'Session closed');
-    this.ex.respond(200, { 'content-type': 'application/json', 'mcp-session-id': this.sessionId }, text);
+    this.ex.respond(200, headersOf(this.transport).json, text);
   }
 
   stream(): ResponseStream {
-    return openSessionStream(this.ex, this.transport, this.sessionId);
+    return openSessionStream(this.ex, this.transport);
   }
 }
 
+/** A session's response headers, made once per session rather than once per response. */
+const sessionHeaders = new WeakMap<
+  LegacySessionTransport,
+  { sse: Record<string, string>; json: Record<string, string> }
+>();
+
+function headersOf(t: LegacySessionTransport): { sse: Record<string, string>; json: Record<string, string> } {
+  let h = sessionHeaders.get(t);
+  if (!h) {
+    h = {
+      sse: Object.freeze({ ...SSE_HEADERS, 'mcp-session-id': t.sessionId }),
+      json: Object.freeze({ 'content-type': 'application/json', 'mcp-session-id': t.sessionId }),
+    };
+    sessionHeaders.set(t, h);
+  }
+  return h;
+}
+
 /** Starts a session's SSE response, detached from the session if the client leaves. */
-function openSessionStream(ex: HttpExchange, t: LegacySessionTransport, sessionId: string): ResponseStream {
-  const out = ex.stream(200, { ...SSE_HEADERS, 'mcp-session-id': sessionId });
+function openSessionStream(ex: HttpExchange, t: LegacySessionTransport): ResponseStream {
+  const out = ex.stream(200, headersOf(t).sse);
   ex.onClose(() => t.detach(out));
   return out;
 }
@@ -114,6 +167,22 @@ function requestIdsOf(frame: JsonRpcMessage | ParsedBatch): RequestId[] {
   return ids;
 }
 
+/** Whether an MCP-Protocol-Version header names a stateless (2026-07-28 or later) revision. */
+function isModernVersionHeader(value: string | undefined): boolean {
+  return value !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(value) && eraOf(value) === 'modern';
+}
+
+/** Whom a session counts against for quotas: its principal, else its network address. */
+function clientKey(principal: string, address: string | undefined): string {
+  return principal !== '' ? `p:${principal}` : `a:${address ?? ''}`;
+}
+
+/** `initialize` and `notifications/initialized`: what every session does, used or not. */
+function isInitializeTraffic(frame: JsonRpcMessage | ParsedBatch): boolean {
+  if (frame instanceof ParsedBatch || !('method' in frame)) return false;
+  return frame.method === 'initialize' || frame.method === 'notifications/initialized';
+}
+
 function isModernRequest(frame: ParsedFrame): frame is JsonRpcRequest {
   if (frame instanceof InvalidMessage || frame instanceof ParsedBatch || !('method' in frame)) return false;
   const meta = frame.params?._meta;
@@ -130,17 +199,34 @@ export class McpHttpHandler {
   private readonly path: string;
   private readonly guard: HostGuard;
   private readonly maxBody: number;
+  /** Live legacy sessions, least recently used first. */
   private readonly sessions = new Map<string, SessionEntry>();
+  private readonly perClient = new Map<string, number>();
   private readonly store: EventStore;
   private readonly sweeper: ReturnType<typeof setInterval>;
   private readonly sse: LegacySseEndpoints | undefined;
+  private readonly sessionStore: LegacySessionStore;
+  private readonly shared: SharedSessions | undefined;
+  private readonly limits: SessionLimits;
   private closed = false;
 
   constructor(
     private readonly connector: McpConnector,
     private readonly options: McpHttpOptions = {},
   ) {
-    for (const key of ['maxBodyBytes', 'sessionIdleMs', 'maxSessions', 'retryMs', 'keepAliveMs'] as const) {
+    for (const key of [
+      'maxBodyBytes',
+      'sessionIdleMs',
+      'maxSessions',
+      'retryMs',
+      'keepAliveMs',
+      'sessionInitIdleMs',
+      'maxSessionsPerClient',
+      'maxInFlightPerSession',
+      'maxBatchSize',
+      'maxStreamBufferBytes',
+      'resumeWindowMs',
+    ] as const) {
       const v = options[key];
       // A zero, negative or NaN interval would turn into a 1 ms timer, or a limit into none.
       if (v !== undefined && !(typeof v === 'number' && v > 0 && Number.isFinite(v))) {
@@ -150,9 +236,28 @@ export class McpHttpHandler {
     this.path = options.path ?? '/mcp';
     this.guard = new HostGuard(options.bindHost ?? '127.0.0.1', options);
     this.maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
-    this.store = options.eventStore ?? new MemoryEventStore();
+    this.store = options.eventStore ?? options.stores?.events ?? new MemoryEventStore();
     const idle = options.sessionIdleMs ?? 30 * 60_000;
-    this.sweeper = setInterval(() => this.sweep(idle), Math.min(60_000, idle));
+    this.limits = { idleMs: idle, maxSessions: options.maxSessions ?? 10_000 };
+    this.sessionStore = options.stores?.sessions ?? new MemoryLegacySessionStore();
+    if (options.stores) {
+      const shared = (this.shared = new SharedSessions(options.stores, {
+        sessions: this.sessions,
+        limits: this.limits,
+        open: (id, principal) => this.open(id, principal, clientKey(principal, undefined)),
+        forget: (id, entry) => this.forget(id, entry),
+      }));
+      connector.joinCluster?.({
+        changeBus: shared.changeBus,
+        requestStateKey: options.stores.requestStateKey,
+        ...(options.stores.taskStore !== undefined ? { taskStore: options.stores.taskStore } : {}),
+      });
+    }
+    const initIdle = Math.min(idle, options.sessionInitIdleMs ?? 30_000);
+    this.sweeper = setInterval(
+      () => this.sweep(idle, initIdle),
+      Math.max(100, Math.min(60_000, idle, Math.ceil(initIdle / 2))),
+    );
     this.sweeper.unref?.();
     const sse =
       options.legacySse === undefined ? { ssePath: '/sse', messagesPath: '/messages' } : options.legacySse;
@@ -183,6 +288,12 @@ export class McpHttpHandler {
       if (this.sse && (await this.sse.handle(ex))) return;
       sendError(ex, 404, ErrorCode.InvalidRequest, `Not found: ${ex.path.slice(0, 200)}`);
     } catch (e) {
+      if (e instanceof LocalError && e.code === 'StoreUnavailable') {
+        // The shared state is out of reach: a clear, retryable refusal rather than a hang.
+        return sendError(ex, 503, ErrorCode.InternalError, `Service unavailable: ${e.message}`, null, {
+          'retry-after': '1',
+        });
+      }
       try {
         sendError(ex, 500, ErrorCode.InternalError, 'Internal error');
       } catch {
@@ -238,6 +349,23 @@ export class McpHttpHandler {
       return ex.respond(202, {});
     }
     const sessionId = ex.header('mcp-session-id');
+    if (sessionId === undefined && isModernVersionHeader(ex.header('mcp-protocol-version'))) {
+      // The header says 2026-07-28 but the body has no version: invalid params, not a missing session.
+      if (
+        !(frame instanceof ParsedBatch) &&
+        'method' in frame &&
+        'id' in frame &&
+        frame.method !== 'initialize'
+      ) {
+        return sendError(
+          ex,
+          400,
+          ErrorCode.InvalidParams,
+          `Invalid params: a ${ex.header('mcp-protocol-version')} request needs _meta with ${MetaKey.ProtocolVersion} and ${MetaKey.ClientCapabilities}`,
+          (frame as JsonRpcRequest).id,
+        );
+      }
+    }
     if (sessionId === undefined) {
       const isInit = !(frame instanceof ParsedBatch) && 'method' in frame && frame.method === 'initialize';
       if (!isInit) {
@@ -250,7 +378,7 @@ export class McpHttpHandler {
       }
       return this.initialize(ex, frame);
     }
-    const entry = this.sessionFor(ex, sessionId);
+    const entry = await this.sessionFor(ex, sessionId);
     if (!entry) return sendError(ex, 404, ErrorCode.InvalidRequest, 'Session not found');
     // Any legacy version we speak is accepted: clients in the wild send the header loosely.
     const version = ex.header('mcp-protocol-version');
@@ -260,6 +388,15 @@ export class McpHttpHandler {
         400,
         ErrorCode.InvalidRequest,
         `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(version)}`,
+      );
+    }
+    const maxBatch = this.options.maxBatchSize ?? 100;
+    if (frame instanceof ParsedBatch && frame.items.length > maxBatch) {
+      return sendError(
+        ex,
+        400,
+        ErrorCode.InvalidRequest,
+        `Bad Request: a batch of ${frame.items.length} messages; the limit is ${maxBatch}`,
       );
     }
     if (frame instanceof ParsedBatch && !allowsBatch(entry.transport.version)) {
@@ -275,32 +412,86 @@ export class McpHttpHandler {
   }
 
   private async initialize(ex: HttpExchange, frame: ParsedFrame): Promise<void> {
-    if (this.sessions.size >= (this.options.maxSessions ?? 10_000)) {
+    const principal = principalOf(ex.authInfo);
+    const client = clientKey(principal, ex.remoteAddress);
+    const perClient = this.options.maxSessionsPerClient ?? 1000;
+    if ((this.perClient.get(client) ?? 0) >= perClient && !this.evictIdle(client)) {
+      return sendError(ex, 429, ErrorCode.InternalError, 'Too many sessions for this client', null, {
+        'retry-after': '5',
+      });
+    }
+    // At the cap the least recently used idle session here makes room; with shared stores the
+    // cap is the cluster's, which the store enforces.
+    if (!this.shared && this.sessions.size >= this.limits.maxSessions) this.evictIdle(undefined);
+    const id = newSessionId();
+    const initText = this.shared ? JSON.stringify(frame) : '';
+    const created = await this.sessionStore.create(id, principal, initText, this.limits);
+    if (!created) {
       return sendError(ex, 503, ErrorCode.InternalError, 'Too many sessions; try again later', null, {
         'retry-after': '5',
       });
     }
-    const id = newSessionId();
-    const transport = new LegacySessionTransport(id, principalOf(ex.authInfo), {
-      eventStore: this.store,
-      retryMs: this.options.retryMs ?? 1000,
-      keepAliveMs: this.options.keepAliveMs ?? 15_000,
-    });
-    const connection = await this.connector.connect(transport);
-    const entry: SessionEntry = { transport, connection };
-    transport.onclosed = () => {
-      if (this.sessions.get(id) === entry) this.sessions.delete(id);
-    };
-    this.sessions.set(id, entry);
+    const entry = await this.open(id, principal, client);
+    entry.ops = 1;
+    if (this.shared) entry.history = [initText];
     return this.deliverLegacy(ex, entry, frame as JsonRpcMessage, id);
   }
 
+  /** This node's copy of a session: a transport connected to a new server session. */
+  private async open(id: string, principal: string, client: string): Promise<SessionEntry> {
+    const transport = new LegacySessionTransport(id, principal, {
+      eventStore: this.store,
+      retryMs: this.options.retryMs ?? 1000,
+      keepAliveMs: this.options.keepAliveMs ?? 15_000,
+      resumeWindowMs: this.options.resumeWindowMs ?? 60_000,
+      ...(this.shared ? { nodeId: this.shared.nodeId } : {}),
+    });
+    const connection = await this.connector.connect(transport);
+    const entry: SessionEntry = { transport, connection, ops: 0, client, used: false };
+    transport.onclosed = () => this.forget(id, entry);
+    this.sessions.set(id, entry);
+    this.perClient.set(client, (this.perClient.get(client) ?? 0) + 1);
+    return entry;
+  }
+
   /** Unknown ids and another principal's ids get the same 404: no oracle for valid ids. */
-  private sessionFor(ex: HttpExchange, id: string): SessionEntry | undefined {
+  private sessionFor(
+    ex: HttpExchange,
+    id: string,
+  ): SessionEntry | undefined | Promise<SessionEntry | undefined> {
+    if (this.shared) return id.length <= 128 ? this.shared.find(id, principalOf(ex.authInfo)) : undefined;
     const entry = id.length <= 128 ? this.sessions.get(id) : undefined;
     if (!entry || entry.transport.closed || entry.transport.principal !== principalOf(ex.authInfo))
       return undefined;
+    // Most recently used last: the map's order is the eviction order.
+    this.sessions.delete(id);
+    this.sessions.set(id, entry);
     return entry;
+  }
+
+  /**
+   * Removes this node's copy of a session from the books (once), whoever closed it. Without
+   * shared stores that ends the session; with them, only `SharedSessions.end` does.
+   */
+  private forget(id: string, entry: SessionEntry): void {
+    if (this.sessions.get(id) !== entry) return;
+    this.sessions.delete(id);
+    if (!this.shared) void this.sessionStore.delete(id);
+    const n = (this.perClient.get(entry.client) ?? 1) - 1;
+    if (n <= 0) this.perClient.delete(entry.client);
+    else this.perClient.set(entry.client, n);
+  }
+
+  /** Closes the least recently used idle session (of one client, or of anyone); false when all are busy. */
+  private evictIdle(client: string | undefined): boolean {
+    for (const [id, entry] of this.sessions) {
+      if (client !== undefined && entry.client !== client) continue;
+      if (entry.transport.busy || entry.transport.hasStandalone) continue;
+      this.forget(id, entry);
+      void entry.connection.close();
+      return true;
+    }
+    return false;
   }
 
   private async deliverLegacy(
@@ -310,16 +501,35 @@ export class McpHttpHandler {
     sessionId: string,
   ): Promise<void> {
     const t = entry.transport;
+    if (this.shared) {
+      await this.shared.record(sessionId, entry, frame);
+      if (this.shared.route(sessionId, entry, frame)) return ex.respond(202, { 'mcp-session-id': sessionId });
+    }
     const ids = requestIdsOf(frame);
+    if (!entry.used && !isInitializeTraffic(frame)) entry.used = true;
+    const maxInFlight = this.options.maxInFlightPerSession ?? 1000;
+    if (ids.length > 0 && t.inFlight + ids.length > maxInFlight) {
+      // One answer for the POST: a single request's id, or none for a batch.
+      return sendError(
+        ex,
+        429,
+        ErrorCode.InternalError,
+        `Too many requests in flight in this session (limit ${maxInFlight}); wait for answers first`,
+        ids.length === 1 ? ids[0]! : null,
+        { 'mcp-session-id': sessionId, 'retry-after': '1' },
+      );
+    }
     const info = ex.authInfo === undefined ? {} : { authInfo: ex.authInfo };
     if (ids.length === 0) {
       await t.deliver(frame, ids, info, NO_REPLY);
       return ex.respond(202, { 'mcp-session-id': sessionId });
     }
     if (this.options.responseMode === 'json') {
-      return t.deliver(frame, ids, info, { json: new JsonPost(ex, t, sessionId) });
+      return t.deliver(frame, ids, info, { json: new JsonPost(ex, t) });
     }
-    return t.deliver(frame, ids, info, { sse: openSessionStream(ex, t, sessionId) });
+    // No close listener here: these streams usually end within the tick, and a write to a
+    // stream whose client left returns false, which detaches it just the same.
+    return t.deliver(frame, ids, info, { sse: ex.stream(200, headersOf(t).sse) });
   }
 
   private async modern(ex: HttpExchange, msg: JsonRpcRequest): Promise<void> {
@@ -333,11 +543,11 @@ export class McpHttpHandler {
     await this.connector.connect(transport);
     const sink = transport.receiver;
     if (!sink) return sendError(ex, 500, ErrorCode.InternalError, 'Internal error', msg.id);
-    // The client closing the stream is cancellation; the session hears it through the signal.
-    ex.closed.addEventListener('abort', () => void transport.close(), { once: true });
-    const info =
-      ex.authInfo === undefined ? { signal: ex.closed } : { signal: ex.closed, authInfo: ex.authInfo };
-    sink.frame(msg, info);
+    // The client closing the stream is cancellation: closing the transport closes this
+    // request's session, which cancels the handler. No AbortController per request: the
+    // handler's own signal is made only if it asks for one.
+    ex.onClose(() => void transport.close());
+    sink.frame(msg, ex.authInfo === undefined ? NO_INFO : { authInfo: ex.authInfo });
   }
 
   private async get(ex: HttpExchange): Promise<void> {
@@ -345,7 +555,7 @@ export class McpHttpHandler {
     // The modern era has no GET stream; without a session there is nothing to stream.
     if (sessionId === undefined)
       return sendError(ex, 405, ErrorCode.InvalidRequest, 'Method not allowed', null, { allow: 'POST' });
-    const entry = this.sessionFor(ex, sessionId);
+    const entry = await this.sessionFor(ex, sessionId);
     if (!entry) return sendError(ex, 404, ErrorCode.InvalidRequest, 'Session not found');
     const accept = ex.header('accept') ?? '';
     if (!accept.includes('text/event-stream') && !accept.includes('*/*')) {
@@ -358,6 +568,7 @@ export class McpHttpHandler {
     }
     const t = entry.transport;
     t.lastActive = Date.now();
+    entry.used = true;
     const lastEventId = ex.header('last-event-id');
     if (lastEventId === undefined && t.hasStandalone) {
       return sendError(ex, 409, ErrorCode.InvalidRequest, 'Conflict: this session already has a GET stream');
@@ -370,7 +581,7 @@ export class McpHttpHandler {
         'Bad Request: Last-Event-ID does not belong to this session',
       );
     }
-    const open = (): ResponseStream => ex.stream(200, { ...SSE_HEADERS, 'mcp-session-id': sessionId });
+    const open = (): ResponseStream => ex.stream(200, headersOf(t).sse);
     if (lastEventId !== undefined) {
       // The 200 goes out only once the event store knows the id, so an unknown one still gets a 400.
       let real: ResponseStream | undefined;
@@ -387,25 +598,30 @@ export class McpHttpHandler {
       else sendError(ex, 400, ErrorCode.InvalidRequest, 'Bad Request: Last-Event-ID is unknown or expired');
       return;
     }
-    t.openStandalone(openSessionStream(ex, t, sessionId));
+    t.openStandalone(openSessionStream(ex, t));
   }
 
   private async delete(ex: HttpExchange): Promise<void> {
     const sessionId = ex.header('mcp-session-id');
     if (sessionId === undefined)
       return sendError(ex, 405, ErrorCode.InvalidRequest, 'Method not allowed', null, { allow: 'POST' });
-    const entry = this.sessionFor(ex, sessionId);
+    const entry = await this.sessionFor(ex, sessionId);
     if (!entry) return sendError(ex, 404, ErrorCode.InvalidRequest, 'Session not found');
-    this.sessions.delete(sessionId);
+    if (this.shared) await this.shared.end(sessionId);
+    this.forget(sessionId, entry);
     await entry.connection.close();
     ex.respond(200, {});
   }
 
-  private sweep(idleMs: number): void {
-    const cutoff = Date.now() - idleMs;
+  private sweep(idleMs: number, initIdleMs: number): void {
+    if (this.shared) return this.shared.sweep(idleMs);
+    const now = Date.now();
     for (const [id, entry] of this.sessions) {
-      if (entry.transport.lastActive < cutoff && !entry.transport.busy) {
-        this.sessions.delete(id);
+      const t = entry.transport;
+      if (t.busy) continue;
+      const limit = entry.used || t.hasStandalone ? idleMs : initIdleMs;
+      if (t.lastActive < now - limit) {
+        this.forget(id, entry);
         void entry.connection.close();
       }
     }
@@ -415,8 +631,10 @@ export class McpHttpHandler {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.sweeper);
+    this.shared?.close();
     const all = [...this.sessions.values()];
     this.sessions.clear();
+    this.perClient.clear();
     await Promise.all(all.map((e) => e.connection.close()));
     await this.sse?.close();
   }

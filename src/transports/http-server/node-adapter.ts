@@ -1,11 +1,13 @@
 import { isUtf8 } from 'node:buffer';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { BodyResult, HttpExchange, ResponseStream } from './exchange.js';
 import { McpHttpHandler } from './mcp-http-handler.js';
 import type { McpHttpOptions } from './mcp-http-handler.js';
 import type { McpConnector } from './respond.js';
+import type { RedisStoresOptions } from '../../stores/redis/connect-redis.js';
+import type { SharedStores } from './shared-state.js';
 
 /**
  * Binds one node:http request to the HTTP core directly: the body is read with
@@ -19,16 +21,29 @@ class NodeExchange implements HttpExchange {
   authInfo?: unknown;
   private controller: AbortController | undefined;
   private mustClose = false;
+  /** Body bytes received so far, kept and discarded alike. */
+  private received = 0;
 
+  /**
+   * @param drainLimit the most request-body bytes read (and thrown away) so that a client
+   *   answered early (413, 403, 415...) is still reading when its answer arrives: closing a
+   *   socket with unread input makes the kernel send a reset, which loses the answer.
+   */
   constructor(
     private readonly req: IncomingMessage,
     private readonly res: ServerResponse,
+    private readonly drainLimit = 8 << 20,
+    private readonly maxStreamBuffer = 4 << 20,
   ) {
     this.method = req.method ?? 'GET';
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     this.path = q === -1 ? url : url.slice(0, q);
     this.query = q === -1 ? '' : url.slice(q + 1);
+  }
+
+  get remoteAddress(): string | undefined {
+    return this.req.socket.remoteAddress;
   }
 
   header(name: string): string | undefined {
@@ -75,10 +90,10 @@ class NodeExchange implements HttpExchange {
       };
       const onData = (chunk: Buffer): void => {
         size += chunk.length;
+        this.received += chunk.length;
         if (size > limit) {
-          // Stop buffering at once; the connection is closed after the 413.
-          this.mustClose = true;
-          req.pause();
+          // Stop buffering at once; the rest is drained (bounded) after the 413 goes out.
+          chunks.length = 0;
           done({ ok: false, reason: 'too-large' });
           return;
         }
@@ -99,48 +114,133 @@ class NodeExchange implements HttpExchange {
   respond(status: number, headers: Record<string, string>, body?: string): void {
     const res = this.res;
     if (res.headersSent || res.destroyed) return;
-    // Answered before the body arrived (413 on Content-Length, 403, 415...): close rather
-    // than let Node read and discard an upload nobody wants, however large.
-    if (!this.req.complete) this.mustClose = true;
+    // Answered before the whole body arrived (413, 403, 415...). Up to drainLimit bytes the
+    // rest is read and dropped, so the client (still sending) sees its answer; a larger
+    // upload nobody wants is cut off instead: the answer says `connection: close`.
+    if (!this.req.complete) {
+      const declared = Number(this.req.headers['content-length'] ?? NaN);
+      if (declared > this.drainLimit) this.mustClose = true;
+      else return this.respondWhileDraining(status, headers, body ?? '');
+    }
     if (this.mustClose) headers = { ...headers, connection: 'close' };
     res.writeHead(status, headers);
     res.end(body);
     if (this.mustClose) res.once('finish', () => this.req.destroy());
   }
 
-  stream(status: number, headers: Record<string, string>): ResponseStream {
+  /**
+   * Sends the whole answer (its Content-Length tells the client it is complete) but ends
+   * the response only once the body is drained: Node closes the socket at the end of a
+   * response when the client asked for `connection: close`, and unread input turns that
+   * close into a reset. Past drainLimit the connection is cut.
+   */
+  private respondWhileDraining(status: number, headers: Record<string, string>, body: string): void {
+    const req = this.req;
     const res = this.res;
-    res.writeHead(status, headers);
-    // The events of one tick (priming, notifications, the answer) leave in one write with the
-    // headers, rather than one syscall each; the next tick uncorks.
-    let corked = false;
-    const cork = (): void => {
-      if (corked) return;
-      corked = true;
-      res.cork();
-      setImmediate(() => {
-        corked = false;
-        res.uncork();
-      });
-    };
-    cork();
-    // Headers go out now (coalesced with this tick's events): a stream that has nothing to
-    // say yet (a GET stream, a resumed stream with nothing to replay) must still answer.
-    res.flushHeaders();
-    return {
-      write: (chunk) => {
-        if (res.destroyed || res.writableEnded) return false;
-        cork();
-        res.write(chunk);
-        return true;
-      },
-      end: () => {
-        if (!res.writableEnded) res.end();
-      },
-      get ended() {
-        return res.writableEnded || res.destroyed;
-      },
-    };
+    res.writeHead(status, { ...headers, 'content-length': String(Buffer.byteLength(body)) });
+    res.write(body);
+    req.on('data', (chunk: Buffer) => {
+      this.received += chunk.length;
+      if (this.received > this.drainLimit) req.socket.destroy();
+    });
+    req.on('error', () => undefined);
+    req.once('end', () => res.end());
+    req.resume();
+  }
+
+  stream(status: number, headers: Record<string, string>): ResponseStream {
+    return new NodeSseStream(this.res, status, headers, this.maxStreamBuffer);
+  }
+}
+
+/** Streams with writes waiting for the end of the tick, flushed by one shared setImmediate. */
+const dirty: NodeSseStream[] = [];
+let flushScheduled = false;
+
+function flushDirty(): void {
+  flushScheduled = false;
+  const streams = dirty.splice(0);
+  for (const s of streams) s.flush();
+}
+
+/**
+ * An SSE response on node:http. The writes of one tick are joined and leave in one write at
+ * the end of the tick; the headers wait for that write too. A stream that ends within its
+ * first tick (the usual answer: priming event, then the result) is sent as one complete
+ * response with a Content-Length, like a JSON answer: one syscall, no chunked framing.
+ * A stream with nothing to say yet (a GET stream) still sends its headers at the end of
+ * the tick.
+ */
+class NodeSseStream implements ResponseStream {
+  private pending = '';
+  private queued = false;
+  private done = false;
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly status: number,
+    private readonly headers: Record<string, string>,
+    private readonly maxBuffer: number,
+  ) {
+    this.queue();
+  }
+
+  write(chunk: string): boolean {
+    const res = this.res;
+    if (this.done || res.destroyed || res.writableEnded) return false;
+    this.pending += chunk;
+    // A client that does not read: past the cap, drop the stream rather than buffer on.
+    if (this.pending.length + res.writableLength > this.maxBuffer) return this.drop();
+    this.queue();
+    return true;
+  }
+
+  end(): void {
+    if (this.done) return;
+    this.done = true;
+    const res = this.res;
+    if (res.writableEnded || res.destroyed) return;
+    if (!res.headersSent) res.writeHead(this.status, this.headers);
+    res.end(this.pending);
+    this.pending = '';
+  }
+
+  get ended(): boolean {
+    return this.done || this.res.writableEnded || this.res.destroyed;
+  }
+
+  /** Sends the headers, if still unsent, and what this tick wrote. */
+  flush(): void {
+    this.queued = false;
+    const res = this.res;
+    if (this.done || res.writableEnded || res.destroyed) return;
+    if (!res.headersSent) {
+      res.writeHead(this.status, this.headers);
+      if (this.pending === '') res.flushHeaders();
+    }
+    if (this.pending !== '') {
+      res.write(this.pending);
+      this.pending = '';
+      if (res.writableLength > this.maxBuffer) this.drop();
+    }
+  }
+
+  /** Cuts the connection of a stream whose client stopped reading; a resumable client comes back. */
+  private drop(): false {
+    this.done = true;
+    this.pending = '';
+    this.res.destroy();
+    return false;
+  }
+
+  private queue(): void {
+    if (this.queued) return;
+    this.queued = true;
+    dirty.push(this);
+    if (!flushScheduled) {
+      flushScheduled = true;
+      setImmediate(flushDirty);
+    }
   }
 }
 
@@ -154,6 +254,11 @@ export type NodeAuthenticator = (
  * A `(req, res)` listener for node:http, and through it Express, Fastify (raw) or anything
  * else that exposes Node's request and response.
  *
+ * The server is yours, and so are its timeouts: `serve()` sets `headersTimeout` 10 s,
+ * `requestTimeout` 30 s and a 1 s `connectionsCheckingInterval`; Node's own defaults (60 s,
+ * 300 s, checked every 30 s) let a slow-drip client hold a connection for minutes. Set
+ * them on your server (see RELIABILITY.md) when it faces untrusted clients.
+ *
  * @example
  * ```ts
  * const { listener } = createNodeListener(server);
@@ -166,8 +271,11 @@ export function createNodeListener(
 ): { listener: (req: IncomingMessage, res: ServerResponse) => void; handler: McpHttpHandler } {
   const handler = new McpHttpHandler(connector, options);
   const authenticate = options.authenticate;
+  const drainLimit = 2 * (options.maxBodyBytes ?? 4 * 1024 * 1024);
+  const maxStreamBuffer = options.maxStreamBufferBytes ?? 4 * 1024 * 1024;
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
-    const ex = new NodeExchange(req, res);
+    const ex = new NodeExchange(req, res, drainLimit, maxStreamBuffer);
+    warnAboutTimeouts(req);
     if (!authenticate) {
       void handler.handle(ex);
       return;
@@ -182,6 +290,22 @@ export function createNodeListener(
   return { listener, handler };
 }
 
+let timeoutsChecked = false;
+
+/** Once per process: says so when the user's own server keeps Node's lax slow-client timeouts. */
+function warnAboutTimeouts(req: IncomingMessage): void {
+  if (timeoutsChecked) return;
+  timeoutsChecked = true;
+  const server = (req.socket as { server?: Server }).server;
+  if (server && server.requestTimeout === 300_000 && server.headersTimeout === 60_000) {
+    console.error(
+      "[mcpkit] createNodeListener: this http.Server keeps Node's default timeouts (headers 60 s, " +
+        'request 300 s); set server.headersTimeout and server.requestTimeout (serve() uses 10 s and 30 s) ' +
+        'so slow clients cannot hold connections open',
+    );
+  }
+}
+
 export interface ServeOptions extends McpHttpOptions {
   /** Port to listen on; 0 picks a free one (default 0). */
   port?: number;
@@ -191,6 +315,12 @@ export interface ServeOptions extends McpHttpOptions {
   /** Time to receive the request headers (default 10 s) and the whole request (default 30 s). */
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
+  /**
+   * Runs this node as one of many behind a load balancer, with Redis holding the shared
+   * state: a `redis://` URL or the options of `connectRedisStores`. Start-up fails when
+   * Redis cannot be reached. The optional `ioredis` package is loaded only then.
+   */
+  redis?: string | RedisStoresOptions;
 }
 
 /** A running MCP HTTP server. */
@@ -215,7 +345,17 @@ export interface RunningServer {
  */
 export async function serve(connector: McpConnector, options: ServeOptions = {}): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
-  const { listener, handler } = createNodeListener(connector, { ...options, bindHost: host });
+  let ownStores: SharedStores | undefined;
+  if (options.redis !== undefined && !options.stores) {
+    const { connectRedisStores } = await import('../../stores/redis/connect-redis.js');
+    ownStores = await connectRedisStores(options.redis);
+  }
+  const stores = options.stores ?? ownStores;
+  const { listener, handler } = createNodeListener(connector, {
+    ...options,
+    bindHost: host,
+    ...(stores ? { stores } : {}),
+  });
   const requestTimeout = options.requestTimeoutMs ?? 30_000;
   const headersTimeout = Math.min(options.headersTimeoutMs ?? 10_000, requestTimeout);
   // Node checks both timeouts only every connectionsCheckingInterval (default 30 s), which
@@ -226,8 +366,16 @@ export async function serve(connector: McpConnector, options: ServeOptions = {})
   );
   httpServer.headersTimeout = headersTimeout;
   httpServer.requestTimeout = requestTimeout;
+  // Node times nothing out before a connection's first byte: a silent (half-open) socket
+  // would be held forever. It gets headersTimeout to start a request; each request clears it
+  // (and Node's keepAliveTimeout takes over between requests).
+  httpServer.on('connection', (socket: Socket) => socket.setTimeout(headersTimeout, () => socket.destroy()));
+  httpServer.on('request', (req: IncomingMessage) => req.socket.setTimeout(0));
   await new Promise<void>((resolve, reject) => {
-    httpServer.once('error', reject);
+    httpServer.once('error', (e) => {
+      void handler.close().then(() => ownStores?.close());
+      reject(e);
+    });
     httpServer.listen(options.port ?? 0, host, () => {
       httpServer.off('error', reject);
       resolve();
@@ -239,6 +387,7 @@ export async function serve(connector: McpConnector, options: ServeOptions = {})
     await handler.close();
     httpServer.closeAllConnections?.();
     await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+    await ownStores?.close();
   };
   return {
     url: `http://${shownHost}:${port}${options.path ?? '/mcp'}`,
