@@ -142,10 +142,10 @@ export class TaskHandle {
  * @example
  * ```ts
  * const task = await client.tasks.start({ name: 'research', arguments: { topic: 'x' } });
- * saveSomewhere(task.taskId);
+ * const id = task.taskId; // keep it somewhere durable
  * const result = await task.result({ onStatus: (t) => console.log(t.status, t.statusMessage) });
- * // later, in another process:
- * const again = await client.tasks.resume(savedId).result();
+ * // Later, maybe in another process (the same owner):
+ * const again = await client.tasks.resume(id).result();
  * ```
  */
 export class TaskClient {
