@@ -49,7 +49,7 @@ describe('everything server: legacy version negotiation', () => {
         ...(version >= '2025-11-25'
           ? { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }
           : {}),
-        // Extensions are declared from 2025-11-25 on; earlier revisions have no such capability.
+        // The skills extension: the extensions capability exists from 2025-11-25 on.
         ...(version >= '2025-11-25' ? DEMO_EXTENSIONS : {}),
       });
       assert.equal(init.peerInfo?.name, 'mcpkit-everything');

@@ -1,8 +1,8 @@
 /** Token endpoint client authentication: which method, and the oauth4webapi object doing it. */
-import { importPKCS8 } from 'jose';
 import { ClientSecretPost, None, PrivateKeyJwt } from 'oauth4webapi';
 import type { AuthorizationServer, ClientAuth } from 'oauth4webapi';
 import { AuthError } from '../errors.js';
+import { loadJose } from '../jose-lazy.js';
 
 /** The token endpoint authentication methods mcpkit speaks. */
 export type TokenEndpointAuthMethod =
@@ -127,6 +127,7 @@ export async function clientAuthOf(client: ResolvedClient): Promise<ClientAuth> 
     case 'private_key_jwt': {
       const k = client.privateKey!;
       if (!('pem' in k)) return PrivateKeyJwt(k);
+      const { importPKCS8 } = await loadJose();
       const key = await importPKCS8(k.pem, k.alg);
       return PrivateKeyJwt(k.kid === undefined ? { key } : { key, kid: k.kid });
     }

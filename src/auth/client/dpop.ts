@@ -4,8 +4,8 @@
  * server; a stolen token is useless without the key. Servers may demand a nonce in the
  * proofs (`use_dpop_nonce`), which is remembered per origin and retried once.
  */
-import { SignJWT, calculateJwkThumbprint, exportJWK, generateKeyPair } from 'jose';
 import type { JWK } from 'jose';
+import { loadJose } from '../jose-lazy.js';
 
 /** The signature algorithm of our proofs; ES256 is the one every DPoP server must accept. */
 export const DPOP_ALG = 'ES256';
@@ -48,6 +48,7 @@ export class DpopProver {
 
   /** A prover with a fresh ES256 key pair. */
   static async generate(): Promise<DpopProver> {
+    const { generateKeyPair, exportJWK } = await loadJose();
     const { privateKey, publicKey } = await generateKeyPair(DPOP_ALG, { extractable: false });
     const jwk = await exportJWK(publicKey);
     return new DpopProver(privateKey, { kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y } as JWK);
@@ -55,7 +56,7 @@ export class DpopProver {
 
   /** The key's SHA-256 JWK thumbprint: what a DPoP-bound token names in `cnf.jkt`. */
   thumbprint(): Promise<string> {
-    return calculateJwkThumbprint(this.publicJwk, 'sha256');
+    return loadJose().then(({ calculateJwkThumbprint }) => calculateJwkThumbprint(this.publicJwk, 'sha256'));
   }
 
   /**
@@ -70,6 +71,7 @@ export class DpopProver {
       const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(accessToken));
       claims.ath = bytesToBase64Url(new Uint8Array(digest));
     }
+    const { SignJWT } = await loadJose();
     return new SignJWT(claims)
       .setProtectedHeader({ alg: DPOP_ALG, typ: 'dpop+jwt', jwk: this.publicJwk })
       .setJti(crypto.randomUUID())

@@ -1,6 +1,6 @@
 /** A {@link TokenVerifier} for JWT access tokens (RFC 9068), on jose. The audience check is not optional. */
-import { createLocalJWKSet, createRemoteJWKSet, errors, jwtVerify } from 'jose';
 import type { JSONWebKeySet, JWTVerifyGetKey } from 'jose';
+import { loadJose } from '../jose-lazy.js';
 import { authInfoFromClaims, InvalidTokenError } from './auth-info.js';
 import type { AuthInfo, TokenVerifier } from './auth-info.js';
 
@@ -61,11 +61,17 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
   const issuer = list(options.issuer);
   if (audience.length === 0) throw new TypeError('jwtVerifier needs the audience this server accepts');
   if (issuer.length === 0) throw new TypeError('jwtVerifier needs the issuer it trusts');
-  let keys: JWTVerifyGetKey | CryptoKey | Uint8Array;
-  if (options.jwksUrl !== undefined) keys = createRemoteJWKSet(new URL(options.jwksUrl));
-  else if (options.jwks !== undefined) keys = createLocalJWKSet(options.jwks);
-  else if (options.key !== undefined) keys = options.key;
-  else throw new TypeError('jwtVerifier needs jwksUrl, jwks or key');
+  // The key set is made on the first verify (jose loads then); its inputs are checked now.
+  const jwksUrl = options.jwksUrl !== undefined ? new URL(options.jwksUrl) : undefined;
+  const jwks = jwksUrl === undefined ? options.jwks : undefined;
+  if (jwks !== undefined && !Array.isArray((jwks as { keys?: unknown }).keys)) {
+    throw new TypeError('jwtVerifier: jwks must be a JSON Web Key Set ({ keys: [...] })');
+  }
+  let keys: JWTVerifyGetKey | CryptoKey | Uint8Array | undefined =
+    jwksUrl === undefined && jwks === undefined ? options.key : undefined;
+  if (jwksUrl === undefined && jwks === undefined && keys === undefined) {
+    throw new TypeError('jwtVerifier needs jwksUrl, jwks or key');
+  }
   const verifyOptions = {
     issuer,
     audience,
@@ -76,6 +82,8 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
   };
   return {
     async verify(token: string): Promise<AuthInfo> {
+      const { createLocalJWKSet, createRemoteJWKSet, errors, jwtVerify } = await loadJose();
+      keys ??= jwksUrl !== undefined ? createRemoteJWKSet(jwksUrl) : createLocalJWKSet(jwks!);
       try {
         const { payload } =
           typeof keys === 'function'

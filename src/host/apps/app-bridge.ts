@@ -1,103 +1,31 @@
 import { WireError } from '../../jsonrpc/index.js';
 import type { Params, Transport } from '../../jsonrpc/index.js';
 import { APPS_PROTOCOL_VERSION, isAppCallable } from '../../protocol/apps.js';
-import type { AppPermissions } from '../../protocol/apps.js';
 import { LATEST_LEGACY_VERSION, LEGACY_VERSIONS } from '../../protocol/versions.js';
 import { Session } from '../../session/index.js';
-import type { Implementation, RequestContext, SessionLogger } from '../../session/index.js';
+import type { RequestContext } from '../../session/index.js';
 import { PostMessageTransport } from '../../transports/post-message/index.js';
-import type { AppResource, AppServer } from './app-resource.js';
 import type {
+  AppBridgeOptions,
+  AppMountOptions,
   AppInitializeParams,
   AppLog,
-  AppMessage,
   AppModelContext,
   AppSandbox,
-  AppToolCallRequest,
   DisplayMode,
   HostContext,
+  ToolLike,
 } from './app-bridge-types.js';
+import type { AppResource } from './app-resource.js';
 import { approvedCsp, buildAppCsp, grantPermissions, permissionsAllow } from './csp.js';
 import { DEFAULT_VIEW_SANDBOX } from './sandbox-proxy.js';
+
+export type { AppBridgeOptions, AppMountOptions } from './app-bridge-types.js';
 
 /** Denied by the host's policy or the user (the Apps specification's implementation-defined code). */
 const DENIED = -32000;
 const DISPLAY_MODES: readonly DisplayMode[] = ['inline', 'fullscreen', 'pip'];
 const CONTENT_KINDS = { text: {}, image: {}, audio: {}, resource: {}, resourceLink: {} };
-
-/** A tool as the server listed it (mcpkit's `Tool` fits). */
-type ToolLike = {
-  name: string;
-  title?: string;
-  description?: string;
-  inputSchema?: unknown;
-  outputSchema?: unknown;
-  annotations?: unknown;
-  _meta?: unknown;
-};
-
-export interface AppBridgeOptions {
-  /** The MCP server the view belongs to; its proxied calls go there and nowhere else. */
-  server: AppServer;
-  /** The server's tools, for the visibility checks. Default: `server.listTools()`, once. */
-  tools?: ReadonlyArray<ToolLike>;
-  /** The host's name and version, sent as `hostInfo`. */
-  hostInfo?: Implementation;
-  /** The initial host context (theme, display mode, container size, locale...). */
-  hostContext?: HostContext;
-  /** Permissions the host is willing to grant; a view gets those it asked for among them. Default: none. */
-  grantPermissions?: AppPermissions;
-  /** The view iframe's `sandbox` attribute (the proxy keeps only safe tokens). Default: `allow-scripts allow-forms`. */
-  sandbox?: string;
-  /**
-   * Decides a `tools/call` from the view once the bridge has checked that the tool exists
-   * on this server and that its visibility includes `"app"`. Default: allow.
-   */
-  canCallTool?: (request: AppToolCallRequest) => boolean | Promise<boolean>;
-  /** Decides a `resources/read` from the view. Default: allow. */
-  canReadResource?: (uri: string) => boolean | Promise<boolean>;
-  /** Opens a link (`ui/open-link`); without it the host does not offer `openLinks`. Throw to deny. */
-  onOpenLink?: (url: string) => void | Promise<void>;
-  /** Takes a message for the conversation (`ui/message`); without it the request is refused. */
-  onMessage?: (message: AppMessage) => void | Promise<void>;
-  /** Takes the view's latest model context (`ui/update-model-context`). */
-  onUpdateModelContext?: (context: AppModelContext) => void | Promise<void>;
-  /**
-   * Switches the display mode (`ui/request-display-mode`) and returns the mode now in
-   * effect. Called only for a mode both sides list. Default: grant it.
-   */
-  onRequestDisplayMode?: (mode: DisplayMode, current: DisplayMode) => DisplayMode | Promise<DisplayMode>;
-  /** The view's content size changed. Without it, the bridge sizes its iframe itself. */
-  onSizeChange?: (size: { width?: number; height?: number }) => void;
-  /** A log line from the view. */
-  onLog?: (log: AppLog) => void;
-  /** The view asked to be closed (`ui/notifications/request-teardown`). */
-  onRequestTeardown?: () => void;
-  /** The view finished the handshake. */
-  onInitialized?: (params: AppInitializeParams) => void;
-  /** Something the bridge refused (for an audit log): a message from a wrong origin, a denied call. */
-  onRejected?: (what: string, detail?: unknown) => void;
-  /** Timeout for the bridge's own requests to the view (`ui/resource-teardown`, `ping`). Default 5 s. */
-  timeoutMs?: number;
-  /** Where the JSON-RPC engine reports internal problems. Default: the console. */
-  logger?: SessionLogger;
-}
-
-/** Where and what to render, for {@link AppBridge.mount}. */
-export interface AppMountOptions {
-  /** The element the proxy iframe is appended to. */
-  container: HTMLElement;
-  /**
-   * The sandbox proxy page's URL, on an origin different from the page's (serve
-   * `sandboxProxyHtml()` there). `host=<this page's origin>` is appended to it.
-   */
-  proxyUrl: string | URL;
-  /** The view, from `loadAppResource`. */
-  resource: AppResource;
-  /** The tool the view renders, and the id of its call, for `hostContext.toolInfo`. */
-  tool?: ToolLike;
-  toolCallId?: string | number;
-}
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -182,6 +110,7 @@ export class AppBridge {
   private inputSent = false;
   private queue: Array<[string, Params]> = [];
   private closed = false;
+  private inFlight = 0;
   private markReady!: () => void;
   private failReady!: (e: Error) => void;
 
@@ -390,9 +319,9 @@ export class AppBridge {
     s.setNotificationHandler('ui/notifications/sandbox-proxy-ready', () => this.sendResource());
     s.setRequestHandler('ui/initialize', (p) => this.initialize(p));
     s.setNotificationHandler('ui/notifications/initialized', () => this.onInitialized());
-    s.setRequestHandler('tools/call', (p, ctx) => this.callTool(p, ctx));
-    s.setRequestHandler('resources/read', (p, ctx) => this.readResource(p, ctx));
-    s.setRequestHandler('resources/list', (p, ctx) => this.listResources(p, ctx));
+    s.setRequestHandler('tools/call', (p, ctx) => this.bounded(() => this.callTool(p, ctx)));
+    s.setRequestHandler('resources/read', (p, ctx) => this.bounded(() => this.readResource(p, ctx)));
+    s.setRequestHandler('resources/list', (p, ctx) => this.bounded(() => this.listResources(p, ctx)));
     s.setRequestHandler('ui/open-link', (p) => this.openLink(p));
     s.setRequestHandler('ui/message', (p) => this.message(p));
     s.setRequestHandler('ui/update-model-context', (p) => this.updateModelContext(p));
@@ -463,6 +392,20 @@ export class AppBridge {
     for (const [method, params] of queued) this.session.notify(method, params).catch(() => undefined);
     this.options.onInitialized?.(this.initParams);
     this.markReady();
+  }
+
+  /** Runs a proxied request unless the view already has too many in flight (memory stays bounded). */
+  private async bounded(run: () => Promise<Record<string, unknown>>): Promise<Record<string, unknown>> {
+    if (this.inFlight >= (this.options.maxInFlight ?? 8)) {
+      this.options.onRejected?.('too many proxied requests in flight', this.inFlight);
+      throw denied('Too many requests in flight; wait for an answer first');
+    }
+    this.inFlight++;
+    try {
+      return await run();
+    } finally {
+      this.inFlight--;
+    }
   }
 
   private requireInitialized(method: string): void {

@@ -23,6 +23,7 @@ import {
   PROMPT_CASES,
   ROOTS,
   SdkWireRecorder,
+  SKILL_URIS,
   TOOL_CASES,
   elicit,
   firstMessage,
@@ -75,7 +76,16 @@ async function fullCheck(client: SdkClient, call: (name: string, args: Obj) => P
     TOOL_CASES[name]!.check(await call(name, TOOL_CASES[name]!.args));
   }
   const resources = await listAll((p) => client.listResources(p), 'resources');
-  assert.equal(resources.length, 3);
+  assert.deepEqual(
+    resources.map((r) => String(r.uri)).sort(),
+    [
+      ...SKILL_URIS,
+      'test://static-binary',
+      'test://static-text',
+      'test://watched-resource',
+      'ui://mcpkit-demo/counter.html',
+    ].sort(),
+  );
   for (const r of resources) {
     const { contents } = (await client.readResource({ uri: r.uri })) as { contents: Obj[] };
     assert.equal(contents[0]!.uri, r.uri);
