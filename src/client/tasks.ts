@@ -142,10 +142,10 @@ export class TaskHandle {
  * @example
  * ```ts
  * const task = await client.tasks.start({ name: 'research', arguments: { topic: 'x' } });
- * saveSomewhere(task.taskId);
+ * const id = task.taskId; // keep it somewhere durable
  * const result = await task.result({ onStatus: (t) => console.log(t.status, t.statusMessage) });
- * // later, in another process:
- * const again = await client.tasks.resume(savedId).result();
+ * // Later, maybe in another process (the same owner):
+ * const again = await client.tasks.resume(id).result();
  * ```
  */
 export class TaskClient {
@@ -308,10 +308,10 @@ export class TaskClient {
     const link = (): void => settled.abort();
     signal.addEventListener('abort', link, { once: true });
     const both = settled.signal;
+    let last = `${info.status}\u0000${info.statusMessage ?? ''}`;
     const watch = TERMINAL.has(info.status)
       ? Promise.resolve()
       : (async () => {
-          let last = `${info.status}\u0000${info.statusMessage ?? ''}`;
           for (
             let wait = info.pollIntervalMs ?? DEFAULT_POLL_MS;
             !both.aborted;
@@ -334,6 +334,13 @@ export class TaskClient {
           maxTotalTimeoutMs: options.timeoutMs ?? 3_600_000,
         },
       );
+      settled.abort();
+      await watch;
+      if (options.onStatus && !TERMINAL.has(info.status)) {
+        // The final state, which the blocking call made us skip.
+        const t = await this.get(info.taskId, { signal }).catch(() => undefined);
+        if (t && `${t.status}\u0000${t.statusMessage ?? ''}` !== last) options.onStatus(t);
+      }
       return r as unknown as CallToolResult;
     } finally {
       signal.removeEventListener('abort', link);

@@ -7,6 +7,8 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { ErrorCode, WireError } from '../jsonrpc/index.js';
 import { createEverythingServer } from '../demo/everything-server.js';
 import { createMemoryPair } from '../transports/memory/index.js';
@@ -28,6 +30,42 @@ async function eventually<T>(check: () => Promise<T | false | undefined>, ms = 5
   }
 }
 
+// The extension's own schema (vendored under test/fixtures/ext-tasks): every task message
+// the server sends in this generation is checked against it at the end.
+const extSchema = JSON.parse(
+  readFileSync(new URL('../../test/fixtures/ext-tasks/schema.json', import.meta.url), 'utf8'),
+) as { $defs: Record<string, unknown> };
+const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
+ajv.addSchema(extSchema, 'ext-tasks');
+const RESULT_DEF: Record<string, string> = {
+  'tasks/get': 'GetTaskResult',
+  'tasks/update': 'UpdateTaskResult',
+  'tasks/cancel': 'CancelTaskResult',
+};
+
+/** Problems of the task messages the server sent on one client's tap. */
+function extProblems(tap: TestClient['tap']): string[] {
+  const out: string[] = [];
+  const methods = new Map<unknown, string>();
+  const check = (def: string, value: unknown): void => {
+    const validate = ajv.getSchema(`ext-tasks#/$defs/${def}`)!;
+    if (!validate(value))
+      out.push(`${def}: ${ajv.errorsText(validate.errors)} in ${JSON.stringify(value).slice(0, 300)}`);
+  };
+  for (const { from, message } of tap.entries) {
+    if (from === 'client' && typeof message.method === 'string') methods.set(message.id, message.method);
+    if (from !== 'server') continue;
+    if (message.method === 'notifications/tasks') check('TaskStatusNotification', message);
+    const result = message.result as Obj | undefined;
+    if (!result) continue;
+    const method = methods.get(message.id);
+    if (method === 'tools/call' && result.resultType === 'task') check('CreateTaskResult', result);
+    const def = method === undefined ? undefined : RESULT_DEF[method];
+    if (def) check(def, result);
+  }
+  return out;
+}
+
 const isWire = (code: number) => (e: unknown) => e instanceof WireError && e.code === code;
 
 describe('tasks extension (2026-07-28): server', () => {
@@ -45,6 +83,8 @@ describe('tasks extension (2026-07-28): server', () => {
     plain = await open({ elicitation: {} });
   });
   after(async () => {
+    assert.deepEqual(extProblems(c.tap), [], 'task messages against the extension schema');
+    assert.ok(c.tap.entries.some((e) => (e.message.result as Obj | undefined)?.resultType === 'task'));
     await c.close();
     await plain.close();
     await server.close();

@@ -28,9 +28,15 @@ export function capabilitiesFor(
   const ext = caps.extensions as Record<string, unknown> | undefined;
   const hasExt = typeof ext === 'object' && ext !== null && Object.hasOwn(ext, TASKS_EXTENSION);
   const dropSlot = caps.tasks !== undefined && (era === 'modern' || version < '2025-11-25');
-  if (!dropSlot && !(hasExt && era === 'legacy')) return caps;
+  // Revisions before 2025-11-25 have no `extensions` capability at all.
+  const dropExtensions = caps.extensions !== undefined && era === 'legacy' && version < '2025-11-25';
+  if (!dropSlot && !dropExtensions && !(hasExt && era === 'legacy')) return caps;
   const out = { ...caps };
   if (dropSlot) delete out.tasks;
+  if (dropExtensions) {
+    delete out.extensions;
+    return out;
+  }
   if (hasExt && era === 'legacy') {
     const { [TASKS_EXTENSION]: _tasks, ...rest } = ext;
     if (Object.keys(rest).length > 0) out.extensions = rest;
