@@ -11,6 +11,7 @@ import { shell, shellHelp } from './commands/shell.js';
 import { host, hostHelp } from './commands/host.js';
 import { proxy, proxyHelp } from './commands/proxy.js';
 import { login, loginHelp, logout, logoutHelp } from './commands/login.js';
+import { inspectHelp } from './commands/inspect-help.js';
 
 const commands: Record<string, { run: (argv: string[]) => Promise<number>; help: string; summary: string }> =
   {
@@ -35,6 +36,11 @@ const commands: Record<string, { run: (argv: string[]) => Promise<number>; help:
     prompt: { run: prompt, help: promptHelp, summary: 'get a prompt: mcpkit prompt NAME key=value ...' },
     complete: { run: complete, help: completeHelp, summary: 'complete a prompt or template argument' },
     shell: { run: shell, help: shellHelp, summary: 'an interactive session with one server' },
+    inspect: {
+      run: async (argv) => (await import('./commands/inspect.js')).inspect(argv),
+      help: inspectHelp,
+      summary: 'a web inspector for servers (127.0.0.1, token)',
+    },
     host: { run: host, help: hostHelp, summary: 'the host over a config: consent, catalog, agent loop' },
     proxy: { run: proxy, help: proxyHelp, summary: 'gateway over a config, or a stdio<->HTTP bridge' },
     login: {

@@ -2,6 +2,7 @@
  * The Host: many servers from one config, one policy, one catalog, one audit log, and
  * the LLM. It is what an application embeds to be an MCP host.
  */
+import type { Client } from '../client/index.js';
 import type { Transport } from '../jsonrpc/index.js';
 import type {
   CallToolResult,
@@ -140,6 +141,14 @@ export class Host {
   /** Every server's health. */
   health(): ServerHealth[] {
     return [...this.connections.values()].map((c) => c.health());
+  }
+
+  /**
+   * The live client of a server while it is ready, for what the host does not wrap
+   * (subscriptions, completions, ping, the log level). Calls made on it bypass the policy.
+   */
+  client(server: string): Client | undefined {
+    return this.connections.get(server)?.current;
   }
 
   /** Stops every server (process groups get SIGTERM, then SIGKILL) and waits for them. */
