@@ -60,6 +60,18 @@ export function initialValue(schema: Schema | undefined, root: Schema | undefine
   return undefined;
 }
 
+/** The fixed choices of a field: `enum` (with legacy `enumNames`), or a oneOf/anyOf of titled `const`s. */
+function choicesOf(s: Schema, root: Schema): Array<{ value: unknown; label: string }> | undefined {
+  if (Array.isArray(s.enum)) {
+    const names = Array.isArray(s.enumNames) ? (s.enumNames as unknown[]) : [];
+    return s.enum.map((v, i) => ({ value: v, label: String(names[i] ?? v) }));
+  }
+  const variants = (s.oneOf ?? s.anyOf)?.map((v) => resolve(v, root));
+  if (variants?.length && variants.every((v) => v.const !== undefined))
+    return variants.map((v) => ({ value: v.const, label: String(v.title ?? v.const) }));
+  return undefined;
+}
+
 interface FieldProps {
   schema: Schema;
   root: Schema;
@@ -115,18 +127,33 @@ function JsonField({ value, onChange, path }: { value: unknown; onChange(v: unkn
 function Field(props: FieldProps) {
   const { root, value, onChange, path, label, required } = props;
   const s = resolve(props.schema, root);
+  const choices = choicesOf(s, root);
+  if (choices) {
+    const at = choices.findIndex((c) => JSON.stringify(c.value) === JSON.stringify(value));
+    return (
+      <label class="field">
+        <Label label={label} required={required} schema={s} />
+        <select
+          data-path={path}
+          value={at === -1 ? '' : String(at)}
+          onChange={(e) => {
+            const i = (e.target as HTMLSelectElement).value;
+            onChange(i === '' ? undefined : choices[Number(i)]!.value);
+          }}
+        >
+          {(!required || at === -1) && <option value="">{required ? '(choose)' : '(none)'}</option>}
+          {choices.map((c, i) => (
+            <option value={String(i)}>{c.label}</option>
+          ))}
+        </select>
+      </label>
+    );
+  }
   const variants = s.oneOf ?? s.anyOf;
   if (variants && !s.type && !s.properties) {
     const simple = variants.map((v) => resolve(v, root)).filter((v) => typeOf(v) !== 'null');
     if (simple.length === 1)
       return <Field {...props} schema={{ ...simple[0]!, description: s.description }} />;
-    if (simple.every((v) => v.const !== undefined))
-      return (
-        <Field
-          {...props}
-          schema={{ type: 'string', enum: simple.map((v) => v.const), description: s.description }}
-        />
-      );
     return (
       <label class="field">
         <Label label={label} required={required} schema={s} />
@@ -135,27 +162,6 @@ function Field(props: FieldProps) {
     );
   }
   const type = typeOf(s);
-  if (s.enum) {
-    return (
-      <label class="field">
-        <Label label={label} required={required} schema={s} />
-        <select
-          data-path={path}
-          value={value === undefined ? '' : JSON.stringify(value)}
-          onChange={(e) => {
-            const v = (e.target as HTMLSelectElement).value;
-            onChange(v === '' ? undefined : JSON.parse(v));
-          }}
-        >
-          {!required && <option value="">(none)</option>}
-          {required && value === undefined && <option value="">(choose)</option>}
-          {s.enum.map((o) => (
-            <option value={JSON.stringify(o)}>{String(o)}</option>
-          ))}
-        </select>
-      </label>
-    );
-  }
   switch (type) {
     case 'object': {
       const obj = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
@@ -283,7 +289,16 @@ function Field(props: FieldProps) {
             <textarea rows={1} {...common} />
           ) : (
             <input
-              type={(s.format === 'email' ? 'email' : s.format === 'uri' ? 'url' : 'text') as 'text'}
+              type={
+                (s.format === 'email'
+                  ? 'email'
+                  : s.format === 'uri'
+                    ? 'url'
+                    : s.format === 'date'
+                      ? 'date'
+                      : 'text') as 'text'
+              }
+              data-format={s.format}
               {...common}
             />
           )}

@@ -185,7 +185,14 @@ export function connect(): void {
           break;
         }
         case 'subscription': {
-          const ev = e.event as { type: string };
+          const ev = e.event as { type: string; server?: string; uri?: string };
+          if (ev.type === 'started' && !state.subscriptions.some((x) => x.id === e.id)) {
+            state.subscriptions = [
+              ...state.subscriptions,
+              { id: String(e.id), server: String(ev.server), uri: String(ev.uri), updates: 0 },
+            ];
+            break;
+          }
           state.subscriptions =
             ev.type === 'ended'
               ? state.subscriptions.filter((s) => s.id !== e.id)

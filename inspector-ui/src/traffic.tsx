@@ -120,12 +120,16 @@ export function WireScreen() {
       methods.set(`${w.server} ${String(m.id)}`, m.method);
   }
   const needle = text.toLowerCase();
+  const methodOf = (w: WireEntry): string => {
+    const m = (w.message ?? {}) as Record<string, unknown>;
+    return typeof m.method === 'string' ? m.method : (methods.get(`${w.server} ${String(m.id)}`) ?? '');
+  };
   const rows = s.wire.filter((w) => {
     if (dir && w.dir !== dir) return false;
     if (server && w.server !== server) return false;
     const k = kindOf(w);
     if (kind && k !== kind) return false;
-    return !needle || JSON.stringify(w.message).toLowerCase().includes(needle);
+    return !needle || `${methodOf(w)} ${JSON.stringify(w.message)}`.toLowerCase().includes(needle);
   });
   return (
     <div class="panel">
@@ -173,8 +177,7 @@ export function WireScreen() {
           {rows.slice(-500).map((w) => {
             const m = (w.message ?? {}) as Record<string, unknown>;
             const k = kindOf(w);
-            const method =
-              typeof m.method === 'string' ? m.method : (methods.get(`${w.server} ${String(m.id)}`) ?? '');
+            const method = methodOf(w);
             return (
               <>
                 <tr

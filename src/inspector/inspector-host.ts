@@ -225,6 +225,7 @@ export class InspectorHost {
     const sub = await this.live(server).subscribe({ resources: [uri] });
     const id = `s${this.nextId++}`;
     this.subscriptions.set(id, { server, uri, sub });
+    this.emit({ type: 'subscription', id, event: { type: 'started', server, uri } });
     void (async () => {
       try {
         for await (const event of sub) this.emit({ type: 'subscription', id, event });
