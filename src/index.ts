@@ -134,3 +134,26 @@ export type {
   ServerNotification,
   SubscribeOptions,
 } from './client/index.js';
+
+// MCP Apps (io.modelcontextprotocol/ui): server registration and the names both halves share.
+export { registerApp, registerAppTool } from './server/index.js';
+export type { AppDefinition, AppHtml, AppToolDefinition } from './server/index.js';
+export {
+  APPS_EXTENSION_ID,
+  APPS_PROTOCOL_VERSION,
+  APP_MIME_TYPE,
+  appResourceUri,
+  appVisibility,
+  appsCapability,
+  appsClientCapabilities,
+  isAppCallable,
+  isModelVisible,
+  supportsAppViews,
+} from './protocol/apps.js';
+export type { AppCsp, AppPermissions, AppResourceMeta, AppToolMeta, AppVisibility } from './protocol/apps.js';
+export { PostMessageTransport } from './transports/post-message/index.js';
+export type {
+  MessageSource,
+  PostMessageTransportOptions,
+  PostTarget,
+} from './transports/post-message/index.js';

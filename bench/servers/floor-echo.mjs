@@ -18,6 +18,11 @@ rl.on('line', (line) => {
     };
   } else {
     result = { content: [{ type: 'text', text: m.params.arguments.text }] };
+    // A modern request gets what every modern result carries: the cost of size alone.
+    if (m.params._meta?.['io.modelcontextprotocol/protocolVersion'] !== undefined) {
+      result.resultType = 'complete';
+      result._meta = { 'io.modelcontextprotocol/serverInfo': { name: 'floor', version: '1' } };
+    }
   }
   process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, result }) + '\n');
 });

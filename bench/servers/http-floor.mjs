@@ -20,7 +20,14 @@ function answer(m) {
       tools: [{ name: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }],
     };
   }
-  return { content: [{ type: 'text', text: m.params.arguments.text }] };
+  const result = { content: [{ type: 'text', text: m.params.arguments.text }] };
+  // A modern (2026-07-28) request gets what every modern result carries, so the floor
+  // shows what the larger messages alone cost.
+  if (m.params._meta?.['io.modelcontextprotocol/protocolVersion'] !== undefined) {
+    result.resultType = 'complete';
+    result._meta = { 'io.modelcontextprotocol/serverInfo': { name: 'floor', version: '1' } };
+  }
+  return result;
 }
 
 function listen(sse) {

@@ -1,6 +1,8 @@
 // mcpkit with the echo tool declared in raw JSON Schema: no schema library to load.
-import { McpServer } from '../../dist/server/index.js';
-import { StdioServerTransport } from '../../dist/transports/stdio/index.js';
+// MCPKIT_DIST points at another build (A/B runs).
+const dist = process.env.MCPKIT_DIST ?? new URL('../../dist', import.meta.url).href;
+const { McpServer } = await import(`${dist}/server/index.js`);
+const { StdioServerTransport } = await import(`${dist}/transports/stdio/index.js`);
 
 const server = new McpServer({ name: 'mcpkit-echo', version: '1.0.0' });
 server.tool(

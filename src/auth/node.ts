@@ -211,7 +211,7 @@ export async function loopbackInteraction(
 }
 
 /**
- * A resolver for {@link NetworkPolicy.resolveHost}: every address a name resolves to is
+ * A resolver for `NetworkPolicy.resolveHost`: every address a name resolves to is
  * checked, so `internal.example.com → 10.0.0.5` is refused like the address itself.
  *
  * @example

@@ -6,12 +6,10 @@ import type { ClientHandlers, EraPreference } from '../client/index.js';
 import type { Transport } from '../jsonrpc/index.js';
 import type { ElicitResult } from '../protocol/types/index.js';
 import { StdioClientTransport } from '../transports/stdio/index.js';
-import { StreamableHttpClientTransport } from '../transports/http-client/node.js';
 import { CliFailure, ExitCode } from './exit-codes.js';
 import { palette } from './format.js';
 import { expandEnv, findServer } from './server-config.js';
 import { WireTap } from './wire-tap.js';
-import { storedCredentials } from './commands/login.js';
 
 /** Options every command that talks to a server accepts. */
 export interface GlobalOptions {
@@ -109,8 +107,11 @@ export function parseCommand<O extends NonNullable<ParseArgsConfig['options']>>(
   };
 }
 
+/** The HTTP client (undici) and the stored OAuth credentials (jose, oauth4webapi) load only for HTTP targets. */
+const httpClient = () => import('../transports/http-client/node.js');
+
 /** Builds the transport for the chosen target. */
-export function transportFor(g: GlobalOptions): Transport {
+export async function transportFor(g: GlobalOptions): Promise<Transport> {
   const chosen = [g.url !== undefined, g.server !== undefined, g.command.length > 0].filter(Boolean).length;
   if (chosen === 0)
     throw new CliFailure('No target: pass --url URL, --server NAME or -- COMMAND ARGS', ExitCode.Usage);
@@ -124,6 +125,10 @@ export function transportFor(g: GlobalOptions): Transport {
       throw new CliFailure(`--url must be an http or https URL, not "${g.url}"`, ExitCode.Usage);
     }
     // Tokens from `mcpkit login` are used (and refreshed) when the server asks for them.
+    const [{ StreamableHttpClientTransport }, { storedCredentials }] = await Promise.all([
+      httpClient(),
+      import('./commands/login.js'),
+    ]);
     t = new StreamableHttpClientTransport({
       url: g.url,
       headers: g.headers,
@@ -135,6 +140,7 @@ export function transportFor(g: GlobalOptions): Transport {
     if (entry.url) {
       const headers: Record<string, string> = { ...g.headers };
       for (const [k, val] of Object.entries(entry.headers ?? {})) headers[k] = expandEnv(val);
+      const { StreamableHttpClientTransport } = await httpClient();
       t = new StreamableHttpClientTransport({ url: expandEnv(entry.url), headers, legacySseFallback: true });
     } else if (entry.command) {
       const env: Record<string, string> = {};
@@ -217,7 +223,7 @@ export async function openClient(
   g: GlobalOptions,
   handlers: ClientHandlers = terminalHandlers(),
 ): Promise<Client> {
-  const transport = transportFor(g);
+  const transport = await transportFor(g);
   const client = new Client(
     { name: 'mcpkit-cli', version: '0.1.0' },
     { era: g.era, handlers, ...(g.timeoutMs !== undefined ? { timeoutMs: g.timeoutMs } : {}) },

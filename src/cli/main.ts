@@ -1,57 +1,73 @@
 #!/usr/bin/env node
 import { CliFailure, ExitCode } from './exit-codes.js';
-import { demoServer, demoServerHelp } from './commands/demo-server.js';
-import { demo, demoHelp } from './commands/demo.js';
-import { listCommand, listHelp } from './commands/list.js';
-import { call, callHelp } from './commands/call.js';
-import { read, readHelp } from './commands/read.js';
-import { prompt, promptHelp } from './commands/prompt.js';
-import { complete, completeHelp } from './commands/complete.js';
-import { shell, shellHelp } from './commands/shell.js';
-import { host, hostHelp } from './commands/host.js';
-import { proxy, proxyHelp } from './commands/proxy.js';
-import { login, loginHelp, logout, logoutHelp } from './commands/login.js';
-import { inspectHelp } from './commands/inspect-help.js';
 
-const commands: Record<string, { run: (argv: string[]) => Promise<number>; help: string; summary: string }> =
-  {
-    tools: { run: listCommand('tools'), help: listHelp('tools'), summary: 'list the tools of a server' },
-    resources: {
-      run: listCommand('resources'),
-      help: listHelp('resources'),
-      summary: 'list the resources of a server',
-    },
-    templates: {
-      run: listCommand('templates'),
-      help: listHelp('templates'),
-      summary: 'list the resource templates of a server',
-    },
-    prompts: {
-      run: listCommand('prompts'),
-      help: listHelp('prompts'),
-      summary: 'list the prompts of a server',
-    },
-    call: { run: call, help: callHelp, summary: 'call a tool: mcpkit call TOOL key=value ...' },
-    read: { run: read, help: readHelp, summary: 'read a resource: mcpkit read URI' },
-    prompt: { run: prompt, help: promptHelp, summary: 'get a prompt: mcpkit prompt NAME key=value ...' },
-    complete: { run: complete, help: completeHelp, summary: 'complete a prompt or template argument' },
-    shell: { run: shell, help: shellHelp, summary: 'an interactive session with one server' },
-    inspect: {
-      run: async (argv) => (await import('./commands/inspect.js')).inspect(argv),
-      help: inspectHelp,
-      summary: 'a web inspector for servers (127.0.0.1, token)',
-    },
-    host: { run: host, help: hostHelp, summary: 'the host over a config: consent, catalog, agent loop' },
-    proxy: { run: proxy, help: proxyHelp, summary: 'gateway over a config, or a stdio<->HTTP bridge' },
-    login: {
-      run: login,
-      help: loginHelp,
-      summary: 'sign in to a protected server (OAuth, loopback redirect)',
-    },
-    logout: { run: logout, help: logoutHelp, summary: 'forget the tokens stored for a server' },
-    demo: { run: demo, help: demoHelp, summary: 'run the end-to-end demo (what npm start runs)' },
-    'demo-server': { run: demoServer, help: demoServerHelp, summary: 'run the demo "everything" server' },
-  };
+/** A command as main needs it once loaded: what runs it and its help text. */
+interface LoadedCommand {
+  run: (argv: string[]) => Promise<number>;
+  help: string;
+}
+
+type Kind = 'tools' | 'resources' | 'templates' | 'prompts';
+const list = (kind: Kind) => (): Promise<LoadedCommand> =>
+  import('./commands/list.js').then((m) => ({ run: m.listCommand(kind), help: m.listHelp(kind) }));
+
+// Only the command that runs is loaded: `--help` reads the summaries here, and a stdio
+// command never pulls in the HTTP client, auth or the host (every CLI call is a process start).
+const commands: Record<string, { summary: string; load: () => Promise<LoadedCommand> }> = {
+  tools: { summary: 'list the tools of a server', load: list('tools') },
+  resources: { summary: 'list the resources of a server', load: list('resources') },
+  templates: { summary: 'list the resource templates of a server', load: list('templates') },
+  prompts: { summary: 'list the prompts of a server', load: list('prompts') },
+  call: {
+    summary: 'call a tool: mcpkit call TOOL key=value ...',
+    load: () => import('./commands/call.js').then((m) => ({ run: m.call, help: m.callHelp })),
+  },
+  read: {
+    summary: 'read a resource: mcpkit read URI',
+    load: () => import('./commands/read.js').then((m) => ({ run: m.read, help: m.readHelp })),
+  },
+  prompt: {
+    summary: 'get a prompt: mcpkit prompt NAME key=value ...',
+    load: () => import('./commands/prompt.js').then((m) => ({ run: m.prompt, help: m.promptHelp })),
+  },
+  complete: {
+    summary: 'complete a prompt or template argument',
+    load: () => import('./commands/complete.js').then((m) => ({ run: m.complete, help: m.completeHelp })),
+  },
+  shell: {
+    summary: 'an interactive session with one server',
+    load: () => import('./commands/shell.js').then((m) => ({ run: m.shell, help: m.shellHelp })),
+  },
+  inspect: {
+    summary: 'a web inspector for servers (127.0.0.1, token)',
+    load: () => import('./commands/inspect.js').then((m) => ({ run: m.inspect, help: m.inspectHelp })),
+  },
+  host: {
+    summary: 'the host over a config: consent, catalog, agent loop',
+    load: () => import('./commands/host.js').then((m) => ({ run: m.host, help: m.hostHelp })),
+  },
+  proxy: {
+    summary: 'gateway over a config, or a stdio<->HTTP bridge',
+    load: () => import('./commands/proxy.js').then((m) => ({ run: m.proxy, help: m.proxyHelp })),
+  },
+  login: {
+    summary: 'sign in to a protected server (OAuth, loopback redirect)',
+    load: () => import('./commands/login.js').then((m) => ({ run: m.login, help: m.loginHelp })),
+  },
+  logout: {
+    summary: 'forget the tokens stored for a server',
+    load: () => import('./commands/login.js').then((m) => ({ run: m.logout, help: m.logoutHelp })),
+  },
+  demo: {
+    summary: 'run the end-to-end demo (what npm start runs)',
+    load: () => import('./commands/demo.js').then((m) => ({ run: m.demo, help: m.demoHelp })),
+  },
+  'demo-server': {
+    summary: 'run the demo "everything" server',
+    load: () =>
+      import('./commands/demo-server.js').then((m) => ({ run: m.demoServer, help: m.demoServerHelp })),
+  },
+};
 
 function usage(): string {
   const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(14)}${c.summary}`);
@@ -67,7 +83,7 @@ async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     const topic = name === 'help' ? rest[0] : undefined;
-    console.log(topic && Object.hasOwn(commands, topic) ? commands[topic]!.help : usage());
+    console.log(topic && Object.hasOwn(commands, topic) ? (await commands[topic]!.load()).help : usage());
     return ExitCode.Ok;
   }
   if (name === '--version' || name === '-v') {
@@ -80,7 +96,8 @@ async function main(argv: string[]): Promise<number> {
       ExitCode.Usage,
     );
   }
-  return commands[name]!.run(rest);
+  const command = await commands[name]!.load();
+  return command.run(rest);
 }
 
 const verbose = process.argv.includes('--verbose');

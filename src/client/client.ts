@@ -62,6 +62,14 @@ const STALE_ON: Readonly<Record<string, readonly string[]>> = {
   resources: ['resources/list', 'resources/templates/list'],
 };
 
+/** Whether an error (or its cause chain) says the server ended our HTTP session. */
+function sessionExpired(error: unknown): boolean {
+  for (let e = error, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
+    if ((e as { sessionExpired?: unknown }).sessionExpired === true) return true;
+  }
+  return false;
+}
+
 /**
  * An MCP client for one server connection, in either protocol era.
  *
@@ -88,21 +96,13 @@ const STALE_ON: Readonly<Record<string, readonly string[]>> = {
  * await client.close();
  * ```
  */
-/** Whether an error (or its cause chain) says the server ended our HTTP session. */
-function sessionExpired(error: unknown): boolean {
-  for (let e = error, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
-    if ((e as { sessionExpired?: unknown }).sessionExpired === true) return true;
-  }
-  return false;
-}
-
 export class Client {
   /** Receives every notification from the server (after the client has used it). */
   onnotification: ((notification: JsonRpcNotification) => void) | undefined;
   /** Called with the new tool list after an automatic refresh (`autoRefreshTools`). */
   onToolsChanged: ((tools: Tool[]) => void) | undefined;
-  /** Called once per connection when it closes; `error` says why when it was not `close()`. */
   private userClosed = false;
+  /** Called once per connection when it closes; `error` says why when it was not `close()`. */
   onclose: ((error?: Error) => void) | undefined;
   /** Receives failures of background work (automatic refresh, callbacks that throw). */
   onerror: ((error: unknown) => void) | undefined;

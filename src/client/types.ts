@@ -85,7 +85,7 @@ export interface ElicitationConfig {
  * ```ts
  * const handlers: ClientHandlers = {
  *   sampling: { handler: (req, ctx) => llm.complete(req, { signal: ctx.signal }), tools: true },
- *   elicitation: { handler: (req) => ui.ask(req), url: true },
+ *   elicitation: { handler: (req) => dialog.ask(req), url: true },
  *   roots: [{ uri: 'file:///home/me/project', name: 'project' }],
  * };
  * ```

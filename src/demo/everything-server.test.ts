@@ -250,6 +250,7 @@ for (const revision of ['2025-11-25', MODERN]) {
         'test://static-binary',
         'test://static-text',
         'test://watched-resource',
+        'ui://mcpkit-demo/counter.html',
       ]);
       for (const r of resources) assert.equal(typeof r.description, 'string');
       const { resourceTemplates } = (await client.request('resources/templates/list')) as {

@@ -1,5 +1,6 @@
 import { McpServer } from '../server/index.js';
 import type { ServerOptions } from '../server/index.js';
+import { registerEverythingApps } from './everything-apps.js';
 import { registerEverythingContent } from './everything-content.js';
 import {
   describeElicitation,
@@ -290,5 +291,6 @@ export function createEverythingServer(options: EverythingServerOptions = {}): M
 
   registerEverythingExtras(server, stepMs);
   registerEverythingContent(server);
+  registerEverythingApps(server);
   return server;
 }

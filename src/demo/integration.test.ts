@@ -59,6 +59,7 @@ const scenarios: Scenario[] = [
         'test://static-binary',
         'test://static-text',
         WATCHED,
+        'ui://mcpkit-demo/counter.html',
       ]);
       const templates = await pagedList(
         tap,

@@ -128,6 +128,7 @@ async function readAndGetEverything(client: SdkClient): Promise<void> {
     'test://static-binary',
     'test://static-text',
     WATCHED,
+    'ui://mcpkit-demo/counter.html',
   ]);
   for (const r of resources) {
     const { contents } = (await client.readResource({ uri: r.uri })) as { contents: Obj[] };

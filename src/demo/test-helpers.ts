@@ -151,6 +151,8 @@ export const TOOL_CASES: Readonly<Record<string, ToolCase>> = {
     args: {},
     check: text(/^test:\/\/watched-resource is now at revision \d+$/),
   },
+  show_counter: { args: { start: 5 }, check: text(/^The counter is at -?\d+\.$/) },
+  counter_add: { args: { by: 2 }, check: text(/^The counter is at -?\d+\.$/) },
 };
 
 /** The demo's prompts: arguments and the first message's text (or content type). */

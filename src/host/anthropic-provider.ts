@@ -125,7 +125,10 @@ export function fromAnthropicMessage(message: AnthropicMessage, model: string): 
  * @example
  * ```ts
  * const claude = new AnthropicProvider({ apiKey: process.env.ANTHROPIC_API_KEY });
- * const r = await claude.complete('claude-sonnet-4-5', { messages: [...], maxTokens: 500 });
+ * const r = await claude.complete('claude-sonnet-4-5', {
+ *   messages: [{ role: 'user', content: { type: 'text', text: 'Hello' } }],
+ *   maxTokens: 500,
+ * });
  * ```
  */
 export class AnthropicProvider implements LlmProvider {

@@ -49,7 +49,8 @@ const PATTERNS: ReadonlyArray<[RegExp, string]> = [
  *
  * @example
  * ```ts
- * describeCommand(config.servers.files).commandLine; // "npx -y @modelcontextprotocol/server-filesystem /home/me"
+ * const files = config.servers.files;
+ * if (files?.transport === 'stdio') describeCommand(files).commandLine; // "npx -y @modelcontextprotocol/server-filesystem /home/me"
  * ```
  */
 export function describeCommand(server: StdioServerConfig): CommandConsentRequest {

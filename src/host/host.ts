@@ -3,6 +3,7 @@
  * the LLM. It is what an application embeds to be an MCP host.
  */
 import type { Client } from '../client/index.js';
+import { isModelVisible } from '../protocol/apps.js';
 import type { Transport } from '../jsonrpc/index.js';
 import type {
   CallToolResult,
@@ -167,7 +168,11 @@ export class Host {
    * LLM APIs accept (`name` matches `^[a-zA-Z0-9_-]{1,64}$`).
    */
   llmTools(): Tool[] {
-    return this.catalog.usableTools().map((t) => ({ ...t.definition, name: t.alias }));
+    // MCP Apps: a tool whose visibility leaves out "model" is for its app's view only.
+    return this.catalog
+      .usableTools()
+      .filter((t) => isModelVisible(t.definition))
+      .map((t) => ({ ...t.definition, name: t.alias }));
   }
 
   /**

@@ -184,7 +184,10 @@ export function fromChatCompletion(completion: ChatCompletion, model: string): C
  * @example
  * ```ts
  * const llama = new OpenAiProvider({ baseURL: 'http://127.0.0.1:8080/v1' });
- * const r = await llama.complete('qwen2.5-7b-instruct', { messages: [...], maxTokens: 200 });
+ * const r = await llama.complete('qwen2.5-7b-instruct', {
+ *   messages: [{ role: 'user', content: { type: 'text', text: 'Hello' } }],
+ *   maxTokens: 200,
+ * });
  * ```
  */
 export class OpenAiProvider implements LlmProvider {

@@ -20,7 +20,7 @@ export interface PolicyDecision {
  *
  * @example
  * ```ts
- * const policy = new Policy(config);
+ * const policy = Policy.fromConfig(config);
  * policy.decide('files', 'write_file');  // { decision: 'ask', source: 'tool-rule' }
  * ```
  */

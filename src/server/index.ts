@@ -3,6 +3,8 @@ export type { Registration, ServerOptions } from './server.js';
 export { ServerContext } from './server-context.js';
 export type { AskOptions } from './server-context.js';
 export { toolError } from './tools.js';
+export { registerApp, registerAppTool } from './apps.js';
+export type { AppDefinition, AppHtml, AppToolDefinition } from './apps.js';
 export type { ToolDefinition, ToolHandler, ToolReturn } from './tools.js';
 export type {
   Completer,

@@ -10,7 +10,10 @@ import type { InputRequest, MrtrState } from './mrtr.js';
 
 /** Options for a question asked of the client. */
 export interface AskOptions {
-  /** How long to wait for the client's answer in the legacy era (default 5 minutes). */
+  /**
+   * How long to wait for the client's answer in the legacy era (default: the server's
+   * `timeoutMs` when set, otherwise 5 minutes, since a person may be answering).
+   */
   timeoutMs?: number;
 }
 
@@ -36,6 +39,8 @@ export class ServerContext {
     /** The engine-level context of this request. */
     readonly request: RequestContext,
     private readonly mrtr: MrtrState | undefined,
+    /** The server's `timeoutMs`, when its author set one: the default for every question. */
+    private readonly askTimeoutMs?: number,
   ) {}
 
   get signal(): AbortSignal {
@@ -148,7 +153,7 @@ export class ServerContext {
       }
       return this.mrtr.ask(request);
     }
-    const opts: RequestOptions = { timeoutMs: options?.timeoutMs ?? ASK_TIMEOUT_MS };
+    const opts: RequestOptions = { timeoutMs: options?.timeoutMs ?? this.askTimeoutMs ?? ASK_TIMEOUT_MS };
     return this.request.request(request.method, request.params, opts);
   }
 }

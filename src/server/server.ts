@@ -51,7 +51,13 @@ export interface ServerOptions {
   cache?: { ttlMs: number; scope: 'public' | 'private' };
   /** Where change events travel between nodes (default: in process). */
   changeBus?: ChangeBus;
-  /** Timeout for the server's own requests to the client (legacy era). */
+  /**
+   * How long the server waits for the client to answer its own requests in the legacy era:
+   * `ctx.elicit`, `ctx.sample` and `ctx.listRoots` (default 5 minutes, since a person may be
+   * answering; `AskOptions.timeoutMs` overrides it per question) and any other
+   * server-to-client request such as `ping` (default 60 s). The modern era has no
+   * server-to-client requests: there the client's retry carries the answer.
+   */
   timeoutMs?: number;
   /** Receives handler failures and protocol warnings (default: stderr). */
   logger?: SessionLogger;
@@ -102,6 +108,8 @@ export class McpServer {
   private readonly unsubscribeBus: () => void;
   /** The wire form of each list, built once and dropped when its contents change. */
   private readonly wireLists = new Map<ListKey, readonly unknown[]>();
+  /** What connect gives each session (modern HTTP connects once per request); reset on change. */
+  private connectCapabilities: Record<string, unknown> | undefined;
   private closing = false;
 
   constructor(info: Implementation, options: ServerOptions = {}) {
@@ -250,7 +258,7 @@ export class McpServer {
     const session = new Session({
       role: 'server',
       info: this.info,
-      capabilities: this.capabilities(),
+      capabilities: (this.connectCapabilities ??= this.capabilities()),
       ...(this.options.instructions !== undefined ? { instructions: this.options.instructions } : {}),
       ...(this.options.versions ? { versions: this.options.versions } : {}),
       ...(this.options.timeoutMs !== undefined ? { timeoutMs: this.options.timeoutMs } : {}),
@@ -301,7 +309,7 @@ export class McpServer {
     if (rc.era === 'modern' && MRTR_METHODS.has(rc.method)) {
       mrtr = await restoreState(this.codec, rc.method, params, rc.authInfo);
     }
-    const ctx = new ServerContext(rc, mrtr);
+    const ctx = new ServerContext(rc, mrtr, this.options.timeoutMs);
     let result: unknown;
     try {
       result =
@@ -434,6 +442,7 @@ export class McpServer {
   // ------------------------------------------------------------ change delivery
 
   private changed(event: ChangeEvent): void {
+    if (event.kind !== 'resource') this.connectCapabilities = undefined;
     if (event.kind === 'resources') this.wireLists.delete('resourceTemplates');
     if (event.kind !== 'resource') this.wireLists.delete(event.kind);
     if (this.sessions.size > 0 || this.listeners.size > 0) this.bus.publish(event);

@@ -5,18 +5,37 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** The `_meta` of results whose handler set none: one object per server info, not per result. */
+const serverMeta = new WeakMap<Record<string, unknown>, Record<string, unknown>>();
+
+function metaFor(serverInfo: Record<string, unknown>): Record<string, unknown> {
+  let meta = serverMeta.get(serverInfo);
+  if (!meta) {
+    meta = { [MetaKey.ServerInfo]: serverInfo };
+    serverMeta.set(serverInfo, meta);
+  }
+  return meta;
+}
+
 /**
  * Adds what every modern result carries — `resultType`, the server's info in `_meta`, and
- * cache hints on cacheable results — to a copy, so a handler may return shared objects.
+ * cache hints on cacheable results — to a shallow copy, so a handler may return shared
+ * objects. Results go to the wire serialized, so a result without its own `_meta` shares
+ * one `_meta` object instead of getting a copy each.
  */
 export function decorateModernResult(
   method: string,
   value: Record<string, unknown>,
   serverInfo: Record<string, unknown>,
 ): Record<string, unknown> {
-  const meta = isObject(value._meta) ? { ...value._meta } : {};
-  meta[MetaKey.ServerInfo] = serverInfo;
-  const out: Record<string, unknown> = { ...value, _meta: meta };
+  const own = value._meta;
+  // One literal, so the copy is one allocation of its final size: adding keys to a spread
+  // copy afterwards would grow it.
+  const out: Record<string, unknown> = {
+    resultType: 'complete',
+    ...value,
+    _meta: isObject(own) ? { ...own, [MetaKey.ServerInfo]: serverInfo } : metaFor(serverInfo),
+  };
   if (typeof out.resultType !== 'string') out.resultType = 'complete';
   if (out.resultType === 'complete' && describeMethod(method)?.cacheable) {
     if (typeof out.ttlMs !== 'number') out.ttlMs = 0;

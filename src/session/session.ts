@@ -29,6 +29,7 @@ import type {
 import { refuseMethod, routeInbound } from './inbound-route.js';
 import { negotiateInitialize } from './lifecycle.js';
 import { decorateModernResult } from './modern-result.js';
+import { shapeNotification, shapeResult } from '../protocol/revision-shaping.js';
 import type { LegacyState } from './lifecycle.js';
 import type { LogLevel } from './logging-levels.js';
 import { withModernMeta } from './modern-meta.js';
@@ -283,6 +284,7 @@ export class Session implements ContextHost {
   async notify(method: string, params?: Params, relatedRequestId?: RequestId): Promise<void> {
     const refusal = this.checkOutbound(method, 'notification');
     if (refusal) throw refusal;
+    params = shapeNotification(method, this.protocolVersion, params);
     const message: JsonRpcNotification =
       params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
     await this.transport!.send(message, relatedRequestId === undefined ? undefined : { relatedRequestId });
@@ -304,7 +306,10 @@ export class Session implements ContextHost {
 
   /** ContextHost: notifications tied to an inbound request. */
   sendRelated(requestId: RequestId, method: string, params: Params): void {
-    this.sendRaw({ jsonrpc: '2.0', method, params }, requestId);
+    this.sendRaw(
+      { jsonrpc: '2.0', method, params: shapeNotification(method, this.protocolVersion, params) },
+      requestId,
+    );
   }
 
   /** ContextHost: a server-to-client request made while handling `ctx`. */
@@ -600,7 +605,7 @@ export class Session implements ContextHost {
       serverInfo: this.info,
     };
     if (this.instructions !== undefined) result.instructions = this.instructions;
-    this.sendRaw({ jsonrpc: '2.0', id, result }, id);
+    this.sendRaw({ jsonrpc: '2.0', id, result: shapeResult('initialize', outcome.version, result) }, id);
   }
 
   private finish(ctx: RequestContext, value: unknown): void {
@@ -624,7 +629,7 @@ export class Session implements ContextHost {
     const result =
       ctx.era === 'modern' && this.role === 'server'
         ? decorateModernResult(ctx.method, value, this.info)
-        : value;
+        : shapeResult(ctx.method, ctx.protocolVersion, value);
     this.reply(ctx, ctx.requestId, { jsonrpc: '2.0', id: ctx.requestId, result });
   }
 

@@ -32,7 +32,12 @@ export interface TokenVerifier {
  *
  * @example
  * ```ts
- * const verifier: TokenVerifier = { async verify(t) { if (!known(t)) throw new InvalidTokenError('unknown token'); … } };
+ * const verifier: TokenVerifier = {
+ *   async verify(t) {
+ *     if (!known(t)) throw new InvalidTokenError('unknown token');
+ *     return { subject: 'me', scopes: ['mcp:use'], audience: ['https://mcp.example.com/mcp'], claims: {} };
+ *   },
+ * };
  * ```
  */
 export class InvalidTokenError extends Error {

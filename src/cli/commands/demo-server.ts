@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
 import { createEverythingServer } from '../../demo/everything-server.js';
 import { StdioServerTransport } from '../../transports/stdio/index.js';
-import { serve } from '../../transports/http-server/index.js';
 import { CliFailure, ExitCode } from '../exit-codes.js';
 
 export const demoServerHelp = `Usage: mcpkit demo-server [--stdio | --port N [--host H]]
@@ -51,6 +50,8 @@ export async function demoServer(argv: string[]): Promise<number> {
       throw new CliFailure(`--port must be a port number, not "${values.port}"`, ExitCode.Usage);
     }
     const allowed = values['allow-host'];
+    // The HTTP server loads only for --port: a stdio start stays a small module graph.
+    const { serve } = await import('../../transports/http-server/index.js');
     const running = await serve(server, {
       port,
       ...(values.host !== undefined ? { host: values.host } : {}),

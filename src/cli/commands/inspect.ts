@@ -4,13 +4,35 @@ import type { HostConfig, ServerConfig } from '../../host/index.js';
 import { InspectorHost } from '../../inspector/inspector-host.js';
 import { startInspectorServer } from '../../inspector/server.js';
 import { StreamableHttpClientTransport } from '../../transports/http-client/node.js';
-import { parseCommand } from '../connection.js';
+import { parseCommand, TARGET_HELP } from '../connection.js';
 import type { GlobalOptions } from '../connection.js';
 import { CliFailure, ExitCode } from '../exit-codes.js';
-import { inspectHelp } from './inspect-help.js';
 import { findServer } from '../server-config.js';
 import { loadConfigFor } from './host.js';
 import { storedCredentials } from './login.js';
+
+export const inspectHelp = `Usage: mcpkit inspect [--port N] [--open] <target>
+
+A web inspector for MCP servers, on 127.0.0.1: the servers and their health, tools with
+forms built from their schemas, results by content type, MCP App views, resources and
+subscriptions, prompts, elicitation and sampling answered in the page, the live log and
+every JSON-RPC message. It prints the URL to open, with a random access token.
+
+With --config FILE and no --server, every server of the config is inspected.
+
+Options:
+  --port N      the port (default 0: any free port)
+  --open        open the page in the default browser
+
+Deep links: append &tool=NAME&args=<URL-encoded JSON>&run=1 to the printed URL to open
+that tool and run it.
+
+${TARGET_HELP}
+
+Examples:
+  mcpkit inspect -- npx @modelcontextprotocol/server-everything
+  mcpkit inspect --url http://127.0.0.1:3000/mcp --open
+  mcpkit inspect --config .mcp.json`;
 
 /** A short name for a command's server: its last plain argument (`server-everything`), or the command. */
 export function serverName(command: readonly string[]): string {

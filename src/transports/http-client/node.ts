@@ -19,7 +19,8 @@ function withNodeDefault<T extends { fetch?: typeof fetch; requester?: HttpReque
 }
 
 /**
- * {@link PortableStreamableHttpClientTransport} on undici's dispatcher by default.
+ * The portable `StreamableHttpClientTransport` (the default export condition's), on undici's
+ * dispatcher by default.
  *
  * @example
  * ```ts
@@ -34,7 +35,8 @@ export class StreamableHttpClientTransport extends PortableStreamableHttpClientT
 }
 
 /**
- * {@link PortableSseClientTransport} on undici's dispatcher by default.
+ * The portable `SseClientTransport` (the default export condition's), on undici's dispatcher
+ * by default.
  *
  * @example
  * ```ts

@@ -71,7 +71,7 @@ export interface HttpReply {
 
 /**
  * Makes one HTTP request and resolves once the response head arrived. Redirects are not
- * followed (see {@link requestSameOrigin}). Rejects on network failure or abort.
+ * followed (see `requestSameOrigin`). Rejects on network failure or abort.
  */
 export type HttpRequester = (request: HttpRequest) => Promise<HttpReply>;
 

@@ -140,6 +140,44 @@ describe('streams', () => {
     }
   });
 
+  for (const version of ['2025-03-26', '2025-06-18']) {
+    test(`a ${version} client gets no priming event (no empty data) and no early close`, async () => {
+      const init = await postJson(f.url, initializeRequest(version));
+      assert.equal(init.status, 200);
+      const sid = init.headers['mcp-session-id'] as string;
+      assert.doesNotMatch(init.body, /^data: *$/m, 'no empty data in the initialize answer');
+      assert.match(init.body, /^id: \S+\nevent: message\ndata: \{/, 'the answer is the first event');
+      const done = await postJson(f.url, notification('notifications/initialized'), inSession(sid, version));
+      assert.equal(done.status, 202);
+      const r = await postJson(
+        f.url,
+        rpc('tools/call', { name: 'add', arguments: { a: 2, b: 3 } }, 'old1'),
+        inSession(sid, version),
+      );
+      assert.doesNotMatch(r.body, /^data: *$/m);
+      assert.deepEqual((sseMessages(r.body)[0]?.result as Obj).structuredContent, { sum: 5 });
+      // Such a client could not resume from an early close: the answer comes on the same stream.
+      const call = await openStream(f.url, {
+        headers: inSession(sid, version),
+        body: rpc('tools/call', { name: 'test_reconnection', arguments: {} }, 'old2'),
+      });
+      const answer = await call.sse.response('old2');
+      assert.equal(
+        ((answer.result as Obj).content as Obj[])[0]?.text,
+        'Reconnection test completed successfully',
+      );
+      assert.ok(
+        call.sse.events.every((e) => e.data !== ''),
+        'no event with empty data',
+      );
+    });
+  }
+
+  test('a 2025-11-25 initialize answer opens with the priming event', async () => {
+    const init = await postJson(f.url, initializeRequest('2025-11-25'));
+    assert.match(init.body, /^id: \S+\nretry: 1000\ndata: \n\n/);
+  });
+
   test('GET stream: a runtime tool change arrives there and only there; a second GET → 409', async () => {
     const sid = await openLegacySession(f.url);
     const opened = Date.now();
@@ -256,14 +294,14 @@ describe('resumability', () => {
   }
 
   test('SSE polling: the server closes mid-call; GET with Last-Event-ID delivers the result', async () => {
-    const sid = await openLegacySession(f.url, {}, '2025-03-26');
+    const sid = await openLegacySession(f.url, {}, '2025-11-25');
     const { primingId, retry } = await dropped(sid, 'r1');
     assert.equal(retry, 1000, 'the retry field comes with the priming event');
     // Resumed at once, probably before the result exists: the headers must not wait for it.
     const opened = Date.now();
     const resumed = await openStream(f.url, {
       method: 'GET',
-      headers: { ...inSession(sid, '2025-03-26'), 'last-event-id': primingId },
+      headers: { ...inSession(sid, '2025-11-25'), 'last-event-id': primingId },
     });
     assert.ok(Date.now() - opened < 1000, 'the resumed stream answers at once');
     assert.equal(resumed.response.status, 200);

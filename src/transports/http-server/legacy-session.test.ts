@@ -64,6 +64,8 @@ function session(store?: EventStore): LegacySessionTransport {
     ...(store ? { eventStore: store } : {}),
   });
   t.start({ frame: () => undefined, closed: () => undefined });
+  // As if initialize had negotiated a revision whose streams open with a priming event.
+  t.version = '2025-11-25';
   return t;
 }
 

@@ -8,6 +8,7 @@ import type {
   Transport,
   TransportSink,
 } from '../../jsonrpc/index.js';
+import { isAtLeast } from '../../protocol/versions.js';
 import type { EventStore } from './event-store.js';
 import { MemoryEventStore } from './event-store.js';
 import type { ResponseStream } from './exchange.js';
@@ -39,11 +40,29 @@ class PostStream {
   done = false;
   /** Orders writes when the event store answers asynchronously. */
   chain: Promise<void> | undefined;
+  /** Whether the revision allows a priming event and an early close (2025-11-25 on). */
+  resumable = false;
 
   constructor(
     readonly id: string,
     readonly reply: JsonReply | undefined,
   ) {}
+}
+
+/**
+ * Whether a stream may open with a priming event (empty data) and be closed early for SSE
+ * polling: 2025-11-25 made clients accept empty data; older clients fail on it, so, as the
+ * official SDK does, they get neither.
+ */
+function allowsPriming(version: string | undefined): boolean {
+  return version !== undefined && isAtLeast(version, '2025-11-25');
+}
+
+/** The version an initialize request asks for, the only one known before the session has one. */
+function requestedVersion(frame: ParsedFrame): string | undefined {
+  if (!('method' in frame) || frame.method !== 'initialize') return undefined;
+  const v = (frame.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+  return typeof v === 'string' ? v : undefined;
 }
 
 export interface LegacySessionOptions {
@@ -104,14 +123,16 @@ export class LegacySessionTransport implements Transport {
         this.byRequest.set(id, stream);
       }
       this.streams.set(stream.id, stream);
+      stream.resumable = allowsPriming(this.version ?? requestedVersion(frame));
       if ('sse' in mode) {
         stream.out = mode.sse;
-        const primingId = await this.store.append(stream.id, null);
-        mode.sse.write(ssePriming(primingId, this.options.retryMs));
+        this.prime(stream);
       } else {
         stream.json = [];
       }
-      info = { ...info, transportMeta: { closeStream: () => this.dropConnection(stream) } };
+      if (stream.resumable) {
+        info = { ...info, transportMeta: { closeStream: () => this.dropConnection(stream) } };
+      }
     }
     this.sink?.frame(frame, info);
   }
@@ -210,17 +231,25 @@ export class LegacySessionTransport implements Transport {
   private upgrade(stream: PostStream): void {
     const collected = stream.json!;
     stream.json = undefined;
-    const out = stream.reply!.stream();
-    stream.out = out;
+    stream.out = stream.reply!.stream();
+    this.prime(stream);
+    for (const m of collected) this.publish(stream, m, false);
+  }
+
+  /**
+   * Opens an SSE stream with its priming event where the revision allows one. The event
+   * store is not awaited when it answers at once; otherwise later events wait on the chain.
+   */
+  private prime(stream: PostStream): void {
+    if (!stream.resumable) return;
     const primingId = this.store.append(stream.id, null);
     if (typeof primingId === 'string') {
-      if (!out.write(ssePriming(primingId, this.options.retryMs))) stream.out = undefined;
+      if (!stream.out!.write(ssePriming(primingId, this.options.retryMs))) stream.out = undefined;
     } else {
       stream.chain = primingId.then((id) => {
         if (stream.out && !stream.out.write(ssePriming(id, this.options.retryMs))) stream.out = undefined;
       });
     }
-    for (const m of collected) this.publish(stream, m, false);
   }
 
   private route(stream: PostStream, message: JsonRpcMessage): void {

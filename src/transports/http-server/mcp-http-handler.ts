@@ -1,5 +1,11 @@
 import { ErrorCode, InvalidMessage, LocalError, ParsedBatch, parseFrame } from '../../jsonrpc/index.js';
-import type { JsonRpcMessage, JsonRpcRequest, ParsedFrame, RequestId } from '../../jsonrpc/index.js';
+import type {
+  FrameInfo,
+  JsonRpcMessage,
+  JsonRpcRequest,
+  ParsedFrame,
+  RequestId,
+} from '../../jsonrpc/index.js';
 import { MetaKey } from '../../protocol/meta-keys.js';
 import { allowsBatch, isLegacyVersion } from '../../protocol/versions.js';
 import type { EventStore } from './event-store.js';
@@ -48,6 +54,9 @@ interface SessionEntry {
   connection: { close(): Promise<void> };
 }
 
+/** The frame info of a request without auth details: nothing, shared. */
+const NO_INFO: FrameInfo = Object.freeze({});
+
 /** A notification-only POST is answered 202 at once; the session never replies to it. */
 const NO_REPLY: { json: JsonReply } = {
   json: {
@@ -67,22 +76,39 @@ class JsonPost implements JsonReply {
   constructor(
     private readonly ex: HttpExchange,
     private readonly transport: LegacySessionTransport,
-    private readonly sessionId: string,
   ) {}
 
   body(text: string): void {
     if (text === '') return sendError(this.ex, 404, ErrorCode.InvalidRequest, 'Session closed');
-    this.ex.respond(200, { 'content-type': 'application/json', 'mcp-session-id': this.sessionId }, text);
+    this.ex.respond(200, headersOf(this.transport).json, text);
   }
 
   stream(): ResponseStream {
-    return openSessionStream(this.ex, this.transport, this.sessionId);
+    return openSessionStream(this.ex, this.transport);
   }
 }
 
+/** A session's response headers, made once per session rather than once per response. */
+const sessionHeaders = new WeakMap<
+  LegacySessionTransport,
+  { sse: Record<string, string>; json: Record<string, string> }
+>();
+
+function headersOf(t: LegacySessionTransport): { sse: Record<string, string>; json: Record<string, string> } {
+  let h = sessionHeaders.get(t);
+  if (!h) {
+    h = {
+      sse: Object.freeze({ ...SSE_HEADERS, 'mcp-session-id': t.sessionId }),
+      json: Object.freeze({ 'content-type': 'application/json', 'mcp-session-id': t.sessionId }),
+    };
+    sessionHeaders.set(t, h);
+  }
+  return h;
+}
+
 /** Starts a session's SSE response, detached from the session if the client leaves. */
-function openSessionStream(ex: HttpExchange, t: LegacySessionTransport, sessionId: string): ResponseStream {
-  const out = ex.stream(200, { ...SSE_HEADERS, 'mcp-session-id': sessionId });
+function openSessionStream(ex: HttpExchange, t: LegacySessionTransport): ResponseStream {
+  const out = ex.stream(200, headersOf(t).sse);
   ex.onClose(() => t.detach(out));
   return out;
 }
@@ -317,9 +343,11 @@ export class McpHttpHandler {
       return ex.respond(202, { 'mcp-session-id': sessionId });
     }
     if (this.options.responseMode === 'json') {
-      return t.deliver(frame, ids, info, { json: new JsonPost(ex, t, sessionId) });
+      return t.deliver(frame, ids, info, { json: new JsonPost(ex, t) });
     }
-    return t.deliver(frame, ids, info, { sse: openSessionStream(ex, t, sessionId) });
+    // No close listener here: these streams usually end within the tick, and a write to a
+    // stream whose client left returns false, which detaches it just the same.
+    return t.deliver(frame, ids, info, { sse: ex.stream(200, headersOf(t).sse) });
   }
 
   private async modern(ex: HttpExchange, msg: JsonRpcRequest): Promise<void> {
@@ -333,11 +361,11 @@ export class McpHttpHandler {
     await this.connector.connect(transport);
     const sink = transport.receiver;
     if (!sink) return sendError(ex, 500, ErrorCode.InternalError, 'Internal error', msg.id);
-    // The client closing the stream is cancellation; the session hears it through the signal.
-    ex.closed.addEventListener('abort', () => void transport.close(), { once: true });
-    const info =
-      ex.authInfo === undefined ? { signal: ex.closed } : { signal: ex.closed, authInfo: ex.authInfo };
-    sink.frame(msg, info);
+    // The client closing the stream is cancellation: closing the transport closes this
+    // request's session, which cancels the handler. No AbortController per request: the
+    // handler's own signal is made only if it asks for one.
+    ex.onClose(() => void transport.close());
+    sink.frame(msg, ex.authInfo === undefined ? NO_INFO : { authInfo: ex.authInfo });
   }
 
   private async get(ex: HttpExchange): Promise<void> {
@@ -370,7 +398,7 @@ export class McpHttpHandler {
         'Bad Request: Last-Event-ID does not belong to this session',
       );
     }
-    const open = (): ResponseStream => ex.stream(200, { ...SSE_HEADERS, 'mcp-session-id': sessionId });
+    const open = (): ResponseStream => ex.stream(200, headersOf(t).sse);
     if (lastEventId !== undefined) {
       // The 200 goes out only once the event store knows the id, so an unknown one still gets a 400.
       let real: ResponseStream | undefined;
@@ -387,7 +415,7 @@ export class McpHttpHandler {
       else sendError(ex, 400, ErrorCode.InvalidRequest, 'Bad Request: Last-Event-ID is unknown or expired');
       return;
     }
-    t.openStandalone(openSessionStream(ex, t, sessionId));
+    t.openStandalone(openSessionStream(ex, t));
   }
 
   private async delete(ex: HttpExchange): Promise<void> {

@@ -19,10 +19,18 @@ class NodeExchange implements HttpExchange {
   authInfo?: unknown;
   private controller: AbortController | undefined;
   private mustClose = false;
+  /** Body bytes received so far, kept and discarded alike. */
+  private received = 0;
 
+  /**
+   * @param drainLimit the most request-body bytes read (and thrown away) so that a client
+   *   answered early (413, 403, 415...) is still reading when its answer arrives: closing a
+   *   socket with unread input makes the kernel send a reset, which loses the answer.
+   */
   constructor(
     private readonly req: IncomingMessage,
     private readonly res: ServerResponse,
+    private readonly drainLimit = 8 << 20,
   ) {
     this.method = req.method ?? 'GET';
     const url = req.url ?? '/';
@@ -75,10 +83,10 @@ class NodeExchange implements HttpExchange {
       };
       const onData = (chunk: Buffer): void => {
         size += chunk.length;
+        this.received += chunk.length;
         if (size > limit) {
-          // Stop buffering at once; the connection is closed after the 413.
-          this.mustClose = true;
-          req.pause();
+          // Stop buffering at once; the rest is drained (bounded) after the 413 goes out.
+          chunks.length = 0;
           done({ ok: false, reason: 'too-large' });
           return;
         }
@@ -99,48 +107,121 @@ class NodeExchange implements HttpExchange {
   respond(status: number, headers: Record<string, string>, body?: string): void {
     const res = this.res;
     if (res.headersSent || res.destroyed) return;
-    // Answered before the body arrived (413 on Content-Length, 403, 415...): close rather
-    // than let Node read and discard an upload nobody wants, however large.
-    if (!this.req.complete) this.mustClose = true;
+    // Answered before the whole body arrived (413, 403, 415...). Up to drainLimit bytes the
+    // rest is read and dropped, so the client (still sending) sees its answer; a larger
+    // upload nobody wants is cut off instead: the answer says `connection: close`.
+    if (!this.req.complete) {
+      const declared = Number(this.req.headers['content-length'] ?? NaN);
+      if (declared > this.drainLimit) this.mustClose = true;
+      else return this.respondWhileDraining(status, headers, body ?? '');
+    }
     if (this.mustClose) headers = { ...headers, connection: 'close' };
     res.writeHead(status, headers);
     res.end(body);
     if (this.mustClose) res.once('finish', () => this.req.destroy());
   }
 
-  stream(status: number, headers: Record<string, string>): ResponseStream {
+  /**
+   * Sends the whole answer (its Content-Length tells the client it is complete) but ends
+   * the response only once the body is drained: Node closes the socket at the end of a
+   * response when the client asked for `connection: close`, and unread input turns that
+   * close into a reset. Past drainLimit the connection is cut.
+   */
+  private respondWhileDraining(status: number, headers: Record<string, string>, body: string): void {
+    const req = this.req;
     const res = this.res;
-    res.writeHead(status, headers);
-    // The events of one tick (priming, notifications, the answer) leave in one write with the
-    // headers, rather than one syscall each; the next tick uncorks.
-    let corked = false;
-    const cork = (): void => {
-      if (corked) return;
-      corked = true;
-      res.cork();
-      setImmediate(() => {
-        corked = false;
-        res.uncork();
-      });
-    };
-    cork();
-    // Headers go out now (coalesced with this tick's events): a stream that has nothing to
-    // say yet (a GET stream, a resumed stream with nothing to replay) must still answer.
-    res.flushHeaders();
-    return {
-      write: (chunk) => {
-        if (res.destroyed || res.writableEnded) return false;
-        cork();
-        res.write(chunk);
-        return true;
-      },
-      end: () => {
-        if (!res.writableEnded) res.end();
-      },
-      get ended() {
-        return res.writableEnded || res.destroyed;
-      },
-    };
+    res.writeHead(status, { ...headers, 'content-length': String(Buffer.byteLength(body)) });
+    res.write(body);
+    req.on('data', (chunk: Buffer) => {
+      this.received += chunk.length;
+      if (this.received > this.drainLimit) req.socket.destroy();
+    });
+    req.on('error', () => undefined);
+    req.once('end', () => res.end());
+    req.resume();
+  }
+
+  stream(status: number, headers: Record<string, string>): ResponseStream {
+    return new NodeSseStream(this.res, status, headers);
+  }
+}
+
+/** Streams with writes waiting for the end of the tick, flushed by one shared setImmediate. */
+const dirty: NodeSseStream[] = [];
+let flushScheduled = false;
+
+function flushDirty(): void {
+  flushScheduled = false;
+  const streams = dirty.splice(0);
+  for (const s of streams) s.flush();
+}
+
+/**
+ * An SSE response on node:http. The writes of one tick are joined and leave in one write at
+ * the end of the tick; the headers wait for that write too. A stream that ends within its
+ * first tick (the usual answer: priming event, then the result) is sent as one complete
+ * response with a Content-Length, like a JSON answer: one syscall, no chunked framing.
+ * A stream with nothing to say yet (a GET stream) still sends its headers at the end of
+ * the tick.
+ */
+class NodeSseStream implements ResponseStream {
+  private pending = '';
+  private queued = false;
+  private done = false;
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly status: number,
+    private readonly headers: Record<string, string>,
+  ) {
+    this.queue();
+  }
+
+  write(chunk: string): boolean {
+    const res = this.res;
+    if (this.done || res.destroyed || res.writableEnded) return false;
+    this.pending += chunk;
+    this.queue();
+    return true;
+  }
+
+  end(): void {
+    if (this.done) return;
+    this.done = true;
+    const res = this.res;
+    if (res.writableEnded || res.destroyed) return;
+    if (!res.headersSent) res.writeHead(this.status, this.headers);
+    res.end(this.pending);
+    this.pending = '';
+  }
+
+  get ended(): boolean {
+    return this.done || this.res.writableEnded || this.res.destroyed;
+  }
+
+  /** Sends the headers, if still unsent, and what this tick wrote. */
+  flush(): void {
+    this.queued = false;
+    const res = this.res;
+    if (this.done || res.writableEnded || res.destroyed) return;
+    if (!res.headersSent) {
+      res.writeHead(this.status, this.headers);
+      if (this.pending === '') res.flushHeaders();
+    }
+    if (this.pending !== '') {
+      res.write(this.pending);
+      this.pending = '';
+    }
+  }
+
+  private queue(): void {
+    if (this.queued) return;
+    this.queued = true;
+    dirty.push(this);
+    if (!flushScheduled) {
+      flushScheduled = true;
+      setImmediate(flushDirty);
+    }
   }
 }
 
@@ -166,8 +247,9 @@ export function createNodeListener(
 ): { listener: (req: IncomingMessage, res: ServerResponse) => void; handler: McpHttpHandler } {
   const handler = new McpHttpHandler(connector, options);
   const authenticate = options.authenticate;
+  const drainLimit = 2 * (options.maxBodyBytes ?? 4 * 1024 * 1024);
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
-    const ex = new NodeExchange(req, res);
+    const ex = new NodeExchange(req, res, drainLimit);
     if (!authenticate) {
       void handler.handle(ex);
       return;

@@ -1,7 +1,14 @@
 import type { Readable, Writable } from 'node:stream';
 import { serializeMessage } from '../../jsonrpc/index.js';
-import type { JsonRpcMessage, Transport, TransportSink } from '../../jsonrpc/index.js';
+import type {
+  JsonRpcMessage,
+  RequestId,
+  SendOptions,
+  Transport,
+  TransportSink,
+} from '../../jsonrpc/index.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, createFrameReader } from './frame-reader.js';
+import { guardStdout } from './stdout-guard.js';
 import { WriteQueue } from './write-queue.js';
 
 export interface StdioServerTransportOptions {
@@ -10,11 +17,19 @@ export interface StdioServerTransportOptions {
   /** Largest accepted message in bytes (16 MiB). */
   maxMessageBytes?: number;
   /**
-   * Sends `console.log`, `console.info` and `console.debug` to stderr while the transport
-   * runs, so a stray log line can never corrupt the protocol stream (default true when
-   * stdout is the process's own).
+   * Sends every other write to stdout to stderr while the transport runs (`console.log`,
+   * `info`, `debug`, `dir`, `table`... and `process.stdout.write` itself), with a warning
+   * naming the culprit once, so a stray line can never corrupt the protocol stream
+   * (default true when stdout is the process's own).
    */
   guardConsole?: boolean;
+  /**
+   * The official SDK clients drop a progress notification read in the same chunk as its
+   * request's response (they handle the response at once, the notification a microtask
+   * later). A response is therefore written at least this long after the last progress of
+   * its own request, in a separate write (default 5 ms; 0 turns this off).
+   */
+  progressGapMs?: number;
 }
 
 /**
@@ -37,8 +52,12 @@ export class StdioServerTransport implements Transport {
   private closed = false;
   private restoreConsole: (() => void) | undefined;
   private readonly framer;
+  private readonly progressGapMs: number;
+  /** When the last progress of each request still running was queued (performance.now()). */
+  private readonly progressAt = new Map<RequestId, number>();
 
   constructor(options: StdioServerTransportOptions = {}) {
+    this.progressGapMs = options.progressGapMs ?? 5;
     this.stdin = options.stdin ?? process.stdin;
     this.stdout = options.stdout ?? process.stdout;
     this.maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
@@ -48,21 +67,41 @@ export class StdioServerTransport implements Transport {
 
   start(sink: TransportSink): void {
     this.sink = sink;
+    let write: ((data: string) => boolean) | undefined;
+    if (this.guardConsole) ({ write, release: this.restoreConsole } = guardStdout());
     // Backpressure: while stdout is congested, stop reading new requests.
-    this.queue = new WriteQueue(this.stdout, (congested) => {
-      if (congested) this.stdin.pause();
-      else if (!this.closed) this.stdin.resume();
-    });
-    if (this.guardConsole) this.restoreConsole = redirectConsoleToStderr();
+    this.queue = new WriteQueue(
+      this.stdout,
+      (congested) => {
+        if (congested) this.stdin.pause();
+        else if (!this.closed) this.stdin.resume();
+      },
+      write,
+    );
     this.stdin.on('data', this.onData);
     this.stdin.on('end', this.onEnd);
     this.stdin.on('error', this.onError);
     this.stdout.on('error', this.onError);
   }
 
-  send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> | void {
+  send(message: JsonRpcMessage | JsonRpcMessage[], options?: SendOptions): Promise<void> | void {
     if (this.closed || !this.queue) return;
-    return this.queue.push(serializeMessage(message));
+    const line = serializeMessage(message);
+    if (Array.isArray(message)) return this.queue.push(line);
+    if (!('method' in message)) {
+      // A response: held back if a progress of its own request went out just before.
+      const at = message.id === null ? undefined : this.progressAt.get(message.id);
+      if (at === undefined) return this.queue.push(line);
+      this.progressAt.delete(message.id!);
+      return this.queue.push(line, at + this.progressGapMs);
+    }
+    const related = options?.relatedRequestId;
+    if (related !== undefined && message.method === 'notifications/progress' && this.progressGapMs > 0) {
+      // A request cancelled after its progress gets no response: bound what is remembered.
+      if (this.progressAt.size >= 10_000) this.progressAt.delete(this.progressAt.keys().next().value!);
+      this.progressAt.set(related, performance.now());
+    }
+    return this.queue.push(line);
   }
 
   async close(): Promise<void> {
@@ -94,18 +133,7 @@ export class StdioServerTransport implements Transport {
     // Let the process exit once stdin has nothing more to give.
     this.stdin.pause();
     this.restoreConsole?.();
+    this.progressAt.clear();
     this.sink?.closed(error);
   }
-}
-
-function redirectConsoleToStderr(): () => void {
-  const saved = { log: console.log, info: console.info, debug: console.debug };
-  console.log = console.error;
-  console.info = console.error;
-  console.debug = console.error;
-  return () => {
-    console.log = saved.log;
-    console.info = saved.info;
-    console.debug = saved.debug;
-  };
 }

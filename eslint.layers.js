@@ -1,0 +1,129 @@
+// The layer order, checked: jsonrpc <- protocol <- session <- {server, client} <- host <- cli.
+// Each row names the folders a layer must not import and the files allowed to use `node:*`
+// (the core runs in browsers, workers and Bun). Tests, test helpers and fixtures are exempt:
+// an integration test may wire any two layers together. A new folder is one new row.
+//
+// Everything here is ESLint's built-in `no-restricted-imports`, one config block per folder
+// (a later block replaces an earlier block's options for the same rule, so each file gets
+// exactly one block: its layer's, or its layer's Node-allowed variant).
+
+const ALL = [
+  'jsonrpc',
+  'protocol',
+  'session',
+  'server',
+  'client',
+  'transports',
+  'auth',
+  'host',
+  'cli',
+  'demo',
+  'conformance',
+  'test-support',
+];
+
+const except = (...allowed) => ALL.filter((layer) => !allowed.includes(layer));
+
+/** One row per source folder: what it may import, and which of its files may import `node:*`. */
+export const LAYERS = [
+  { folder: 'jsonrpc', mayImport: [] },
+  { folder: 'protocol', mayImport: ['jsonrpc'] },
+  { folder: 'session', mayImport: ['jsonrpc', 'protocol'] },
+  { folder: 'server', mayImport: ['jsonrpc', 'protocol', 'session'] },
+  { folder: 'client', mayImport: ['jsonrpc', 'protocol', 'session'] },
+  {
+    folder: 'transports',
+    // Transports see the protocol only through its constants (meta keys, versions and eras).
+    mayImport: ['jsonrpc', 'protocol'],
+    protocolConstantsOnly: true,
+    node: [
+      'src/transports/stdio/**',
+      'src/transports/http-server/node-adapter.ts',
+      'src/transports/http-client/node-requester.ts',
+    ],
+  },
+  // OAuth sits beside the transports: it wraps the HTTP client's requester. Its Node parts
+  // (file store, loopback redirect, DNS) are the separate `mcpkit/auth/node` entry.
+  { folder: 'auth', mayImport: ['jsonrpc', 'protocol', 'transports'], node: ['src/auth/node.ts'] },
+  { folder: 'demo', mayImport: ['jsonrpc', 'protocol', 'session', 'server', 'transports'] },
+  {
+    folder: 'host',
+    mayImport: ['jsonrpc', 'protocol', 'session', 'server', 'client', 'transports', 'auth', 'demo'],
+    node: ['src/host/node-*.ts', 'src/host/terminal-ui.ts'],
+  },
+  {
+    folder: 'conformance',
+    mayImport: except('cli', 'host', 'demo', 'test-support'),
+    node: ['src/conformance/**'],
+  },
+  { folder: 'cli', mayImport: except('test-support', 'conformance'), node: ['src/cli/**'] },
+];
+
+const TEST_FILES = [
+  'src/**/*.test.ts',
+  'src/**/*.test.helpers.ts',
+  'src/**/test-helpers.ts',
+  'src/**/fixtures/**',
+];
+
+const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+// A relative import reaches another top-level folder of src/ only when it climbs exactly as many
+// `../` as the file sits deep (`../client/` from src/auth/server/ is still auth's own client).
+function patternsFor(layer, depth, allowNode) {
+  const patterns = [];
+  const banned = except(layer.folder, ...layer.mayImport);
+  const up = depth === 0 ? '\\./' : `(\\.\\./){${depth}}`;
+  if (banned.length > 0) {
+    patterns.push({
+      regex: `^${up}(${banned.map(escape).join('|')})(/|$)`,
+      message: `${layer.folder}/ must not import ${banned.join(', ')} (layers: jsonrpc <- protocol <- session <- {server, client} <- host <- cli).`,
+    });
+  }
+  if (layer.protocolConstantsOnly) {
+    patterns.push({
+      regex: `^${up}protocol/(?!(meta-keys|versions)\\.js$)`,
+      message: 'Transports may use only protocol constants (protocol/meta-keys.js, protocol/versions.js).',
+    });
+  }
+  if (!allowNode) {
+    patterns.push({
+      regex: '^node:',
+      message: `node:* is not allowed in ${layer.folder}/ outside its Node files (the core runs in browsers, workers and Bun).`,
+    });
+  }
+  return patterns;
+}
+
+function block(files, patterns) {
+  return {
+    files,
+    ignores: TEST_FILES,
+    rules: { 'no-restricted-imports': ['error', { patterns }] },
+  };
+}
+
+const DEPTHS = [1, 2, 3, 4];
+const atDepth = (folder, depth) => `src/${folder}/${'*/'.repeat(depth - 1)}*.ts`;
+
+export const layerRules = [
+  // The package root: the public names, never a Node module or the host/CLI.
+  block(
+    ['src/index.ts'],
+    patternsFor({ folder: 'index', mayImport: except('host', 'cli', 'demo') }, 0, false),
+  ),
+  ...LAYERS.flatMap((layer) =>
+    DEPTHS.flatMap((depth) => [
+      block([atDepth(layer.folder, depth)], patternsFor(layer, depth, false)),
+      // Files matching both globs (an inner array is an AND in flat config) may use node:*.
+      ...(layer.node
+        ? [
+            block(
+              layer.node.map((glob) => [glob, atDepth(layer.folder, depth)]),
+              patternsFor(layer, depth, true),
+            ),
+          ]
+        : []),
+    ]),
+  ),
+];

@@ -1,0 +1,592 @@
+import { WireError } from '../../jsonrpc/index.js';
+import type { Params, Transport } from '../../jsonrpc/index.js';
+import { APPS_PROTOCOL_VERSION, isAppCallable } from '../../protocol/apps.js';
+import type { AppPermissions } from '../../protocol/apps.js';
+import { LATEST_LEGACY_VERSION, LEGACY_VERSIONS } from '../../protocol/versions.js';
+import { Session } from '../../session/index.js';
+import type { Implementation, RequestContext, SessionLogger } from '../../session/index.js';
+import { PostMessageTransport } from '../../transports/post-message/index.js';
+import type { AppResource, AppServer } from './app-resource.js';
+import type {
+  AppInitializeParams,
+  AppLog,
+  AppMessage,
+  AppModelContext,
+  AppSandbox,
+  AppToolCallRequest,
+  DisplayMode,
+  HostContext,
+} from './app-bridge-types.js';
+import { approvedCsp, buildAppCsp, grantPermissions, permissionsAllow } from './csp.js';
+import { DEFAULT_VIEW_SANDBOX } from './sandbox-proxy.js';
+
+/** Denied by the host's policy or the user (the Apps specification's implementation-defined code). */
+const DENIED = -32000;
+const DISPLAY_MODES: readonly DisplayMode[] = ['inline', 'fullscreen', 'pip'];
+const CONTENT_KINDS = { text: {}, image: {}, audio: {}, resource: {}, resourceLink: {} };
+
+type ToolLike = { name: string; _meta?: unknown; [key: string]: unknown };
+
+export interface AppBridgeOptions {
+  /** The MCP server the view belongs to; its proxied calls go there and nowhere else. */
+  server: AppServer;
+  /** The server's tools, for the visibility checks. Default: `server.listTools()`, once. */
+  tools?: ReadonlyArray<ToolLike>;
+  /** The host's name and version, sent as `hostInfo`. */
+  hostInfo?: Implementation;
+  /** The initial host context (theme, display mode, container size, locale...). */
+  hostContext?: HostContext;
+  /** Permissions the host is willing to grant; a view gets those it asked for among them. Default: none. */
+  grantPermissions?: AppPermissions;
+  /** The view iframe's `sandbox` attribute (the proxy keeps only safe tokens). Default: `allow-scripts allow-forms`. */
+  sandbox?: string;
+  /**
+   * Decides a `tools/call` from the view once the bridge has checked that the tool exists
+   * on this server and that its visibility includes `"app"`. Default: allow.
+   */
+  canCallTool?: (request: AppToolCallRequest) => boolean | Promise<boolean>;
+  /** Decides a `resources/read` from the view. Default: allow. */
+  canReadResource?: (uri: string) => boolean | Promise<boolean>;
+  /** Opens a link (`ui/open-link`); without it the host does not offer `openLinks`. Throw to deny. */
+  onOpenLink?: (url: string) => void | Promise<void>;
+  /** Takes a message for the conversation (`ui/message`); without it the request is refused. */
+  onMessage?: (message: AppMessage) => void | Promise<void>;
+  /** Takes the view's latest model context (`ui/update-model-context`). */
+  onUpdateModelContext?: (context: AppModelContext) => void | Promise<void>;
+  /**
+   * Switches the display mode (`ui/request-display-mode`) and returns the mode now in
+   * effect. Called only for a mode both sides list. Default: grant it.
+   */
+  onRequestDisplayMode?: (mode: DisplayMode, current: DisplayMode) => DisplayMode | Promise<DisplayMode>;
+  /** The view's content size changed. Without it, the bridge sizes its iframe itself. */
+  onSizeChange?: (size: { width?: number; height?: number }) => void;
+  /** A log line from the view. */
+  onLog?: (log: AppLog) => void;
+  /** The view asked to be closed (`ui/notifications/request-teardown`). */
+  onRequestTeardown?: () => void;
+  /** The view finished the handshake. */
+  onInitialized?: (params: AppInitializeParams) => void;
+  /** Something the bridge refused (for an audit log): a message from a wrong origin, a denied call. */
+  onRejected?: (what: string, detail?: unknown) => void;
+  /** Timeout for the bridge's own requests to the view (`ui/resource-teardown`, `ping`). Default 5 s. */
+  timeoutMs?: number;
+  /** Where the JSON-RPC engine reports internal problems. Default: the console. */
+  logger?: SessionLogger;
+}
+
+/** Where and what to render, for {@link AppBridge.mount}. */
+export interface AppMountOptions {
+  /** The element the proxy iframe is appended to. */
+  container: HTMLElement;
+  /**
+   * The sandbox proxy page's URL, on an origin different from the page's (serve
+   * `sandboxProxyHtml()` there). `host=<this page's origin>` is appended to it.
+   */
+  proxyUrl: string | URL;
+  /** The view, from `loadAppResource`. */
+  resource: AppResource;
+  /** The tool the view renders, and the id of its call, for `hostContext.toolInfo`. */
+  tool?: ToolLike;
+  toolCallId?: string | number;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function denied(message: string): WireError {
+  return new WireError(DENIED, message);
+}
+
+/**
+ * The host half of MCP Apps for one view: it frames the view through a sandbox proxy on
+ * another origin, answers `ui/initialize` with the host's capabilities and context, holds
+ * every host-to-view message until `ui/notifications/initialized`, and serves the view's
+ * requests: `tools/call`, `resources/read` and `resources/list` proxied to the view's own server (app-only
+ * versus model-visible tools enforced, then the host's policy), `ui/open-link`,
+ * `ui/message`, `ui/update-model-context`, `ui/request-display-mode`, size changes, logs
+ * and pings. It speaks JSON-RPC through mcpkit's `Session` over a `PostMessageTransport`.
+ * It runs in any browser page and imports nothing from Node.
+ *
+ * How a page embeds an app:
+ * 1. Serve the sandbox proxy on a second origin: `sandboxProxyHtml()` as the body, with
+ *    `SANDBOX_PROXY_HEADERS`, at e.g. `http://localhost:PORT/sandbox` while the page is on
+ *    `http://127.0.0.1:PORT` (or use two ports). Another host name or port is enough; the
+ *    page and the proxy must not share an origin. The proxy needs no token or cookie.
+ * 2. Fetch the view with `loadAppResource(server, appResourceUri(tool)!)`.
+ * 3. Create an `AppBridge`, `mount` it, then send the tool's input and result; they reach
+ *    the view once it has initialized.
+ * 4. `teardown()` when the view goes away.
+ *
+ * @example
+ * ```ts
+ * import { AppBridge, appResourceUri, loadAppResource } from 'mcpkit/host/apps';
+ *
+ * const resource = await loadAppResource(client, appResourceUri(tool)!);
+ * const bridge = new AppBridge({
+ *   server: client, // anything with callTool, readResource and listTools
+ *   hostInfo: { name: 'my-host', version: '1.0.0' },
+ *   hostContext: { theme: 'dark', displayMode: 'inline', locale: navigator.language,
+ *                  containerDimensions: { maxHeight: 600 } },
+ *   onOpenLink: (url) => void window.open(url, '_blank', 'noopener'),
+ *   onMessage: (m) => chat.append(m),
+ * });
+ * await bridge.mount({ container: el, proxyUrl: 'http://localhost:8081/sandbox', resource, tool });
+ * bridge.sendToolInput(args);
+ * bridge.sendToolResult(await client.callTool({ name: tool.name, arguments: args }));
+ * // later
+ * await bridge.teardown('closed by the user');
+ * ```
+ */
+export class AppBridge {
+  /** The view's `appInfo` and `appCapabilities`, once it has sent `ui/initialize`. */
+  appInfo: AppInitializeParams['appInfo'] | undefined;
+  appCapabilities: AppInitializeParams['appCapabilities'] | undefined;
+  /** The last `ui/update-model-context` from the view. */
+  modelContext: AppModelContext | undefined;
+  /** The sandbox applied to the view, once mounted. */
+  sandbox: AppSandbox | undefined;
+  /** The proxy iframe, once mounted. */
+  iframe: HTMLIFrameElement | undefined;
+  /** Resolves when the view has sent `ui/notifications/initialized`; rejects if the bridge closes first. */
+  readonly ready: Promise<void>;
+
+  private readonly options: AppBridgeOptions;
+  private readonly session: Session;
+  private context: HostContext;
+  private tools: Map<string, ToolLike> | undefined;
+  private toolsLoading: Promise<Map<string, ToolLike>> | undefined;
+  private resource: AppResource | undefined;
+  private resourceSent = false;
+  private initializedFlag = false;
+  private inputSent = false;
+  private queue: Array<[string, Params]> = [];
+  private closed = false;
+  private markReady!: () => void;
+  private failReady!: (e: Error) => void;
+
+  constructor(options: AppBridgeOptions) {
+    this.options = options;
+    this.context = {
+      displayMode: 'inline',
+      availableDisplayModes: ['inline'],
+      ...options.hostContext,
+    };
+    if (options.tools) this.tools = new Map(options.tools.map((t) => [t.name, t]));
+    this.ready = new Promise<void>((resolve, reject) => {
+      this.markReady = resolve;
+      this.failReady = reject;
+    });
+    // Nobody may be left with an unhandled rejection just for not awaiting `ready`.
+    this.ready.catch(() => undefined);
+    const session = new Session({
+      role: 'server',
+      info: options.hostInfo ?? { name: 'mcpkit-host', version: '0.1.0' },
+      capabilities: { tools: {}, resources: {}, logging: {} },
+      versions: LEGACY_VERSIONS,
+      timeoutMs: options.timeoutMs ?? 5000,
+      ...(options.logger ? { logger: options.logger } : {}),
+    });
+    // The Apps dialect has its own handshake (ui/initialize, served below), so the MCP
+    // lifecycle of this engine starts out done.
+    session.legacyState = 'ready';
+    session.era = 'legacy';
+    session.protocolVersion = LATEST_LEGACY_VERSION;
+    this.session = session;
+    this.register();
+  }
+
+  /** Whether the view has completed the handshake. */
+  get initialized(): boolean {
+    return this.initializedFlag;
+  }
+
+  /** The host context as the view currently knows it. */
+  get hostContext(): Readonly<HostContext> {
+    return this.context;
+  }
+
+  /**
+   * Frames the view: appends a proxy iframe (another origin, `sandbox="allow-scripts
+   * allow-same-origin allow-forms"`, no referrer, the granted permissions in `allow`) to the
+   * container, connects the bridge to it, and hands it the view's HTML and sandbox
+   * settings when it says it is ready. Resolves once the iframe is in the page; await
+   * {@link ready} for the handshake.
+   */
+  async mount(options: AppMountOptions): Promise<HTMLIFrameElement> {
+    if (this.iframe || this.resource) throw new Error('This bridge already has a view');
+    const proxy = new URL(String(options.proxyUrl), globalThis.location?.href);
+    const here = globalThis.location?.origin;
+    if (here && proxy.origin === here) {
+      throw new Error('The sandbox proxy must be served from an origin other than the page');
+    }
+    if (here) proxy.searchParams.set('host', here);
+    this.prepare(options);
+    const iframe = document.createElement('iframe');
+    iframe.setAttribute('sandbox', 'allow-scripts allow-same-origin allow-forms');
+    iframe.setAttribute('referrerpolicy', 'no-referrer');
+    iframe.setAttribute('title', `MCP App: ${options.tool?.name ?? options.resource.uri}`);
+    const allow = permissionsAllow(this.sandbox!.permissions);
+    if (allow) iframe.setAttribute('allow', allow);
+    iframe.style.border =
+      options.resource.meta.prefersBorder === false ? '0' : '1px solid rgba(128,128,128,.4)';
+    iframe.style.width = '100%';
+    iframe.style.display = 'block';
+    const dims = this.context.containerDimensions;
+    if (dims?.height !== undefined) iframe.style.height = `${dims.height}px`;
+    this.iframe = iframe;
+    options.container.appendChild(iframe);
+    const transport = new PostMessageTransport({
+      target: iframe.contentWindow!,
+      targetOrigin: proxy.origin,
+      kind: 'app-view',
+      onrejected: (event, reason) =>
+        this.options.onRejected?.(`message from a wrong ${reason}`, event.origin),
+    });
+    await this.session.connect(transport);
+    iframe.src = proxy.href;
+    return iframe;
+  }
+
+  /**
+   * Serves a view over a transport the caller set up (a desktop host's own iframe, a
+   * MessagePort, a test): the same handshake and requests, without the proxy.
+   */
+  async connect(
+    transport: Transport,
+    options?: Omit<AppMountOptions, 'container' | 'proxyUrl'>,
+  ): Promise<void> {
+    if (options) this.prepare(options);
+    await this.session.connect(transport);
+  }
+
+  /** The complete tool arguments; sent at most once, after the view has initialized. */
+  sendToolInput(args: Record<string, unknown>): void {
+    if (this.inputSent) return;
+    this.inputSent = true;
+    this.deliver('ui/notifications/tool-input', { arguments: args });
+  }
+
+  /** Partial arguments while they stream; ignored once the complete input was sent. */
+  sendToolInputPartial(args: Record<string, unknown>): void {
+    if (this.inputSent) return;
+    this.deliver('ui/notifications/tool-input-partial', { arguments: args });
+  }
+
+  /** The tool's result (a `CallToolResult`). */
+  sendToolResult(result: Record<string, unknown>): void {
+    this.deliver('ui/notifications/tool-result', result);
+  }
+
+  /** The tool call was cancelled. */
+  sendToolCancelled(reason = 'cancelled'): void {
+    this.deliver('ui/notifications/tool-cancelled', { reason });
+  }
+
+  /**
+   * Changes the host context (theme, size, locale...) and tells the view what changed
+   * (`ui/notifications/host-context-changed` with only the changed fields).
+   */
+  setHostContext(patch: Partial<HostContext>): void {
+    const changed: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(patch)) {
+      if (JSON.stringify(this.context[k]) !== JSON.stringify(v)) changed[k] = v;
+    }
+    if (Object.keys(changed).length === 0) return;
+    this.context = { ...this.context, ...changed };
+    this.deliver('ui/notifications/host-context-changed', changed as Params);
+  }
+
+  /** Pings the view (after it has initialized). */
+  async ping(): Promise<void> {
+    await this.session.request('ping', {});
+  }
+
+  /**
+   * Tells the view it is going away (`ui/resource-teardown`), waits for its answer (up to
+   * the timeout), then closes the bridge and removes the iframe.
+   */
+  async teardown(reason = 'closed'): Promise<void> {
+    if (this.closed) return;
+    if (this.initializedFlag && this.session.isOpen) {
+      try {
+        await this.session.request('ui/resource-teardown', { reason });
+      } catch {
+        // A view that does not answer in time is torn down all the same.
+      }
+    }
+    await this.close();
+  }
+
+  /** Closes the channel and removes the iframe at once. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.queue = [];
+    this.failReady(new Error('The app bridge closed before the view initialized'));
+    await this.session.close();
+    this.iframe?.remove();
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private prepare(options: Omit<AppMountOptions, 'container' | 'proxyUrl'>): void {
+    this.resource = options.resource;
+    const meta = options.resource.meta;
+    const csp = approvedCsp(meta.csp);
+    this.sandbox = {
+      csp,
+      permissions: grantPermissions(meta.permissions, this.options.grantPermissions),
+      policy: buildAppCsp(csp),
+      sandbox: this.options.sandbox ?? DEFAULT_VIEW_SANDBOX,
+    };
+    if (options.tool && !this.context.toolInfo) {
+      const toolInfo: HostContext['toolInfo'] = { tool: options.tool };
+      if (options.toolCallId !== undefined) toolInfo.id = options.toolCallId;
+      this.context = { ...this.context, toolInfo };
+    }
+  }
+
+  /** Sends now if the view has initialized; holds it until then otherwise. */
+  private deliver(method: string, params: Params): void {
+    if (this.closed) return;
+    if (!this.initializedFlag) {
+      this.queue.push([method, params]);
+      return;
+    }
+    this.session.notify(method, params).catch(() => undefined);
+  }
+
+  private register(): void {
+    const s = this.session;
+    s.setNotificationHandler('ui/notifications/sandbox-proxy-ready', () => this.sendResource());
+    s.setRequestHandler('ui/initialize', (p) => this.initialize(p));
+    s.setNotificationHandler('ui/notifications/initialized', () => this.onInitialized());
+    s.setRequestHandler('tools/call', (p, ctx) => this.callTool(p, ctx));
+    s.setRequestHandler('resources/read', (p, ctx) => this.readResource(p, ctx));
+    s.setRequestHandler('resources/list', (p, ctx) => this.listResources(p, ctx));
+    s.setRequestHandler('ui/open-link', (p) => this.openLink(p));
+    s.setRequestHandler('ui/message', (p) => this.message(p));
+    s.setRequestHandler('ui/update-model-context', (p) => this.updateModelContext(p));
+    s.setRequestHandler('ui/request-display-mode', (p) => this.requestDisplayMode(p));
+    s.setNotificationHandler('ui/notifications/size-changed', (p) => this.sizeChanged(p));
+    s.setNotificationHandler('notifications/message', (p) => {
+      if (typeof p.level === 'string') this.options.onLog?.(p as unknown as AppLog);
+    });
+    s.setNotificationHandler('ui/notifications/request-teardown', () => this.options.onRequestTeardown?.());
+  }
+
+  private sendResource(): void {
+    if (this.resourceSent || !this.resource || !this.sandbox) return;
+    this.resourceSent = true;
+    const params: Params = {
+      html: this.resource.html,
+      sandbox: this.sandbox.sandbox,
+      csp: this.sandbox.csp,
+      permissions: this.sandbox.permissions,
+    };
+    this.session.notify('ui/notifications/sandbox-resource-ready', params).catch(() => undefined);
+  }
+
+  private hostCapabilities(): Record<string, unknown> {
+    const o = this.options;
+    const caps: Record<string, unknown> = {
+      serverTools: {},
+      serverResources: {},
+      logging: {},
+    };
+    if (o.onOpenLink) caps.openLinks = {};
+    if (o.onMessage) caps.message = { ...CONTENT_KINDS };
+    if (o.onUpdateModelContext) caps.updateModelContext = { ...CONTENT_KINDS, structuredContent: {} };
+    if (this.sandbox) caps.sandbox = { permissions: this.sandbox.permissions, csp: this.sandbox.csp };
+    return caps;
+  }
+
+  private initialize(p: Params): Record<string, unknown> {
+    if (this.appInfo) throw WireError.invalidRequest('ui/initialize was already received');
+    const info = p.appInfo;
+    if (typeof p.protocolVersion !== 'string' || !isObject(info) || typeof info.name !== 'string') {
+      throw WireError.invalidParams('ui/initialize needs protocolVersion, appInfo and appCapabilities');
+    }
+    this.appInfo = info as AppInitializeParams['appInfo'];
+    this.appCapabilities = (
+      isObject(p.appCapabilities) ? p.appCapabilities : {}
+    ) as AppInitializeParams['appCapabilities'];
+    this.initParams = {
+      protocolVersion: p.protocolVersion,
+      appInfo: this.appInfo,
+      appCapabilities: this.appCapabilities,
+    };
+    return {
+      protocolVersion: APPS_PROTOCOL_VERSION,
+      hostInfo: this.session.info,
+      hostCapabilities: this.hostCapabilities(),
+      hostContext: this.context,
+    };
+  }
+
+  private initParams: AppInitializeParams | undefined;
+
+  private onInitialized(): void {
+    if (this.initializedFlag || !this.initParams) return;
+    this.initializedFlag = true;
+    const queued = this.queue;
+    this.queue = [];
+    for (const [method, params] of queued) this.session.notify(method, params).catch(() => undefined);
+    this.options.onInitialized?.(this.initParams);
+    this.markReady();
+  }
+
+  private requireInitialized(method: string): void {
+    if (!this.appInfo) throw WireError.invalidRequest(`${method} before ui/initialize`);
+  }
+
+  private async toolNamed(name: string): Promise<ToolLike | undefined> {
+    if (!this.tools) {
+      const list = this.options.server.listTools;
+      if (!list) return undefined;
+      this.toolsLoading ??= list
+        .call(this.options.server)
+        .then((r) => new Map(r.tools.map((t) => [t.name, t as ToolLike])));
+      try {
+        this.tools = await this.toolsLoading;
+      } finally {
+        this.toolsLoading = undefined;
+      }
+    }
+    return this.tools.get(name);
+  }
+
+  private async callTool(p: Params, ctx: RequestContext): Promise<Record<string, unknown>> {
+    this.requireInitialized('tools/call');
+    const name = p.name;
+    if (typeof name !== 'string') throw WireError.invalidParams('tools/call needs a tool name');
+    const args = p.arguments === undefined ? {} : p.arguments;
+    if (!isObject(args)) throw WireError.invalidParams('tools/call arguments must be an object');
+    const tool = await this.toolNamed(name);
+    if (!tool) {
+      this.options.onRejected?.('tools/call of an unknown tool', name);
+      throw WireError.invalidParams(`Unknown tool: ${name}`);
+    }
+    if (!isAppCallable(tool)) {
+      this.options.onRejected?.('tools/call of a tool not visible to apps', name);
+      throw denied(`Tool ${name} is not callable by apps (its visibility excludes "app")`);
+    }
+    const policy = this.options.canCallTool;
+    if (policy && !(await policy({ name, arguments: args, tool }))) {
+      this.options.onRejected?.('tools/call denied by the host policy', name);
+      throw denied(`Tool call denied: ${name}`);
+    }
+    return this.options.server.callTool({ name, arguments: args }, { signal: ctx.signal });
+  }
+
+  private async readResource(p: Params, ctx: RequestContext): Promise<Record<string, unknown>> {
+    this.requireInitialized('resources/read');
+    const uri = p.uri;
+    if (typeof uri !== 'string') throw WireError.invalidParams('resources/read needs a uri');
+    const policy = this.options.canReadResource;
+    if (policy && !(await policy(uri))) {
+      this.options.onRejected?.('resources/read denied by the host policy', uri);
+      throw denied(`Resource read denied: ${uri}`);
+    }
+    return this.options.server.readResource({ uri }, { signal: ctx.signal });
+  }
+
+  private async listResources(p: Params, ctx: RequestContext): Promise<Record<string, unknown>> {
+    this.requireInitialized('resources/list');
+    const server = this.options.server;
+    if (!server.listResources) throw WireError.methodNotFound('resources/list (not proxied by this host)');
+    const params = typeof p.cursor === 'string' ? { cursor: p.cursor } : {};
+    return server.listResources(params, { signal: ctx.signal });
+  }
+
+  private async openLink(p: Params): Promise<Record<string, unknown>> {
+    this.requireInitialized('ui/open-link');
+    const open = this.options.onOpenLink;
+    if (!open) throw WireError.methodNotFound('ui/open-link (the host does not open links)');
+    let url: URL;
+    try {
+      url = new URL(String(p.url));
+    } catch {
+      throw WireError.invalidParams('Invalid URL');
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+      this.options.onRejected?.('ui/open-link with a scheme other than http(s)', url.protocol);
+      throw denied(`Only http and https links can be opened, not ${url.protocol}`);
+    }
+    await open(url.href);
+    return {};
+  }
+
+  private async message(p: Params): Promise<Record<string, unknown>> {
+    this.requireInitialized('ui/message');
+    const take = this.options.onMessage;
+    if (!take) throw WireError.methodNotFound('ui/message (the host takes no messages)');
+    if (p.role !== 'user') throw WireError.invalidParams('ui/message role must be "user"');
+    const content = Array.isArray(p.content) ? p.content : isObject(p.content) ? [p.content] : undefined;
+    if (!content || !content.every(isObject)) throw WireError.invalidParams('Invalid message format');
+    await take({ role: 'user', content: content as Array<Record<string, unknown>> });
+    return {};
+  }
+
+  private async updateModelContext(p: Params): Promise<Record<string, unknown>> {
+    this.requireInitialized('ui/update-model-context');
+    const update: AppModelContext = {};
+    if (p.content !== undefined) {
+      if (!Array.isArray(p.content) || !p.content.every(isObject)) {
+        throw WireError.invalidParams('Invalid content format');
+      }
+      update.content = p.content as Array<Record<string, unknown>>;
+    }
+    if (p.structuredContent !== undefined) {
+      if (!isObject(p.structuredContent))
+        throw WireError.invalidParams('structuredContent must be an object');
+      update.structuredContent = p.structuredContent;
+    }
+    this.modelContext = update;
+    await this.options.onUpdateModelContext?.(update);
+    return {};
+  }
+
+  private async requestDisplayMode(p: Params): Promise<Record<string, unknown>> {
+    this.requireInitialized('ui/request-display-mode');
+    const mode = p.mode as DisplayMode;
+    if (!DISPLAY_MODES.includes(mode))
+      throw WireError.invalidParams('mode must be inline, fullscreen or pip');
+    const current = this.context.displayMode ?? 'inline';
+    const hostModes = this.context.availableDisplayModes ?? ['inline'];
+    const appModes = this.appCapabilities?.availableDisplayModes;
+    if (mode === current || !hostModes.includes(mode) || (appModes && !appModes.includes(mode))) {
+      return { mode: current };
+    }
+    const decide = this.options.onRequestDisplayMode;
+    const next = decide ? await decide(mode, current) : mode;
+    const effective = DISPLAY_MODES.includes(next) && hostModes.includes(next) ? next : current;
+    if (effective !== current) this.setHostContext({ displayMode: effective });
+    return { mode: effective };
+  }
+
+  private sizeChanged(p: Params): void {
+    const size: { width?: number; height?: number } = {};
+    if (typeof p.width === 'number' && Number.isFinite(p.width) && p.width >= 0) size.width = p.width;
+    if (typeof p.height === 'number' && Number.isFinite(p.height) && p.height >= 0) size.height = p.height;
+    if (this.options.onSizeChange) {
+      this.options.onSizeChange(size);
+      return;
+    }
+    const iframe = this.iframe;
+    if (!iframe) return;
+    const dims = this.context.containerDimensions ?? {};
+    if (size.height !== undefined && dims.height === undefined) {
+      const h = dims.maxHeight !== undefined ? Math.min(size.height, dims.maxHeight) : size.height;
+      iframe.style.height = `${Math.ceil(h)}px`;
+    }
+    if (size.width !== undefined && dims.width === undefined && dims.maxWidth !== undefined) {
+      iframe.style.width = `${Math.ceil(Math.min(size.width, dims.maxWidth))}px`;
+    }
+  }
+}

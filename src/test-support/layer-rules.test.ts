@@ -1,0 +1,76 @@
+// The ESLint layer rules (eslint.layers.js) reject the imports the architecture forbids and
+// accept the ones it allows: each case lints a one-line snippet as if it sat at `file`.
+import { describe, it, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+let eslint: ESLint;
+
+async function restrictedImports(file: string, source: string): Promise<string[]> {
+  const [result] = await eslint.lintText(`${source}\nexport { x };\n`, { filePath: `${root}${file}` });
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+}
+
+const rejected: Array<[string, string, string]> = [
+  ['src/jsonrpc/parse.ts', "import { x } from '../protocol/methods.js';", 'jsonrpc/ must not import'],
+  ['src/protocol/methods.ts', "import { x } from '../session/session.js';", 'protocol/ must not import'],
+  ['src/session/session.ts', "import { x } from '../server/server.js';", 'session/ must not import'],
+  ['src/server/tools.ts', "import { x } from '../client/client.js';", 'server/ must not import'],
+  ['src/client/client.ts', "import { x } from '../server/server.js';", 'client/ must not import'],
+  ['src/client/client.ts', "import { x } from '../host/host.js';", 'client/ must not import'],
+  ['src/host/host.ts', "import { x } from '../cli/main.js';", 'host/ must not import'],
+  [
+    'src/transports/memory/memory-transport.ts',
+    "import { x } from '../../session/session.js';",
+    'transports/ must not import',
+  ],
+  [
+    'src/transports/http-server/mcp-http-handler.ts',
+    "import { x } from '../../protocol/methods.js';",
+    'only protocol constants',
+  ],
+  ['src/session/session.ts', "import { x } from 'node:events';", 'node:* is not allowed in session/'],
+  ['src/server/server.ts', "import { x } from 'node:crypto';", 'node:* is not allowed in server/'],
+  ['src/transports/http-server/respond.ts', "import { x } from 'node:http';", 'node:* is not allowed'],
+  ['src/host/catalog.ts', "import { x } from 'node:fs';", 'node:* is not allowed in host/'],
+  ['src/index.ts', "export { x } from './cli/main.js';", 'index/ must not import'],
+];
+
+const accepted: Array<[string, string]> = [
+  ['src/server/tools.ts', "import { x } from '../session/session.js';"],
+  ['src/client/client.ts', "import { x } from '../protocol/methods.js';"],
+  ['src/transports/http-server/mcp-http-handler.ts', "import { x } from '../../protocol/meta-keys.js';"],
+  ['src/transports/stdio/stdio-server-transport.ts', "import { x } from 'node:stream';"],
+  ['src/transports/http-server/node-adapter.ts', "import { x } from 'node:http';"],
+  ['src/host/node-files.ts', "import { x } from 'node:fs';"],
+  ['src/cli/main.ts', "import { x } from 'node:util';"],
+  // auth/server/ importing auth/client/ stays inside auth: it is not the top-level client/.
+  ['src/auth/server/introspection-verifier.ts', "import { x } from '../client/client-auth.js';"],
+  // Tests may wire any layers together.
+  ['src/server/tools.test.ts', "import { x } from '../client/client.js';"],
+];
+
+describe('ESLint layer rules', () => {
+  before(() => {
+    eslint = new ESLint({ cwd: root });
+  });
+
+  for (const [file, source, fragment] of rejected) {
+    it(`rejects ${source} in ${file}`, async () => {
+      const messages = await restrictedImports(file, source);
+      assert.ok(
+        messages.some((m) => m.includes(fragment)),
+        `expected a no-restricted-imports error containing ${JSON.stringify(fragment)}, got ${JSON.stringify(messages)}`,
+      );
+    });
+  }
+
+  for (const [file, source] of accepted) {
+    it(`accepts ${source} in ${file}`, async () => {
+      assert.deepEqual(await restrictedImports(file, source), []);
+    });
+  }
+});

@@ -1,0 +1,2 @@
+export { PostMessageTransport } from './post-message-transport.js';
+export type { MessageSource, PostMessageTransportOptions, PostTarget } from './post-message-transport.js';
