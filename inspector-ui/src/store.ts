@@ -26,6 +26,7 @@ export interface Tool {
   outputSchema?: Record<string, unknown>;
   annotations?: Record<string, unknown>;
   _meta?: Record<string, unknown>;
+  [key: string]: unknown;
 }
 
 export interface Catalog {

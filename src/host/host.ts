@@ -57,6 +57,8 @@ export interface HostOptions {
   samplingPerMinute?: number;
   /** Log messages per server and second passed on as `log` events (default 50; the rest are counted and dropped). */
   logsPerSecond?: number;
+  /** Extra client capabilities declared to every server (e.g. `appsClientCapabilities()` for a host that renders MCP App views). */
+  clientCapabilities?: Record<string, unknown>;
 }
 
 /**
@@ -287,6 +289,7 @@ export class Host {
     };
     const conn = new ServerConnection(server, {
       clientInfo: this.options.clientInfo ?? { name: 'mcpkit-host', version: '0.1.0' },
+      ...(this.options.clientCapabilities ? { capabilities: this.options.clientCapabilities } : {}),
       handlers: handlersFor(server.name, {
         ui: () => this.ui(),
         router: this.router,

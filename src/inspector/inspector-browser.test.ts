@@ -2,99 +2,20 @@
  * `mcpkit inspect` in real Chromium (Debian's package, driven by playwright-core): the
  * CLI against our demo server over stdio, every screen with a screenshot kept under
  * test-artifacts/inspector, questions answered in the page, deep links, a foreign local
- * page that tries to drive it, then every transport and both eras, and every tool of
- * the official server-everything called from the page. One browser serves every test.
+ * page that tries to drive it, and an MCP App (the official basic example) rendered and
+ * used inline. One browser serves every test of the file.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { validateWireMessage } from '../test-support/wire-schema.js';
+import { NO_CHROMIUM, closePage, lineMatching, openPage, runFromPage, shot } from './browser-helpers.js';
 import type { WireEntry } from './inspector-host.js';
-import {
-  CHROMIUM,
-  CLI,
-  DEMO_STDIO,
-  EVERYTHING,
-  artifactsDir,
-  launchChromium,
-  startInspector,
-} from './test-helpers.js';
-import type { RunningInspector } from './test-helpers.js';
-
-const TIMEOUT = 15_000;
-const NO_CHROMIUM = existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed (.ci/run installs it)`;
-
-/** Reads the first line of a stream that matches, e.g. the URL a command prints. */
-function lineMatching(child: ChildProcess, stream: 'stdout' | 'stderr', re: RegExp): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    const s = child[stream]!;
-    const ondata = (d: Buffer): void => {
-      text += d.toString();
-      const m = re.exec(text);
-      if (m) {
-        s.off('data', ondata);
-        resolve(m[1]!);
-      }
-    };
-    s.on('data', ondata);
-    child.once('exit', (code) => reject(new Error(`exited (${code}) before printing ${re}: ${text}`)));
-  });
-}
-
-async function openPage(browser: Browser, url: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
-  const page = await context.newPage();
-  page.setDefaultTimeout(TIMEOUT);
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  (page as Page & { errors: string[] }).errors = errors;
-  await page.goto(url);
-  await page.getByTestId('connection').filter({ hasText: /ready/ }).waitFor();
-  return page;
-}
-
-async function closePage(page: Page): Promise<void> {
-  assert.deepEqual((page as Page & { errors: string[] }).errors, [], 'no script errors in the page');
-  await page.context().close();
-}
-
-async function shot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: join(artifactsDir(), `${name}.png`), fullPage: true });
-}
-
-/** Selects a tool, fills its form through `fill` (or its JSON), runs it and returns the result's text. */
-async function runFromPage(
-  page: Page,
-  tool: string,
-  args: Record<string, unknown> | ((p: Page) => Promise<void>),
-): Promise<string> {
-  await page.click('[data-screen=tools]');
-  await page.click(`[data-tool="${tool}"]`);
-  const detail = page.getByTestId('tool-detail');
-  await detail.locator('h2').waitFor();
-  if (typeof args === 'function') await args(page);
-  else {
-    await detail.getByRole('button', { name: 'JSON', exact: true }).first().click();
-    await page.getByTestId('args-json').fill(JSON.stringify(args));
-  }
-  const previous = await page
-    .locator('.call')
-    .first()
-    .getAttribute('data-call', { timeout: 100 })
-    .catch(() => null);
-  await page.getByTestId('run').click();
-  // The newest call is shown first: wait for it to replace the previous one.
-  const call = page.locator(previous ? `.call:not([data-call="${previous}"])` : '.call').first();
-  await call.locator('[data-testid=tool-result], [data-testid=tool-error]').waitFor();
-  return call.innerText();
-}
+import { CLI, DEMO_STDIO, launchChromium } from './test-helpers.js';
 
 describe('inspector in Chromium', { skip: NO_CHROMIUM }, () => {
   let browser: Browser;
@@ -378,135 +299,71 @@ describe('inspector in Chromium', { skip: NO_CHROMIUM }, () => {
     });
   });
 
-  describe('every transport and both eras', () => {
-    let http: ChildProcess;
-    let mcpUrl: string;
+  describe('MCP Apps: mcpkit inspect -- npx @modelcontextprotocol/server-basic-vanillajs --stdio', () => {
+    let cli: ChildProcess;
+    let url: string;
 
     before(async () => {
-      http = spawn(process.execPath, [CLI, 'demo-server', '--port', '0'], {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      mcpUrl = await lineMatching(http, 'stderr', /demo server: (http:\/\/127\.0\.0\.1:\d+\/mcp)/);
+      cli = spawn(
+        process.execPath,
+        [CLI, 'inspect', '--', 'npx', '@modelcontextprotocol/server-basic-vanillajs', '--stdio'],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      url = await lineMatching(cli, 'stdout', /open (http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/);
     });
     after(async () => {
-      http.kill('SIGTERM');
-      if (http.exitCode === null) await new Promise((r) => http.once('exit', r));
+      cli.kill('SIGTERM');
+      if (cli.exitCode === null) await new Promise((r) => cli.once('exit', r));
     });
 
-    const cases: Array<[string, () => Record<string, unknown>, RegExp]> = [
-      [
-        'stdio, legacy era',
-        () => ({ command: process.execPath, args: [DEMO_STDIO], era: 'legacy' }),
-        /legacy.*2025-11-25/,
-      ],
-      ['Streamable HTTP, modern era', () => ({ url: mcpUrl, era: 'modern' }), /modern.*2026-07-28/],
-      ['Streamable HTTP, legacy era', () => ({ url: mcpUrl, era: 'legacy' }), /legacy.*2025-11-25/],
-      ['Streamable HTTP, auto era', () => ({ url: mcpUrl }), /modern.*2026-07-28/],
-      [
-        'legacy HTTP+SSE',
-        () => ({ type: 'sse', url: mcpUrl.replace(/\/mcp$/, '/sse'), era: 'legacy' }),
-        /legacy.*2025-11-25/,
-      ],
-    ];
-    for (const [name, entry, era] of cases) {
-      test(name, async () => {
-        const insp: RunningInspector = await startInspector({ demo: entry() });
-        try {
-          const page = await openPage(browser, insp.server.url);
-          assert.match(await page.getByTestId('server-era').innerText(), era);
-          assert.ok((await runFromPage(page, 'echo', { text: `over ${name}` })).includes(`over ${name}`));
-          const elicited = runFromPage(page, 'test_elicitation', { message: 'name?' });
-          const q = page.locator('[data-question=elicit-form]');
-          await q.locator('[data-path=username]').fill('u');
-          await q.locator('[data-path=email]').fill('u@example.com');
-          await q.locator('[data-answer=accept]').click();
-          assert.match(await elicited, /action=accept/);
-          await closePage(page);
-        } finally {
-          await insp.close();
-        }
-      });
-    }
-  });
-
-  describe('server-everything: every tool callable from the page', () => {
-    const TINY_GZIP_SOURCE = `data:text/plain;base64,${Buffer.from('hello mcpkit').toString('base64')}`;
-    const ARGS: Record<string, Record<string, unknown>> = {
-      echo: { message: 'hello' },
-      'get-annotated-message': { messageType: 'success', includeImage: true },
-      'get-resource-links': { count: 2 },
-      'get-resource-reference': { resourceType: 'Text', resourceId: 1 },
-      'get-structured-content': { location: 'Chicago' },
-      'get-sum': { a: 2, b: 40 },
-      'gzip-file-as-resource': { name: 'hello.gz', data: TINY_GZIP_SOURCE, outputType: 'resource' },
-      'trigger-long-running-operation': { duration: 0.3, steps: 3 },
-      'trigger-url-elicitation': { url: 'https://example.com/consent', message: 'Open it' },
-      'trigger-sampling-request': { prompt: 'Say hi', maxTokens: 5 },
-    };
-    const SKIPPED: Record<string, string> = {
-      'simulate-research-query': 'taskSupport "required": needs task-augmented calls (the tasks work)',
-    };
-    let insp: RunningInspector;
-
-    before(async () => {
-      insp = await startInspector({ everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } });
-    });
-    after(() => insp.close());
-
-    test('each tool runs from its form and gets a result', async () => {
-      const page = await openPage(browser, insp.server.url);
-      const tools = insp.session.catalog().tools.map((t) => t.name);
-      assert.ok(tools.length >= 15, tools.join(', '));
-      const ran: string[] = [];
-      for (const tool of tools) {
-        if (SKIPPED[tool]) continue;
-        console.error('TOOL', tool);
-        const result = runFromPage(page, tool, ARGS[tool] ?? {});
-        // Answer whatever the tool asks on the way (a form may be asked again if an answer is refused).
-        for (;;) {
-          const next = await Promise.race([
-            result.then(() => 'done'),
-            page
-              .locator('[data-question]')
-              .first()
-              .waitFor()
-              .then(() => 'asked'),
-          ]);
-          if (next === 'done') break;
-          const q = page.locator('[data-question]').first();
-          const kind = await q.getAttribute('data-question');
-          if (kind === 'sampling') {
-            await q.getByTestId('sampling-reply').fill('hi');
-            await q.locator('[data-answer=send]').click();
-          } else if (kind === 'elicit-url') await q.locator('[data-answer=decline]').click();
-          else {
-            for (const input of await q.locator('input[data-path], textarea[data-path]').all()) {
-              if ((await input.getAttribute('type')) === 'checkbox' || (await input.inputValue()) !== '')
-                continue;
-              const format = await input.getAttribute('data-format');
-              const type = await input.getAttribute('type');
-              await input.fill(
-                format === 'email'
-                  ? 'ada@example.com'
-                  : format === 'uri'
-                    ? 'https://example.com/'
-                    : format === 'date'
-                      ? '2000-01-01'
-                      : type === 'number'
-                        ? '1'
-                        : 'x',
-              );
-            }
-            await q.locator('[data-answer=accept]').click();
+    test('the view renders inline with the result, calls its server through the host, and cannot reach the page', async () => {
+      const page = await openPage(browser, url);
+      const text = await runFromPage(page, 'get-time', {});
+      const first = /\d{4}-\d\d-\d\dT[\d:.]+Z/.exec(text)![0];
+      const slot = page.getByTestId('app-slot');
+      await slot.getByTestId('app-status').filter({ hasText: 'ready' }).waitFor();
+      const view = page.frameLocator('.app-frame iframe').frameLocator('iframe');
+      // The view got the tool result the page shows.
+      await view.getByText(first).waitFor();
+      // Its own callServerTool goes through the inspector, the host and the wire.
+      await view.getByRole('button', { name: 'Get Server Time' }).click();
+      // The view shows the new time once its call has come back through the host.
+      await view.locator('#server-time').filter({ hasNotText: first }).waitFor();
+      const token = await page.locator('meta[name=mcpkit-token]').getAttribute('content');
+      const state = await (
+        await fetch(new URL('./api/state', url), { headers: { authorization: `Bearer ${token}` } })
+      ).json();
+      const calls = (state as { wire: WireEntry[] }).wire.filter(
+        (w) => w.dir === 'out' && (w.message as { method?: string })?.method === 'tools/call',
+      );
+      assert.equal(calls.length, 2, 'the page ran get-time once and the view once, both through the host');
+      // ui/message and logging reach the page.
+      await view.getByRole('button', { name: 'Send Message' }).click();
+      await slot.locator('[data-app-event=message]').waitFor();
+      await view.getByRole('button', { name: 'Send Log' }).click();
+      await slot.locator('[data-app-event=log]').waitFor();
+      await shot(page, 'app');
+      // The view runs in an opaque origin inside another origin: the page, its token and
+      // its storage are out of reach.
+      const inner = page.frames().find((f) => f.url() === 'about:srcdoc')!;
+      const probe = await inner.evaluate(() => {
+        const out: string[] = [];
+        for (const read of [
+          () => window.top!.document.querySelector('meta[name=mcpkit-token]')?.getAttribute('content'),
+          () => window.parent.document.body.innerHTML,
+          () => localStorage.length,
+          () => document.cookie,
+        ]) {
+          try {
+            out.push(String(read()));
+          } catch {
+            out.push('blocked');
           }
-          await q.waitFor({ state: 'detached' });
         }
-        const text = await result;
-        assert.doesNotMatch(text, /Refused or failed|the tool reported an error/, `${tool}: ${text}`);
-        ran.push(tool);
-      }
-      await shot(page, 'server-everything');
-      assert.equal(ran.length, tools.length - Object.keys(SKIPPED).filter((t) => tools.includes(t)).length);
+        return out;
+      });
+      assert.deepEqual(probe.slice(0, 3), ['blocked', 'blocked', 'blocked']);
+      assert.ok(!probe.join(' ').includes(token!));
       await closePage(page);
     });
   });

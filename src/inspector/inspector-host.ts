@@ -5,6 +5,7 @@
  * history plus a live event feed, and the operations the API exposes.
  */
 import { Host, InteractiveProvider, createTransport } from '../host/index.js';
+import { appsClientCapabilities } from '../protocol/apps.js';
 import type { HostConfig, ServerConfig, ServerHealth } from '../host/index.js';
 import type { Transport } from '../jsonrpc/index.js';
 import type { Subscription } from '../client/index.js';
@@ -115,6 +116,8 @@ export class InspectorHost {
       // The page opens an approved URL itself, in a new tab.
       openUrl: async () => undefined,
       logsPerSecond: 200,
+      // The page renders MCP App views, so servers may offer them.
+      clientCapabilities: appsClientCapabilities(),
       createTransport: (c) =>
         new WireRecorder(make(c), (dir, message, invalid) => this.record(c.name, dir, message, invalid)),
     });
@@ -185,9 +188,16 @@ export class InspectorHost {
   }
 
   /** Calls a tool through the host; progress goes to the page under `callId`. */
-  callTool(server: string, tool: string, args: Record<string, unknown>, callId: string, signal: AbortSignal) {
+  callTool(
+    server: string,
+    tool: string,
+    args: Record<string, unknown>,
+    callId: string,
+    signal: AbortSignal,
+    caller: 'inspector' | 'app' = 'inspector',
+  ) {
     return this.host.callTool({ server, tool }, args, {
-      caller: 'inspector',
+      caller,
       signal,
       onprogress: (progress) => this.emit({ type: 'progress', callId, progress }),
     });

@@ -7,7 +7,8 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HostError } from '../host/index.js';
+import { HostError, startSandboxProxyServer } from '../host/index.js';
+import type { SandboxProxyServer } from '../host/index.js';
 import { WireError } from '../jsonrpc/index.js';
 import type { InspectorEvent, InspectorHost } from './inspector-host.js';
 import { RequestGuard, cookieName, newToken } from './request-guard.js';
@@ -23,6 +24,8 @@ export interface InspectorServerOptions {
   token?: string;
   /** Where the built page is (default: `dist/inspector-ui`). */
   uiDir?: string;
+  /** Serve the sandbox proxy MCP App views render in, on a second loopback port (default true). */
+  apps?: boolean;
 }
 
 /** A running inspector server. */
@@ -48,19 +51,24 @@ const SECURITY_HEADERS: Record<string, string> = {
   'cross-origin-resource-policy': 'same-origin',
 };
 
-/** The page's policy: only its own scripts; images and audio from results arrive as data. */
-const PAGE_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "media-src 'self' data: blob:",
-  "connect-src 'self'",
-  "frame-src 'self' blob:",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+/**
+ * The page's policy: only its own scripts; images and audio from results arrive as data;
+ * frames only from the sandbox proxy's origin (MCP App views render inside it).
+ */
+function pageCsp(proxyOrigin: string | undefined): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "media-src 'self' data: blob:",
+    "connect-src 'self'",
+    `frame-src ${proxyOrigin ?? "'none'"}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
 
 /** Starts the web server for an inspector session. */
 export async function startInspectorServer(
@@ -123,6 +131,7 @@ export async function startInspectorServer(
           obj(b.arguments),
           callId,
           ac.signal,
+          b.caller === 'app' ? 'app' : 'inspector',
         );
         return { result, ms: Math.round(performance.now() - started) };
       } finally {
@@ -163,19 +172,24 @@ export async function startInspectorServer(
 
   function page(req: IncomingMessage, res: ServerResponse, url: URL): void {
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, { error: 'Use GET' });
+    if (url.pathname === '/favicon.ico') {
+      res.writeHead(204, SECURITY_HEADERS);
+      res.end();
+      return;
+    }
     const path = url.pathname === '/' ? '/index.html' : url.pathname;
     if (path === '/index.html') {
       const headers: Record<string, string | string[]> = {
         ...SECURITY_HEADERS,
         'content-type': 'text/html; charset=utf-8',
-        'content-security-policy': PAGE_CSP,
+        'content-security-policy': csp,
       };
       // The cookie lets the page's own assets load; it is never accepted by the API.
       if (url.searchParams.has('token'))
         headers['set-cookie'] =
           `${cookieName(port)}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=604800`;
       res.writeHead(200, headers);
-      res.end(req.method === 'HEAD' ? undefined : pageWithToken(assets, token));
+      res.end(req.method === 'HEAD' ? undefined : pageWithToken(assets, token, sandbox?.url ?? ''));
       return;
     }
     const asset: Asset | undefined = assets.get(path);
@@ -219,6 +233,17 @@ export async function startInspectorServer(
   });
   const port = (server.address() as AddressInfo).port;
   const guard = new RequestGuard(token, port);
+  // Another port is another origin: views cannot reach the page, its token or its storage.
+  let sandbox: SandboxProxyServer | undefined;
+  if (options.apps !== false) {
+    try {
+      sandbox = await startSandboxProxyServer({ hostOrigin: `http://127.0.0.1:${port}` });
+    } catch (e) {
+      server.close();
+      throw e;
+    }
+  }
+  const csp = pageCsp(sandbox?.origin);
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch((e: unknown) => {
       if (!res.headersSent) send(res, 500, { error: e instanceof Error ? e.message : String(e) });
@@ -234,6 +259,7 @@ export async function startInspectorServer(
       for (const s of streams) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
+      await sandbox?.close();
     },
   };
 }

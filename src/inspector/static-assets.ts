@@ -53,9 +53,9 @@ export function loadAssets(dir: string): Map<string, Asset> {
 const MISSING = `<!doctype html><meta charset="utf-8"><title>mcpkit inspect</title>
 <p>The inspector's page was not built. Run <code>npm run build</code> in the mcpkit folder.</p>`;
 
-/** The page, with the token in place of its placeholder. */
-export function pageWithToken(assets: Map<string, Asset>, token: string): string {
+/** The page, with the token and the sandbox proxy's URL in place of their placeholders. */
+export function pageWithToken(assets: Map<string, Asset>, token: string, sandboxUrl: string): string {
   const html = assets.get('/index.html')?.body.toString('utf8');
   if (!html) return MISSING;
-  return html.replace('%MCPKIT_TOKEN%', token);
+  return html.replace('%MCPKIT_TOKEN%', token).replace('%MCPKIT_SANDBOX%', sandboxUrl);
 }
