@@ -7,7 +7,9 @@ export default defineConfig({
   base: './',
   logLevel: 'warn',
   // The page uses mcpkit's own browser-safe app bridge, from source.
-  resolve: { alias: { 'mcpkit/host/apps': fileURLToPath(new URL('../src/host/apps/index.ts', import.meta.url)) } },
+  resolve: {
+    alias: { 'mcpkit/host/apps': fileURLToPath(new URL('../src/host/apps/index.ts', import.meta.url)) },
+  },
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   build: {
     outDir: fileURLToPath(new URL('../dist/inspector-ui', import.meta.url)),
