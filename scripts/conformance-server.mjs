@@ -1,27 +1,26 @@
 #!/usr/bin/env node
-// Runs every server scenario of the official conformance suite against our demo server,
-// one scenario at a time with a hard timeout, and prints "N passed, M failed" last.
-// A scenario with any FAILURE or WARNING check counts as failed.
+// Runs every server scenario of the official conformance suite against our demo server: both
+// frozen requirement sets (2025-11-25 and 2026-07-28) at their own wire versions, and every
+// scenario at its default version, one scenario at a time with a hard timeout and a
+// process-group kill. The last line is "N passed, M failed"; see conformance-suite.mjs.
 //
-//   npm run conformance:server [-- --scenario NAME]
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+//   npm run conformance:server [-- --scenario NAME] [-- --verbose]
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { node22 } from './node22.mjs';
+import { options, plan, report, runOne } from './conformance-suite.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
-const cli = join(root, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
-const node = node22();
-const only = process.argv.includes('--scenario')
-  ? process.argv[process.argv.indexOf('--scenario') + 1]
-  : undefined;
+const { only, verbose, node } = options(process.argv.slice(2));
+// The CLI bounds each scenario at 30 s itself; this bounds the CLI.
+const HARD_TIMEOUT_MS = 45_000;
 
-const listed = spawnSync(node, [cli, 'list'], { encoding: 'utf8' }).stdout;
-const section = listed.split('Client scenarios')[0];
-const scenarios = [...section.matchAll(/^\s+- ([a-z0-9-]+)/gm)]
-  .map((m) => m[1])
-  .filter((s) => !only || s === only);
+const p = plan(node, 'server', only);
+if (p.runs.size === 0) {
+  console.error(`No server scenario named ${only}`);
+  process.exit(1);
+}
 
 // Our demo server on a free port; it prints its URL on stderr.
 const server = spawn(process.execPath, [join(root, 'dist', 'cli', 'main.js'), 'demo-server', '--port', '0'], {
@@ -41,47 +40,15 @@ const url = await new Promise((resolve, reject) => {
   server.once('exit', (code) => reject(new Error(`demo server exited with ${code}: ${err}`)));
 });
 
-const out = mkdtempSync(join(tmpdir(), 'mcpkit-conformance-'));
-let passed = 0;
-const failed = [];
-for (const scenario of scenarios) {
-  const dir = join(out, scenario);
-  const child = spawn(node, [cli, 'server', '--url', url, '--scenario', scenario, '-o', dir], {
-    stdio: ['ignore', 'ignore', 'ignore'],
-    detached: true,
-  });
-  const code = await new Promise((resolve) => {
-    const t = setTimeout(() => {
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
-      resolve('timeout');
-    }, 60000);
-    child.once('exit', (c) => {
-      clearTimeout(t);
-      resolve(c);
-    });
-  });
-  let checks = [];
-  try {
-    const sub = readdirSync(dir)[0];
-    checks = JSON.parse(readFileSync(join(dir, sub, 'checks.json'), 'utf8'));
-  } catch {
-    // No results: counted as a failure below.
-  }
-  const bad = checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING');
-  if (code === 0 && bad.length === 0 && checks.length > 0) {
-    passed++;
-    console.log(`✓ ${scenario}`);
-  } else {
-    failed.push(scenario);
-    const why = bad.map((c) => `${c.id}: ${c.errorMessage ?? c.status}`).join('; ') || `exit ${code}`;
-    console.log(`✗ ${scenario} — ${why}`);
-  }
+const out = mkdtempSync(join(tmpdir(), 'mcpkit-conformance-server-'));
+const results = new Map();
+for (const [key, run] of p.runs) {
+  const dir = join(out, key.replaceAll('/', '_'));
+  const args = ['server', '--url', url, '--scenario', run.scenario, '--spec-version', run.version, '--force'];
+  const r = await runOne(node, args, dir, HARD_TIMEOUT_MS, verbose);
+  results.set(key, { ...r, scenario: run.scenario, lastLine: '' });
+  console.log(`${r.ok ? '✓' : '✗'} ${run.scenario} @ ${run.version} (${r.ms} ms)`);
 }
 server.kill('SIGTERM');
 console.log(`Results in ${out}`);
-console.log(`${passed} passed, ${failed.length} failed`);
-process.exitCode = failed.length === 0 ? 0 : 1;
+process.exitCode = report(p, results);

@@ -134,6 +134,11 @@ export type {
   ServerNotification,
   SubscribeOptions,
 } from './client/index.js';
+// Tasks (2025-11-25 and the io.modelcontextprotocol/tasks extension).
+export { InMemoryTaskStore, TaskRuntime, applyTaskPatch } from './server/index.js';
+export type { TaskOptions, TaskPatch, TaskRecord, TaskState, TaskStore } from './server/index.js';
+export { TaskClient, TaskHandle } from './client/index.js';
+export type { TaskInfo, TaskWaitOptions } from './client/index.js';
 
 // MCP Apps (io.modelcontextprotocol/ui): server registration and the names both halves share.
 export { registerApp, registerAppTool } from './server/index.js';

@@ -6,6 +6,8 @@
 export { AuthError, findAuthError } from './errors.js';
 export type { AuthErrorCode } from './errors.js';
 export {
+  DPOP_ALG,
+  DpopProver,
   GuardedFetch,
   MemoryCredentialStore,
   OAuthClient,
@@ -26,6 +28,7 @@ export {
   parseWwwAuthenticate,
   protectedResourceMetadataUrls,
   resourceMatches,
+  workloadIdentity,
 } from './client/index.js';
 export type {
   AddressKind,
@@ -52,6 +55,7 @@ export type {
   StoredTokens,
   TokenEndpointAuthMethod,
   TokenSource,
+  WorkloadTokenSource,
 } from './client/index.js';
 export {
   InvalidTokenError,

@@ -165,7 +165,7 @@ describe('mcpkit demo and proxy', () => {
     const r = mcpkit(['demo']);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /consent: start "local": .*demo-server --stdio → yes/);
-    assert.match(r.stdout, /local: 2\d tools, e\.g\. local__/);
+    assert.match(r.stdout, /local: \d\d tools, e\.g\. local__/);
     assert.match(r.stdout, /\[#+\] 100% Counted 4 of 4/);
     assert.match(r.stdout, /the user is asked: "Who are you\?"/);
     assert.match(r.stdout, /user: Prompt with arguments: arg1='first', arg2='second'/);

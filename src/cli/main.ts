@@ -22,6 +22,10 @@ const commands: Record<string, { summary: string; load: () => Promise<LoadedComm
     summary: 'call a tool: mcpkit call TOOL key=value ...',
     load: () => import('./commands/call.js').then((m) => ({ run: m.call, help: m.callHelp })),
   },
+  tasks: {
+    summary: "a server's tasks: mcpkit tasks list|get|result|cancel",
+    load: () => import('./commands/tasks.js').then((m) => ({ run: m.tasks, help: m.tasksHelp })),
+  },
   read: {
     summary: 'read a resource: mcpkit read URI',
     load: () => import('./commands/read.js').then((m) => ({ run: m.read, help: m.readHelp })),

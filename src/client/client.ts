@@ -1,4 +1,4 @@
-import { LocalError } from '../jsonrpc/index.js';
+import { ErrorCode, LocalError, WireError } from '../jsonrpc/index.js';
 import type { JsonRpcNotification, Params, Transport } from '../jsonrpc/index.js';
 import { MetaKey } from '../protocol/meta-keys.js';
 import type {
@@ -44,6 +44,7 @@ import { checkResultShape } from './result-checks.js';
 import { eventOf } from './subscription.js';
 import type { Subscription } from './subscription.js';
 import { DEFAULT_RESUBSCRIBE, SubscriptionHub } from './subscriptions.js';
+import { TaskClient, readTask, withTasksExtension } from './tasks.js';
 import { TransportTap } from './transport-tap.js';
 import type {
   CallOptions,
@@ -61,6 +62,12 @@ const STALE_ON: Readonly<Record<string, readonly string[]>> = {
   prompts: ['prompts/list'],
   resources: ['resources/list', 'resources/templates/list'],
 };
+
+/** Whether the server's capabilities say it runs `tools/call` as a (legacy) task. */
+function hasToolTasks(caps: Record<string, unknown> | undefined): boolean {
+  const tasks = caps?.tasks as { requests?: { tools?: { call?: unknown } } } | undefined;
+  return tasks?.requests?.tools?.call !== undefined;
+}
 
 /** Whether an error (or its cause chain) says the server ended our HTTP session. */
 function sessionExpired(error: unknown): boolean {
@@ -131,6 +138,14 @@ export class Client {
   private generation = 0;
   private refreshing = false;
   private refreshAgain = false;
+  private readonly tasksOn: boolean;
+  /** Each tool's `execution.taskSupport`, from the last `tools/list`. */
+  private readonly taskSupport = new Map<string, unknown>();
+  /**
+   * Tasks, explicitly: start a tool call as a task, follow it, resume it by id after a
+   * restart, list (2025-11-25) and cancel. `callTool` uses the same machinery by itself.
+   */
+  readonly tasks: TaskClient;
 
   constructor(
     readonly info: Implementation,
@@ -155,6 +170,14 @@ export class Client {
       namespace: options.cacheNamespace ?? `client-${++clientCount}`,
       authContext: options.authContext ?? '',
     };
+    this.tasksOn = options.tasks !== false;
+    this.tasks = new TaskClient({
+      era: () => this.session?.era,
+      protocolVersion: () => this.session?.protocolVersion ?? '',
+      closing: () => this.closing.signal,
+      answerer: this.handlers,
+      request: (method, params, options) => this.taskRequest(method, params, options),
+    });
   }
 
   // ------------------------------------------------------------------ connection
@@ -280,6 +303,7 @@ export class Client {
   async listTools(params?: ListToolsRequestParams, options?: CallOptions): Promise<ListToolsResult> {
     const result = (await this.cached('tools/list', params, options)) as ListToolsResult;
     this.outputs?.learn(result.tools);
+    for (const tool of result.tools) this.taskSupport.set(tool.name, tool.execution?.taskSupport);
     return result;
   }
 
@@ -295,9 +319,62 @@ export class Client {
    * ```
    */
   async callTool(params: CallToolRequestParams, options?: CallOptions): Promise<CallToolResult> {
-    const { result } = await this.send('tools/call', params, options);
+    let { result } = await this.sendToolCall(params, options);
+    if (this.tasksOn && this.tasks.isTask(result)) {
+      const first = readTask(this.era === 'legacy' ? result.task : result);
+      const wait: Parameters<TaskClient['wait']>[1] = {};
+      if (options?.signal) wait.signal = options.signal;
+      if (options?.onTaskStatus) wait.onStatus = options.onTaskStatus;
+      if (options?.maxTotalTimeoutMs !== undefined) wait.timeoutMs = options.maxTotalTimeoutMs;
+      result = (await this.tasks.wait(first, wait)) as unknown as Record<string, unknown>;
+      checkResultShape('tools/call', result);
+    }
     await this.outputs?.check(params.name, result);
     return result as CallToolResult;
+  }
+
+  /**
+   * `tools/call` with task augmentation where a 2025-11-25 tool requires it (learned from
+   * `tools/list`, or once from a -32601 refusal), and the tasks extension declared on
+   * modern requests.
+   */
+  private async sendToolCall(params: CallToolRequestParams, options?: CallOptions): Promise<MrtrOutcome> {
+    let p = params as unknown as Params;
+    const session = this.connected();
+    if (!this.tasksOn) return this.send('tools/call', p, options);
+    if (session.era === 'modern')
+      return this.send('tools/call', withTasksExtension(p, this.capabilities), options);
+    const serverTasks = hasToolTasks(session.peerCapabilities);
+    if (serverTasks && p.task === undefined && this.taskSupport.get(params.name) === 'required')
+      p = { ...p, task: {} };
+    try {
+      return await this.send('tools/call', p, options);
+    } catch (e) {
+      if (
+        !serverTasks ||
+        p.task !== undefined ||
+        !(e instanceof WireError) ||
+        e.code !== ErrorCode.MethodNotFound
+      ) {
+        throw e;
+      }
+      // The tool list may be stale or never fetched: look the tool up once, then retry.
+      await this.listTools(undefined, options);
+      if (this.taskSupport.get(params.name) !== 'required') throw e;
+      return this.send('tools/call', { ...p, task: {} }, options);
+    }
+  }
+
+  /** The task client's requests: tools/call through the MRTR loop, the rest as they are. */
+  private async taskRequest(
+    method: string,
+    params: Params,
+    options?: CallOptions,
+  ): Promise<Record<string, unknown>> {
+    const session = this.connected();
+    const p = session.era === 'modern' ? withTasksExtension(params, this.capabilities) : params;
+    if (method === 'tools/call') return (await this.send(method, p, options)).result;
+    return session.request(method, this.withMeta(p), options);
   }
 
   async listResources(
@@ -484,7 +561,8 @@ export class Client {
       this.maxInputRounds,
       this.closing.signal,
     );
-    checkResultShape(method, outcome.result);
+    if (!(method === 'tools/call' && this.tasks.isTask(outcome.result)))
+      checkResultShape(method, outcome.result);
     return outcome;
   }
 

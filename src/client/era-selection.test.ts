@@ -238,6 +238,48 @@ describe('era selection: pinned', () => {
     await client.close();
   });
 
+  test('modern: a version the server lists but rejects is retried once, then given up', async () => {
+    const refuse = (msg: Obj, send: (m: Obj | string) => void) =>
+      send({
+        jsonrpc: '2.0',
+        id: msg.id,
+        error: {
+          code: -32022,
+          message: 'Unsupported protocol version',
+          data: { supported: [MODERN], requested: MODERN },
+        },
+      });
+    // Refused once (a node mid-rollout), then served.
+    let refusals = 0;
+    const flaky = rawServer((msg, peer) => {
+      if (msg.method !== 'server/discover') return;
+      if (refusals++ === 0) return refuse(msg, (m) => peer.send(m));
+      peer.send({
+        jsonrpc: '2.0',
+        id: msg.id,
+        result: { supportedVersions: [MODERN], capabilities: {}, resultType: 'complete' },
+      });
+    });
+    const client = new Client(CLIENT_INFO, { era: 'modern' });
+    await client.connect(flaky);
+    assert.equal(client.protocolVersion, MODERN);
+    assert.equal(refusals, 2);
+    await client.close();
+    // Refused every time: a clear VersionMismatch after one retry, not a loop.
+    let attempts = 0;
+    const stubborn = rawServer((msg, peer) => {
+      if (msg.method !== 'server/discover') return;
+      attempts++;
+      refuse(msg, (m) => peer.send(m));
+    });
+    const again = new Client(CLIENT_INFO, { era: 'modern' });
+    await assert.rejects(
+      again.connect(stubborn),
+      (e: unknown) => e instanceof LocalError && e.code === 'VersionMismatch',
+    );
+    assert.equal(attempts, 2);
+  });
+
   test('connect twice is refused; reconnecting after close works', async () => {
     const server = createTestServer();
     const { client, clientSide } = await connectedPair({ era: 'modern' }, server);

@@ -142,7 +142,8 @@ async function probe(session: Session, version: string, timeoutMs: number): Prom
 
 /**
  * Pins `version`, calls `server/discover`, and follows UnsupportedProtocolVersion answers
- * to a modern version both sides speak. Once a modern version is pinned the session
+ * to a modern version both sides speak: one the server lists but refused is retried once,
+ * then the next one in common is tried, rather than failing with "no version in common". Once a modern version is pinned the session
  * cannot go back to `initialize`, so a server naming only legacy versions here is a
  * version mismatch.
  */
@@ -150,6 +151,8 @@ async function discoverModern(session: Session, version: string, timeoutMs: numb
   const ours = session.versions;
   const modern = ours.filter((v) => eraOf(v) === 'modern');
   let current = version;
+  /** How often each version was refused with UnsupportedProtocolVersion. */
+  const rejected = new Map<string, number>();
   for (let attempt = 0; ; attempt++) {
     session.useModern(current);
     let result: Record<string, unknown>;
@@ -167,9 +170,14 @@ async function discoverModern(session: Session, version: string, timeoutMs: numb
         }
         throw e;
       }
-      const next = newestMutual(supported, modern);
-      if (next === undefined || attempt >= MAX_VERSION_RETRIES || next === current)
-        throw mismatch(ours, supported);
+      // A version the server lists yet rejected is tried once more (a server mid-rollout
+      // behind a load balancer answers this way); after that, the next one both speak.
+      rejected.set(current, (rejected.get(current) ?? 0) + 1);
+      const next = newestMutual(
+        supported.filter((v) => (rejected.get(v as string) ?? 0) < 2),
+        modern,
+      );
+      if (next === undefined || attempt >= MAX_VERSION_RETRIES) throw mismatch(ours, supported);
       current = next;
       continue;
     }

@@ -49,6 +49,8 @@ export async function requestWithInput(
     const result = await session.request(method, current, options);
     const type = result.resultType;
     if (type === undefined || type === 'complete') return { result, rounds };
+    // The tasks extension: a task handle instead of the result, for the caller to follow.
+    if (type === 'task' && method === 'tools/call') return { result, rounds };
     if (type !== 'input_required') {
       throw new LocalError(
         'InvalidResult',

@@ -14,6 +14,7 @@ import type {
 } from '../protocol/types/index.js';
 import type { JsonRpcNotification } from '../jsonrpc/index.js';
 import type { ResultCache } from './result-cache.js';
+import type { TaskInfo } from './tasks.js';
 
 /** Which era the client speaks: `auto` probes and falls back; see {@link ClientOptions.era}. */
 export type EraPreference = 'legacy' | 'modern' | 'auto';
@@ -22,7 +23,10 @@ export type EraPreference = 'legacy' | 'modern' | 'auto';
 export type CallOptions = Pick<
   RequestOptions,
   'signal' | 'timeoutMs' | 'resetTimeoutOnProgress' | 'maxTotalTimeoutMs' | 'onprogress'
->;
+> & {
+  /** When a tool call runs as a task: each state of the task as it is seen. */
+  onTaskStatus?: (task: TaskInfo) => void;
+};
 
 /** What a handler learns about the request it answers. */
 export interface HandlerContext {
@@ -131,6 +135,13 @@ export interface ClientOptions {
    * `onToolsChanged`. In the modern era this opens a `subscriptions/listen` stream.
    */
   autoRefreshTools?: boolean;
+  /**
+   * Tasks (default true): `callTool` follows task results to the end in both
+   * generations, task-augments calls of tools that require it (2025-11-25), and declares
+   * the `io.modelcontextprotocol/tasks` extension on its modern requests. `false` turns
+   * all of that off.
+   */
+  tasks?: boolean;
   /** Called with the new tool list after an automatic refresh. */
   onToolsChanged?: (tools: Tool[]) => void;
   /**

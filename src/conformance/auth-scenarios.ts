@@ -9,6 +9,7 @@ import { findAuthError } from '../auth/errors.js';
 import { crossAppAccess } from '../auth/client/cross-app-access.js';
 import { headlessInteraction } from '../auth/client/interaction.js';
 import { OAuthClient } from '../auth/client/oauth-client.js';
+import { workloadIdentity } from '../auth/client/workload-identity.js';
 import type { OAuthClientOptions } from '../auth/client/oauth-client.js';
 import type { PreRegisteredClient } from '../auth/client/registration.js';
 import type { Client } from '../client/index.js';
@@ -27,6 +28,8 @@ interface ConformanceContext {
   idp_id_token?: string;
   idp_issuer?: string;
   idp_token_endpoint?: string;
+  /** auth/wif-jwt-bearer: the workload's platform-issued JWT (SEP-1933). */
+  valid_jwt?: string;
 }
 
 function readContext(): ConformanceContext {
@@ -59,7 +62,9 @@ export function oauthOptionsFor(
     }
     options.preRegistered = pre;
   }
-  if (
+  if (ctx.valid_jwt !== undefined) {
+    options.grant = { type: 'jwt_bearer', assertion: workloadIdentity(ctx.valid_jwt) };
+  } else if (
     ctx.idp_token_endpoint !== undefined &&
     ctx.idp_id_token !== undefined &&
     ctx.idp_client_id !== undefined

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { McpServer } from '../server/index.js';
 import { serve } from '../transports/http-server/index.js';
 import type { RunningServer } from '../transports/http-server/index.js';
-import { runScenario } from './client.js';
+import { eraFor, runScenario } from './client.js';
 
 const PROGRAM = fileURLToPath(new URL('./client.js', import.meta.url));
 
@@ -88,6 +88,18 @@ describe('conformance client', () => {
         },
       },
     ]);
+  });
+
+  test('the era follows MCP_CONFORMANCE_PROTOCOL_VERSION', async () => {
+    assert.deepEqual(eraFor(undefined), { era: 'legacy' });
+    assert.deepEqual(eraFor('2026-07-28'), { era: 'modern' });
+    assert.deepEqual(eraFor('2025-06-18'), {
+      era: 'legacy',
+      versions: ['2024-11-05', '2025-03-26', '2025-06-18'],
+    });
+    calls.length = 0;
+    assert.equal(await runScenario('tools_call', running.url, '2026-07-28'), 0);
+    assert.deepEqual(calls, [{ tool: 'add_numbers', a: 5, b: 3 }]);
   });
 
   test('initialize connects and leaves', async () => {

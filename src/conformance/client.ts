@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 /**
  * The client the official conformance suite drives: `node dist/conformance/client.js <url>`
- * with `MCP_CONFORMANCE_SCENARIO` naming what to do. It speaks the legacy era (the suite
- * covers 2025-06-18 and 2025-11-25 only) through our `Client` over Streamable HTTP, and
- * always exits by itself: the client is closed when the scenario ends, and a hard timer
+ * with `MCP_CONFORMANCE_SCENARIO` naming what to do and `MCP_CONFORMANCE_PROTOCOL_VERSION`
+ * the revision (the stateless era for 2026-07-28, else the initialize handshake). It drives
+ * our `Client` over Streamable HTTP, and always exits by itself: the client is closed when the scenario ends, and a hard timer
  * ends the process if something still hangs.
  *
  * Exit codes: 0 the scenario ran, 1 it failed, 2 usage or a scenario we do not support.
@@ -12,6 +12,8 @@
 import { pathToFileURL } from 'node:url';
 import { Client } from '../client/index.js';
 import type { ClientHandlers } from '../client/index.js';
+import { ALL_VERSIONS, eraOf } from '../protocol/versions.js';
+import type { Era } from '../protocol/versions.js';
 import { StreamableHttpClientTransport } from '../transports/http-client/node.js';
 import { authScenario } from './auth-scenarios.js';
 
@@ -37,6 +39,24 @@ async function callTool(client: Client, name: string, args: Record<string, unkno
   const result = await client.callTool({ name, arguments: args });
   log(`${name} → ${JSON.stringify(result.content)}`);
   if (result.isError === true) throw new Error(`${name} answered isError: ${JSON.stringify(result.content)}`);
+}
+
+/** Lists the tools and calls each one the client kept (a tool error is logged, not fatal). */
+async function callEveryTool(client: Client): Promise<void> {
+  const { tools } = await client.listTools();
+  log(`${tools.length} tool(s): ${tools.map((t) => t.name).join(', ')}`);
+  for (const tool of tools) {
+    const result = await client.callTool({ name: tool.name, arguments: {} });
+    log(`${tool.name} → ${JSON.stringify(result.content)}`);
+  }
+}
+
+/** The tool calls a scenario's `MCP_CONFORMANCE_CONTEXT` asks for (http-custom-headers). */
+function contextToolCalls(): Array<{ name: string; arguments: Record<string, unknown> }> {
+  const raw = process.env.MCP_CONFORMANCE_CONTEXT;
+  const ctx: unknown = raw ? JSON.parse(raw) : {};
+  const calls = (ctx as { toolCalls?: unknown }).toolCalls;
+  return Array.isArray(calls) ? (calls as Array<{ name: string; arguments: Record<string, unknown> }>) : [];
 }
 
 export const SCENARIOS: Readonly<Record<string, Scenario>> = {
@@ -67,6 +87,57 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
       await callTool(client, 'test_client_elicitation_defaults', {});
     },
   },
+  // Every request carries the modern _meta and headers; a version the server lists but
+  // rejects is retried (the client's era selection does it).
+  'request-metadata': {
+    async run(client) {
+      if (client.serverCapabilities?.tools) await client.listTools();
+    },
+  },
+  // input_required rounds: the requestState is echoed untouched, only where one was sent,
+  // and never leaks into another call.
+  'sep-2322-client-request-state': {
+    handlers: { elicitation: () => ({ action: 'accept', content: { confirmed: true } }) },
+    run: callEveryTool,
+  },
+  // Mcp-Method and Mcp-Name on every request kind.
+  'http-standard-headers': {
+    async run(client) {
+      await callEveryTool(client);
+      const { resources } = await client.listResources();
+      for (const r of resources) await client.readResource({ uri: r.uri });
+      const { prompts } = await client.listPrompts();
+      for (const p of prompts) await client.getPrompt({ name: p.name });
+    },
+  },
+  // x-mcp-header arguments mirrored into Mcp-Param-* headers, with the calls the context names.
+  'http-custom-headers': {
+    async run(client) {
+      await client.listTools();
+      for (const call of contextToolCalls()) {
+        const result = await client.callTool(call);
+        log(`${call.name} → ${JSON.stringify(result.content)}`);
+      }
+    },
+  },
+  // Tools with invalid x-mcp-header annotations are left out of the list; the rest are usable.
+  'http-invalid-tool-headers': { run: callEveryTool },
+  // A network $ref in an inputSchema is never fetched.
+  'json-schema-ref-no-deref': {
+    async run(client) {
+      const { tools } = await client.listTools();
+      log(`${tools.length} tool(s) listed`);
+    },
+  },
+  // The inputSchema we were given goes back verbatim.
+  'json-schema-2020-12-preservation': {
+    async run(client) {
+      const { tools } = await client.listTools();
+      const focal = tools.find((t) => t.name === 'json_schema_2020_12_tool');
+      if (!focal) throw new Error('json_schema_2020_12_tool is not listed');
+      await callTool(client, 'json_schema_echo', { schema: focal.inputSchema });
+    },
+  },
   // The server closes the call's SSE stream after its priming event (`retry: 500`); the
   // transport reconnects with GET and Last-Event-ID after that delay and gets the result there.
   'sse-retry': {
@@ -77,8 +148,24 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
   },
 };
 
+/**
+ * The era and versions to offer for the protocol version the suite asks for
+ * (`MCP_CONFORMANCE_PROTOCOL_VERSION`): the stateless era for 2026-07-28 and later, else
+ * the initialize handshake offering that version as the newest.
+ */
+export function eraFor(requested: string | undefined): { era: Era; versions?: string[] } {
+  if (!requested) return { era: 'legacy' };
+  if (eraOf(requested) === 'modern') return { era: 'modern' };
+  const versions = ALL_VERSIONS.filter((v) => eraOf(v) === 'legacy' && v <= requested);
+  return versions.length > 0 ? { era: 'legacy', versions } : { era: 'legacy' };
+}
+
 /** Runs one scenario against `url`; resolves with the exit code. */
-export async function runScenario(name: string, url: string): Promise<number> {
+export async function runScenario(
+  name: string,
+  url: string,
+  requested: string | undefined = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION,
+): Promise<number> {
   const scenario: Scenario | undefined =
     SCENARIOS[name] ?? (name.startsWith('auth/') ? authScenario(name) : undefined);
   if (!scenario) {
@@ -87,7 +174,11 @@ export async function runScenario(name: string, url: string): Promise<number> {
   }
   const client = new Client(
     { name: 'mcpkit-conformance-client', version: '0.1.0' },
-    { era: 'legacy', timeoutMs: 20_000, ...(scenario.handlers ? { handlers: scenario.handlers } : {}) },
+    {
+      ...eraFor(requested),
+      timeoutMs: 20_000,
+      ...(scenario.handlers ? { handlers: scenario.handlers } : {}),
+    },
   );
   client.onerror = (e) => log(`background error: ${String(e)}`);
   const transport = new StreamableHttpClientTransport({

@@ -44,6 +44,10 @@ describe('everything server: legacy version negotiation', () => {
         prompts: { listChanged: true },
         // 2024-11-05 has no completions capability: completion/complete needs none there.
         ...(version === '2024-11-05' ? {} : { completions: {} }),
+        // The task tools: the tasks capability exists from 2025-11-25 on.
+        ...(version >= '2025-11-25'
+          ? { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }
+          : {}),
       });
       assert.equal(init.peerInfo?.name, 'mcpkit-everything');
       assert.deepEqual(await client.request('ping'), {});
@@ -85,6 +89,7 @@ describe('everything server: legacy version negotiation', () => {
     assert.deepEqual(found.supportedVersions, [MODERN]);
     assert.deepEqual(Object.keys(found.capabilities as Obj).sort(), [
       'completions',
+      'extensions',
       'logging',
       'prompts',
       'resources',

@@ -93,11 +93,22 @@ for (const revision of ['2025-11-25', MODERN]) {
         type: 'object',
         $defs: {
           address: {
+            $anchor: 'addressDef',
             type: 'object',
             properties: { street: { type: 'string' }, city: { type: 'string' } },
           },
         },
-        properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
+        properties: {
+          name: { type: 'string' },
+          address: { $ref: '#/$defs/address' },
+          contactMethod: { type: 'string', enum: ['phone', 'email'] },
+          phone: { type: 'string' },
+          email: { type: 'string' },
+        },
+        allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
+        if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+        then: { required: ['phone'] },
+        else: { required: ['email'] },
         additionalProperties: false,
       });
       const add = tools.find((t) => t.name === 'add');
@@ -230,8 +241,16 @@ for (const revision of ['2025-11-25', MODERN]) {
       const ok = await client.callTool('json_schema_2020_12_tool', {
         name: 'Ada',
         address: { city: 'London' },
+        email: 'ada@example.com',
       });
       assert.equal(ok.isError, undefined);
+      // if/then/else: choosing the phone means giving one.
+      const noPhone = await client.callTool('json_schema_2020_12_tool', {
+        name: 'Ada',
+        contactMethod: 'phone',
+        email: 'ada@example.com',
+      });
+      assert.equal(noPhone.isError, true);
       const bad = await client.callTool('json_schema_2020_12_tool', { nickname: 'x' });
       assert.equal(bad.isError, true);
       assert.match(firstText(bad), /Invalid arguments/);
@@ -288,6 +307,8 @@ for (const revision of ['2025-11-25', MODERN]) {
     test('prompts: list and get all four', async () => {
       const { prompts } = (await client.request('prompts/list')) as { prompts: Obj[] };
       assert.deepEqual(prompts.map((p) => p.name).sort(), [
+        'release_notes',
+        'test_input_required_result_prompt',
         'test_prompt_with_arguments',
         'test_prompt_with_embedded_resource',
         'test_prompt_with_image',

@@ -10,6 +10,8 @@ import {
   sampledText,
 } from './everything-extras.js';
 import { TINY_PNG_BASE64, TINY_WAV_BASE64 } from './everything-media.js';
+import { registerEverythingModern } from './everything-modern.js';
+import { registerEverythingTasks } from './everything-tasks.js';
 
 export interface EverythingServerOptions extends ServerOptions {
   /** Server name and version (default `mcpkit-everything` 0.1.0). */
@@ -272,17 +274,29 @@ export function createEverythingServer(options: EverythingServerOptions = {}): M
     {
       name: 'json_schema_2020_12_tool',
       description: 'Tool with JSON Schema 2020-12 features',
-      // Listed verbatim: $schema, $defs and additionalProperties survive (SEP-1613).
+      // Listed verbatim: $schema, $defs and additionalProperties survive (SEP-1613), and so
+      // do $anchor, allOf/anyOf and if/then/else (SEP-2106).
       input: {
         $schema: 'https://json-schema.org/draft/2020-12/schema',
         type: 'object',
         $defs: {
           address: {
+            $anchor: 'addressDef',
             type: 'object',
             properties: { street: { type: 'string' }, city: { type: 'string' } },
           },
         },
-        properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
+        properties: {
+          name: { type: 'string' },
+          address: { $ref: '#/$defs/address' },
+          contactMethod: { type: 'string', enum: ['phone', 'email'] },
+          phone: { type: 'string' },
+          email: { type: 'string' },
+        },
+        allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
+        if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+        then: { required: ['phone'] },
+        else: { required: ['email'] },
         additionalProperties: false,
       },
     },
@@ -291,6 +305,8 @@ export function createEverythingServer(options: EverythingServerOptions = {}): M
 
   registerEverythingExtras(server, stepMs);
   registerEverythingContent(server);
+  registerEverythingModern(server, stepMs);
+  registerEverythingTasks(server);
   registerEverythingApps(server);
   return server;
 }

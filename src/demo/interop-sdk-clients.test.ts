@@ -222,7 +222,12 @@ describe('interop: SDK v1 Client over stdio (legacy, 2025-11-25)', () => {
     checkProgress(wire, 'slow_count', progress.slow_count!, [1, 2, 3]);
     assert.deepEqual(
       logs.map((l) => l.data),
-      ['Tool execution started', 'Tool processing data', 'Tool execution completed'],
+      [
+        'Tool execution started',
+        'Tool processing data',
+        'Tool execution completed',
+        ...['started', 'working', 'finished'].map((step) => `test_logging_tool ${step}`),
+      ],
     );
     const asked = wire.requestsFrom('server').map((r) => r.method);
     assert.deepEqual([...new Set(asked)].sort(), [
@@ -327,7 +332,12 @@ describe('interop: SDK v2 Client over stdio (modern, 2026-07-28)', () => {
     checkProgress(wire, 'slow_count', progress.slow_count!, [1, 2, 3]);
     assert.deepEqual(
       logs.map((l) => l.data),
-      ['Tool execution started', 'Tool processing data', 'Tool execution completed'],
+      [
+        'Tool execution started',
+        'Tool processing data',
+        'Tool execution completed',
+        ...['started', 'working', 'finished'].map((step) => `test_logging_tool ${step}`),
+      ],
     );
     assert.deepEqual(wire.requestsFrom('server'), [], 'a modern server sends no requests');
     const retries = (name: string) =>

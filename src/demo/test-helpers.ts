@@ -65,8 +65,47 @@ const text = (expected: string | RegExp) => (r: Obj) => {
   else assert.match(textOf(r), expected);
 };
 
+/** The demo tools of everything-modern.ts and everything-input-required.ts. */
+const MODERN_TOOL_CASES: Readonly<Record<string, ToolCase>> = {
+  test_input_required_result_elicitation: { args: {}, check: text('Hello, name-value!') },
+  test_input_required_result_sampling: {
+    args: {},
+    check: text('The model answered: Echo: What is the capital of France?'),
+  },
+  test_input_required_result_list_roots: {
+    args: {},
+    check: text('Roots: project (file:///home/user/project)'),
+  },
+  // The signed requestState comes back only in the modern era.
+  test_input_required_result_request_state: {
+    args: {},
+    check: text(/^Confirmed \((state-ok|answered in place)\)$/),
+  },
+  test_input_required_result_multiple_inputs: {
+    args: {},
+    check: text('Echo: Generate a greeting, name-value! You have 1 root(s).'),
+  },
+  test_input_required_result_multi_round: { args: {}, check: text('name-value likes color-value') },
+  test_input_required_result_tampered_state: { args: {}, check: text('Proceeding') },
+  test_input_required_result_capabilities: {
+    args: {},
+    check: text(/^Answered: (user_name|greeting|client_roots)(, (greeting|client_roots))*$/),
+  },
+  test_missing_capability: { args: {}, check: text('Echo: Write a haiku about the sea.') },
+  test_streaming_elicitation: { args: {}, check: text('Approved') },
+  test_logging_tool: { args: {}, check: text('Logged three messages') },
+  test_trigger_tool_change: { args: {}, check: text(/^catalog_revision is now at revision \d+$/) },
+  test_trigger_prompt_change: { args: {}, check: text(/^release_notes is now at revision \d+$/) },
+  catalog_revision: { args: {}, check: text(/^Tool catalog revision \d+$/) },
+  lookup_account: {
+    args: { tenant: 'acme', account: 'ada' },
+    check: text('Tenant "acme": no match for ada'),
+  },
+};
+
 /** Every tool of the demo server; a tool missing here fails the "call every tool" tests. */
 export const TOOL_CASES: Readonly<Record<string, ToolCase>> = {
+  ...MODERN_TOOL_CASES,
   test_simple_text: { args: {}, check: text('This is a simple text response for testing.') },
   test_image_content: {
     args: {},
@@ -123,8 +162,10 @@ export const TOOL_CASES: Readonly<Record<string, ToolCase>> = {
     ),
   },
   json_schema_2020_12_tool: {
-    args: { name: 'Ada', address: { street: '1 Main St', city: 'Oslo' } },
-    check: text('Received: {"name":"Ada","address":{"street":"1 Main St","city":"Oslo"}}'),
+    args: { name: 'Ada', address: { street: '1 Main St', city: 'Oslo' }, email: 'ada@example.com' },
+    check: text(
+      'Received: {"name":"Ada","address":{"street":"1 Main St","city":"Oslo"},"email":"ada@example.com"}',
+    ),
   },
   add: {
     args: { a: 2, b: 40 },
@@ -164,6 +205,11 @@ export const PROMPT_CASES: Readonly<Record<string, { args: Record<string, string
   },
   test_prompt_with_embedded_resource: { args: { resourceUri: 'test://static-text' }, first: 'resource' },
   test_prompt_with_image: { args: {}, first: 'image' },
+  test_input_required_result_prompt: {
+    args: {},
+    first: 'Using the context "context-value", summarise what matters most.',
+  },
+  release_notes: { args: {}, first: 'Draft release notes for the changes in the current catalog.' },
 };
 
 /** The first message of a prompt, as {@link PROMPT_CASES} describes it. */

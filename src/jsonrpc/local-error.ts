@@ -13,6 +13,8 @@ export type LocalErrorCode =
   | 'AlreadyConnected'
   | 'TooManyRounds'
   | 'HandlerMissing'
+  /** A shared store (Redis) that the request needs cannot be reached. */
+  | 'StoreUnavailable'
   | AuthErrorCode;
 
 /** The OAuth layer's codes: its `AuthError` is a {@link LocalError} with one of these. */

@@ -216,10 +216,13 @@ const table: MethodDescriptor[] = [
     since: '2026-07-28',
   },
   // Tasks (2025-11-25 core; an extension afterwards)
-  { method: 'tasks/get', kind: 'request', from: 'both', since: '2025-11-25', removedIn: '2026-07-28' },
+  // tasks/get and tasks/cancel continue in the tasks extension (client to server only there).
+  { method: 'tasks/get', kind: 'request', from: 'both', since: '2025-11-25' },
   { method: 'tasks/result', kind: 'request', from: 'both', since: '2025-11-25', removedIn: '2026-07-28' },
   { method: 'tasks/list', kind: 'request', from: 'both', since: '2025-11-25', removedIn: '2026-07-28' },
-  { method: 'tasks/cancel', kind: 'request', from: 'both', since: '2025-11-25', removedIn: '2026-07-28' },
+  { method: 'tasks/cancel', kind: 'request', from: 'both', since: '2025-11-25' },
+  { method: 'tasks/update', kind: 'request', from: 'client', since: '2026-07-28' },
+  { method: 'notifications/tasks', kind: 'notification', from: 'server', since: '2026-07-28' },
   {
     method: 'notifications/tasks/status',
     kind: 'notification',

@@ -29,3 +29,16 @@ export type {
   StandardSchemaLike,
   ValidationOutcome,
 } from './schema-adapter.js';
+export { TaskRuntime } from './task-runtime.js';
+export type { TaskOptions, TaskSupport } from './task-runtime.js';
+export { InMemoryTaskStore, applyTaskPatch, isTerminal } from './task-store.js';
+export type {
+  TaskPage,
+  TaskPatch,
+  TaskRecord,
+  TaskState,
+  TaskStore,
+  StoredError,
+  StoredInputRequest,
+} from './task-store.js';
+export type { InputAsker } from './server-context.js';

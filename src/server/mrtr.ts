@@ -15,26 +15,71 @@ export interface InputRequest {
  */
 export const INPUT_REQUIRED: unique symbol = Symbol('mcpkit.inputRequired');
 
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
 /**
- * The replay state of one modern request. A handler's questions are numbered in the order
- * it asks them; answers from earlier rounds travel in the sealed requestState, so the
- * handler re-runs from the top and gets each answered question back at once. Code before
- * a question may therefore run more than once: keep it free of side effects.
+ * The replay state of one modern request. Each question has a key: the one the handler
+ * chose, or `q0`, `q1`, … in the order it asks. An answer comes from the sealed
+ * requestState (earlier rounds) or from this retry's `inputResponses`; an unanswered
+ * question joins this round's `inputRequests` and unwinds the handler, which re-runs from
+ * the top next round and gets each answered question back at once. Code before a question
+ * may therefore run more than once: keep it free of side effects. A missing or unknown
+ * response is simply asked again.
  */
 export class MrtrState {
   private counter = 0;
-  pending: { key: string; request: InputRequest } | undefined;
+  /** This round's unanswered questions, by key, in the order asked. */
+  readonly pending = new Map<string, InputRequest>();
 
-  constructor(readonly answers: Readonly<Record<string, unknown>>) {}
+  constructor(
+    /** Answers so far (earlier rounds, then this retry's responses as they are used). */
+    readonly answers: Record<string, unknown>,
+    private readonly responses: Readonly<Record<string, unknown>> = {},
+    /** 1 on the first call, then one more per round trip (carried in the sealed state). */
+    readonly round = 1,
+  ) {}
 
-  ask(request: InputRequest): Promise<Record<string, unknown>> {
-    const key = `q${this.counter++}`;
-    if (Object.hasOwn(this.answers, key)) {
-      return Promise.resolve(this.answers[key] as Record<string, unknown>);
+  /** The key of the next question that has none of its own. */
+  autoKey(): string {
+    return `q${this.counter++}`;
+  }
+
+  /** The answer to `request` under `key`, or undefined when it has none yet. */
+  private answerOf(key: string, request: InputRequest): Record<string, unknown> | undefined {
+    if (Object.hasOwn(this.answers, key)) return this.answers[key] as Record<string, unknown>;
+    if (!Object.hasOwn(this.responses, key)) return undefined;
+    const answer = this.responses[key];
+    if (!validAnswer(request.method, answer)) {
+      throw WireError.invalidParams(`inputResponses.${key} is not a valid answer to ${request.method}`);
     }
-    // Only the first unanswered question is sent; later ones wait for the next round.
-    this.pending ??= { key, request };
-    return Promise.reject(INPUT_REQUIRED);
+    this.answers[key] = answer;
+    return answer as Record<string, unknown>;
+  }
+
+  /** One question: its answer, or unwinds with INPUT_REQUIRED after queuing it. */
+  ask(request: InputRequest, key: string = this.autoKey()): Promise<Record<string, unknown>> {
+    return this.askAll({ [key]: request }).then((all) => all[key]!);
+  }
+
+  /** Several questions in one round: every answer, or unwinds after queuing the unanswered ones. */
+  askAll(requests: Readonly<Record<string, InputRequest>>): Promise<Record<string, Record<string, unknown>>> {
+    const out: Record<string, Record<string, unknown>> = {};
+    let missing = false;
+    try {
+      for (const [key, request] of Object.entries(requests)) {
+        const answer = this.answerOf(key, request);
+        if (answer !== undefined) out[key] = answer;
+        else {
+          missing = true;
+          if (!this.pending.has(key)) this.pending.set(key, request);
+        }
+      }
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return missing ? Promise.reject(INPUT_REQUIRED) : Promise.resolve(out);
   }
 }
 
@@ -57,7 +102,8 @@ export function principalOf(authInfo: unknown): string {
   return '';
 }
 
-function validAnswer(method: string, answer: unknown): boolean {
+/** Whether `answer` has the shape of an answer to `method` (shared with task answers). */
+export function validAnswer(method: string, answer: unknown): boolean {
   if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) return false;
   const a = answer as Record<string, unknown>;
   switch (method) {
@@ -73,8 +119,10 @@ function validAnswer(method: string, answer: unknown): boolean {
 }
 
 /**
- * Restores the answers of earlier rounds from a retry's `requestState` and
- * `inputResponses`. Forged, expired or misplaced state is refused with -32602.
+ * Restores the answers of earlier rounds from a retry's `requestState`, and takes this
+ * retry's `inputResponses`. Forged, expired or misplaced state is refused with -32602, and
+ * so are `inputResponses` that are not an object. Responses to questions the handler does
+ * not ask are ignored.
  */
 export async function restoreState(
   codec: RequestStateCodec,
@@ -82,39 +130,29 @@ export async function restoreState(
   params: Params,
   authInfo: unknown,
 ): Promise<MrtrState> {
+  const responses = params.inputResponses;
+  if (responses !== undefined && !isRecord(responses)) {
+    throw WireError.invalidParams('inputResponses must be an object keyed by the inputRequests keys');
+  }
   const token = params.requestState;
-  if (token === undefined) return new MrtrState({});
+  if (token === undefined) return new MrtrState({}, responses);
   const refuse = (why: string): never => {
     throw WireError.invalidParams(`requestState rejected: ${why}`);
   };
   if (typeof token !== 'string') refuse('not a string');
   const payload = await codec.open(token as string);
   if (!payload) return refuse('it failed verification');
-  if (payload.v !== 1 || payload.m !== method) refuse('it belongs to another method');
+  if (payload.v !== 2 || payload.m !== method) refuse('it belongs to another method');
   if (typeof payload.exp !== 'number' || payload.exp < Date.now()) refuse('it has expired');
   if (payload.p !== principalOf(authInfo)) refuse('it belongs to another principal');
   if (payload.d !== (await digestRequest(method, salientParams(params))))
     refuse('it belongs to another request');
-  const answers: Record<string, unknown> = { ...(payload.a as Record<string, unknown>) };
-  const key = payload.k;
-  const responses = params.inputResponses;
-  if (
-    typeof key === 'string' &&
-    typeof responses === 'object' &&
-    responses !== null &&
-    Object.hasOwn(responses, key)
-  ) {
-    const answer = (responses as Record<string, unknown>)[key];
-    const asked = (payload.q as string | undefined) ?? '';
-    if (!validAnswer(asked, answer)) {
-      throw WireError.invalidParams(`inputResponses.${key} is not a valid answer to ${asked}`);
-    }
-    answers[key] = answer;
-  }
-  return new MrtrState(answers);
+  if (!isRecord(payload.a)) refuse('it is malformed');
+  const round = typeof payload.r === 'number' && Number.isInteger(payload.r) ? payload.r : 1;
+  return new MrtrState({ ...(payload.a as Record<string, unknown>) }, responses, round);
 }
 
-/** Builds the `input_required` result for the state's pending question. */
+/** Builds the `input_required` result for the state's unanswered questions. */
 export async function inputRequiredResult(
   codec: RequestStateCodec,
   state: MrtrState,
@@ -123,24 +161,22 @@ export async function inputRequiredResult(
   authInfo: unknown,
   ttlMs: number,
 ): Promise<Record<string, unknown>> {
-  const pending = state.pending!;
   const requestState = await codec.seal({
-    v: 1,
+    v: 2,
     m: method,
     d: await digestRequest(method, salientParams(params)),
     p: principalOf(authInfo),
     exp: Date.now() + ttlMs,
     a: state.answers,
-    k: pending.key,
-    q: pending.request.method,
+    r: state.round + 1,
   });
-  const inputRequest: Record<string, unknown> = { method: pending.request.method };
-  if (pending.request.params !== undefined) inputRequest.params = pending.request.params;
-  return {
-    resultType: 'input_required',
-    inputRequests: { [pending.key]: inputRequest },
-    requestState,
-  };
+  const inputRequests: Record<string, unknown> = {};
+  for (const [key, request] of state.pending) {
+    const wire: Record<string, unknown> = { method: request.method };
+    if (request.params !== undefined) wire.params = request.params;
+    inputRequests[key] = wire;
+  }
+  return { resultType: 'input_required', inputRequests, requestState };
 }
 
 export { canonicalJson };

@@ -1,4 +1,4 @@
-import { LocalError } from '../jsonrpc/index.js';
+import { ErrorCode, LocalError, WireError } from '../jsonrpc/index.js';
 import type { Params, RequestId } from '../jsonrpc/index.js';
 import { hasCapability } from '../protocol/methods.js';
 import type { Era } from '../protocol/versions.js';
@@ -6,7 +6,19 @@ import type { CreateMessageRequestParams, CreateMessageResult } from '../protoco
 import type { ElicitRequestParams, ElicitResult } from '../protocol/types/elicitation.js';
 import type { ListRootsResult } from '../protocol/types/roots.js';
 import type { LogLevel, PeerInfo, RequestContext, RequestOptions } from '../session/index.js';
-import type { InputRequest, MrtrState } from './mrtr.js';
+import type { InputRequest } from './mrtr.js';
+
+/**
+ * Something that can put a question to the client and wait for the answer: the MRTR
+ * replay state of a modern request, or a task waiting in `input_required`.
+ */
+export interface InputAsker {
+  ask(request: InputRequest, key?: string): Promise<Record<string, unknown>>;
+  /** Several questions in one round, by key (MRTR); askers without it get them one by one. */
+  askAll?(requests: Readonly<Record<string, InputRequest>>): Promise<Record<string, Record<string, unknown>>>;
+  /** Records a status message (tasks). */
+  status?(message: string): void;
+}
 
 /** Options for a question asked of the client. */
 export interface AskOptions {
@@ -15,6 +27,46 @@ export interface AskOptions {
    * `timeoutMs` when set, otherwise 5 minutes, since a person may be answering).
    */
   timeoutMs?: number;
+  /**
+   * The question's key in the modern era's `inputRequests` (default `q0`, `q1`, … in the
+   * order asked). A handler that names its questions can read them in any order.
+   */
+  key?: string;
+}
+
+/** The answer type of each kind of question. */
+export type AnswerTo<R extends InputRequest> = R['method'] extends 'elicitation/create'
+  ? ElicitResult
+  : R['method'] extends 'sampling/createMessage'
+    ? CreateMessageResult
+    : ListRootsResult;
+
+/** The capability a question needs, by method (`elicitation.url` for URL-mode elicitation). */
+function capabilityFor(request: InputRequest): { path: string; missing: string } | undefined {
+  switch (request.method) {
+    case 'elicitation/create':
+      return (request.params as { mode?: string } | undefined)?.mode === 'url'
+        ? { path: 'elicitation.url', missing: 'The client does not support URL-mode elicitation' }
+        : {
+            path: 'elicitation',
+            missing: 'The client did not declare the elicitation capability, so the user cannot be asked',
+          };
+    case 'sampling/createMessage': {
+      const p = request.params as { tools?: unknown; toolChoice?: unknown } | undefined;
+      return p?.tools !== undefined || p?.toolChoice !== undefined
+        ? { path: 'sampling.tools', missing: 'The client does not support tools in sampling' }
+        : { path: 'sampling', missing: 'The client did not declare the sampling capability' };
+    }
+    case 'roots/list':
+      return { path: 'roots', missing: 'The client did not declare the roots capability' };
+    default:
+      return undefined;
+  }
+}
+
+/** `{ sampling: { tools: {} } }` for `sampling.tools`. */
+function capabilityObject(path: string): Record<string, unknown> {
+  return path.split('.').reduceRight<Record<string, unknown>>((inner, part) => ({ [part]: inner }), {});
 }
 
 const ASK_TIMEOUT_MS = 5 * 60_000;
@@ -35,13 +87,60 @@ const ASK_TIMEOUT_MS = 5 * 60_000;
  * ```
  */
 export class ServerContext {
+  private taskId_: string | undefined;
+  private taskStarter: (() => Promise<void>) | undefined;
+  private statusCount = 0;
+
   constructor(
-    /** The engine-level context of this request. */
-    readonly request: RequestContext,
-    private readonly mrtr: MrtrState | undefined,
+    /** The engine-level context of this request (the task's, once the call became a task). */
+    public request: RequestContext,
+    /** Where questions go: MRTR replay state (modern requests) or a task; undefined for a legacy request. */
+    private asker: InputAsker | undefined,
     /** The server's `timeoutMs`, when its author set one: the default for every question. */
     private readonly askTimeoutMs?: number,
   ) {}
+
+  /** The task this call runs as, when it runs as one. */
+  get taskId(): string | undefined {
+    return this.taskId_;
+  }
+
+  /**
+   * Moves the call into a task (used by the task runtime): the signal, progress and logs
+   * become the task's, and questions go through the task's `input_required` state.
+   * @internal
+   */
+  enterTask(request: RequestContext, asker: InputAsker, taskId: string): void {
+    this.request = request;
+    this.asker = asker;
+    this.taskId_ = taskId;
+  }
+
+  /** @internal Set by the task runtime for tools that start their task themselves. */
+  setTaskStarter(start: () => Promise<void>): void {
+    this.taskStarter = start;
+  }
+
+  /**
+   * Turns this call into a task now, for tools declared with `deferTask`: questions asked
+   * before it are settled synchronously (MRTR rounds in the modern era), the client gets
+   * its `CreateTaskResult`, and the rest of the handler runs as the task. Elsewhere (a
+   * plain call, or a task already) it does nothing.
+   */
+  async startTask(): Promise<void> {
+    const start = this.taskStarter;
+    this.taskStarter = undefined;
+    if (start) await start();
+  }
+
+  /**
+   * Reports a human-readable status: a task's `statusMessage`, or a progress message on a
+   * plain call whose client asked for progress.
+   */
+  status(message: string): void {
+    if (this.asker?.status) this.asker.status(message);
+    else this.request.progress(++this.statusCount, undefined, message);
+  }
 
   get signal(): AbortSignal {
     return this.request.signal;
@@ -82,6 +181,7 @@ export class ServerContext {
 
   /** Reports progress, when the client asked for it. */
   progress(progress: number, total?: number, message?: string): void {
+    if (message !== undefined) this.asker?.status?.(message);
     this.request.progress(progress, total, message);
   }
 
@@ -90,69 +190,105 @@ export class ServerContext {
     this.request.log(level, data, logger);
   }
 
+  /** Whether the client declared a capability (`'sampling'`, `'elicitation.url'`, …) for this request. */
+  clientSupports(capability: string): boolean {
+    return hasCapability(this.request.peerCapabilities, capability);
+  }
+
+  /**
+   * Which round of a modern multi-round request this is: 1 on the first call, 2 after one
+   * `input_required` answer, and so on. Always 1 in the legacy era, where questions are
+   * answered in place.
+   */
+  get inputRound(): number {
+    return (this.asker as { round?: number } | undefined)?.round ?? 1;
+  }
+
   /** Asks the user something through the client (form or URL mode). */
   async elicit(params: ElicitRequestParams, options?: AskOptions): Promise<ElicitResult> {
     const url = (params as { mode?: string }).mode === 'url';
-    const caps = this.request.peerCapabilities;
-    if (!hasCapability(caps, 'elicitation')) {
-      throw new LocalError(
-        'CapabilityNotSupported',
-        'The client did not declare the elicitation capability, so the user cannot be asked',
-      );
-    }
-    if (url && !hasCapability(caps, 'elicitation.url')) {
-      throw new LocalError('CapabilityNotSupported', 'The client does not support URL-mode elicitation');
-    }
     let wire = params as unknown as Params;
     if (url) {
       // elicitationId is required in 2025-11-25 and gone in 2026-07-28.
       const { elicitationId, ...rest } = wire as Params & { elicitationId?: string };
       wire = this.era === 'legacy' ? { ...rest, elicitationId: elicitationId ?? crypto.randomUUID() } : rest;
     }
-    return (await this.ask(
-      { method: 'elicitation/create', params: wire },
-      options,
-    )) as unknown as ElicitResult;
+    const request = { method: 'elicitation/create', params: wire } as InputRequest;
+    return (await this.askOne(request, options)) as unknown as ElicitResult;
   }
 
   /** Asks the client's LLM for a completion (with tools, when the client supports them). */
   async sample(params: CreateMessageRequestParams, options?: AskOptions): Promise<CreateMessageResult> {
-    const caps = this.request.peerCapabilities;
-    if (!hasCapability(caps, 'sampling')) {
-      throw new LocalError('CapabilityNotSupported', 'The client did not declare the sampling capability');
-    }
-    if (
-      (params.tools !== undefined || params.toolChoice !== undefined) &&
-      !hasCapability(caps, 'sampling.tools')
-    ) {
-      throw new LocalError('CapabilityNotSupported', 'The client does not support tools in sampling');
-    }
-    return (await this.ask(
-      { method: 'sampling/createMessage', params: params as unknown as Params },
-      options,
-    )) as unknown as CreateMessageResult;
+    const request = { method: 'sampling/createMessage', params: params as unknown as Params } as InputRequest;
+    return (await this.askOne(request, options)) as unknown as CreateMessageResult;
   }
 
   /** Asks the client for its roots. */
   async listRoots(options?: AskOptions): Promise<ListRootsResult> {
-    if (!hasCapability(this.request.peerCapabilities, 'roots')) {
-      throw new LocalError('CapabilityNotSupported', 'The client did not declare the roots capability');
-    }
-    return (await this.ask({ method: 'roots/list' }, options)) as unknown as ListRootsResult;
+    return (await this.askOne({ method: 'roots/list' }, options)) as unknown as ListRootsResult;
   }
 
-  private ask(request: InputRequest, options?: AskOptions): Promise<Record<string, unknown>> {
+  /**
+   * Asks several questions at once, under keys the handler chooses, and resolves with every
+   * answer by key. In the modern era they travel together in one `input_required` round
+   * (the keys are the `inputRequests` keys); in the legacy era they are sent to the client
+   * concurrently.
+   *
+   * @example
+   * ```ts
+   * const { user_name, greeting } = await ctx.ask({
+   *   user_name: { method: 'elicitation/create', params: { message: 'Your name?', requestedSchema } },
+   *   greeting: { method: 'sampling/createMessage', params: { messages, maxTokens: 50 } },
+   * });
+   * ```
+   */
+  async ask<Q extends Record<string, InputRequest>>(
+    questions: Q,
+    options?: Omit<AskOptions, 'key'>,
+  ): Promise<{ [K in keyof Q]: AnswerTo<Q[K]> }> {
+    for (const request of Object.values(questions)) this.checkCapability(request);
+    type Answers = { [K in keyof Q]: AnswerTo<Q[K]> };
+    const asker = this.asker ?? (this.era === 'modern' ? this.noAsker() : undefined);
+    if (asker?.askAll) return (await asker.askAll(questions)) as unknown as Answers;
+    const keys = Object.keys(questions);
+    const answers = await Promise.all(
+      keys.map((k) => (asker ? asker.ask(questions[k]!, k) : this.legacyAsk(questions[k]!, options))),
+    );
+    return Object.fromEntries(keys.map((k, i) => [k, answers[i]])) as Answers;
+  }
+
+  /**
+   * Refuses a question the client cannot answer: in the modern era with
+   * MissingRequiredClientCapability (-32021, HTTP 400), as the spec requires; in the legacy
+   * era with a local error, which a tool turns into an `isError` result.
+   */
+  private checkCapability(request: InputRequest): void {
+    const need = capabilityFor(request);
+    if (!need || hasCapability(this.request.peerCapabilities, need.path)) return;
     if (this.era === 'modern') {
-      if (!this.mrtr) {
-        return Promise.reject(
-          new LocalError(
-            'CapabilityNotSupported',
-            `${this.method} cannot ask the client for input (only tools/call, prompts/get and resources/read can)`,
-          ),
-        );
-      }
-      return this.mrtr.ask(request);
+      throw new WireError(ErrorCode.MissingRequiredClientCapability, need.missing, {
+        requiredCapabilities: capabilityObject(need.path),
+      });
     }
+    throw new LocalError('CapabilityNotSupported', need.missing);
+  }
+
+  /** A modern request whose method cannot carry `input_required` has nobody to ask. */
+  private noAsker(): never {
+    throw new LocalError(
+      'CapabilityNotSupported',
+      `${this.method} cannot ask the client for input (only tools/call, prompts/get and resources/read can)`,
+    );
+  }
+
+  private async askOne(request: InputRequest, options?: AskOptions): Promise<Record<string, unknown>> {
+    this.checkCapability(request);
+    if (this.asker) return this.asker.ask(request, options?.key);
+    if (this.era === 'modern') this.noAsker();
+    return this.legacyAsk(request, options);
+  }
+
+  private legacyAsk(request: InputRequest, options?: AskOptions): Promise<Record<string, unknown>> {
     const opts: RequestOptions = { timeoutMs: options?.timeoutMs ?? this.askTimeoutMs ?? ASK_TIMEOUT_MS };
     return this.request.request(request.method, request.params, opts);
   }

@@ -31,6 +31,9 @@ import type {
   TemplateReadHandler,
 } from './resources.js';
 import { ServerContext } from './server-context.js';
+import { TaskRuntime, taskSupportOf } from './task-runtime.js';
+import type { TaskOptions } from './task-runtime.js';
+import { declaresTasksExtension, missingTasksExtension, modernTask } from './task-wire.js';
 import { buildTool, callTool } from './tools.js';
 import type { ToolDefinition, ToolEntry, ToolHandler } from './tools.js';
 import type { SchemaInput } from './schema-adapter.js';
@@ -61,6 +64,11 @@ export interface ServerOptions {
   timeoutMs?: number;
   /** Receives handler failures and protocol warnings (default: stderr). */
   logger?: SessionLogger;
+  /**
+   * Tasks (2025-11-25 and the `io.modelcontextprotocol/tasks` extension). They switch on
+   * by themselves when a tool declares `execution.taskSupport`; options tune them.
+   */
+  tasks?: TaskOptions;
 }
 
 /** A handle to something registered, to take it away again. */
@@ -73,6 +81,8 @@ interface ListenStream {
   readonly id: RequestId;
   readonly filter: Record<string, unknown>;
   end(): void;
+  /** Stops watching the tasks this stream follows. */
+  unwatch?: () => void;
 }
 
 type ListKey = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
@@ -103,14 +113,15 @@ export class McpServer {
   private readonly sessions = new Set<Session>();
   private readonly legacySubscriptions = new WeakMap<Session, Set<string>>();
   private readonly listeners = new Set<ListenStream>();
-  private readonly codec: RequestStateCodec;
-  private readonly bus: ChangeBus;
-  private readonly unsubscribeBus: () => void;
+  private codec: RequestStateCodec;
+  private bus: ChangeBus;
+  private unsubscribeBus: () => void;
   /** The wire form of each list, built once and dropped when its contents change. */
   private readonly wireLists = new Map<ListKey, readonly unknown[]>();
   /** What connect gives each session (modern HTTP connects once per request); reset on change. */
   private connectCapabilities: Record<string, unknown> | undefined;
   private closing = false;
+  private taskRuntime: TaskRuntime | undefined;
 
   constructor(info: Implementation, options: ServerOptions = {}) {
     this.info = info;
@@ -156,6 +167,19 @@ export class McpServer {
       'subscriptions/listen',
       plain((p, rc) => this.listen(p, rc)),
     );
+    if (options.tasks) this.enableTasks();
+  }
+
+  /** The task runtime, once tasks are on (a tool declared `taskSupport`, or `options.tasks`). */
+  get tasks(): TaskRuntime | undefined {
+    return this.taskRuntime;
+  }
+
+  private enableTasks(): TaskRuntime {
+    if (this.taskRuntime) return this.taskRuntime;
+    const runtime = new TaskRuntime(this.options.tasks);
+    for (const [method, handler] of runtime.handlers()) this.handlers.set(method, handler);
+    return (this.taskRuntime = runtime);
   }
 
   // ------------------------------------------------------------ registration
@@ -166,6 +190,7 @@ export class McpServer {
    */
   tool<S extends SchemaInput>(definition: ToolDefinition<S>, handler: ToolHandler<S>): Registration {
     const entry = buildTool(definition as ToolDefinition, handler as ToolHandler<never>);
+    if (taskSupportOf(definition.execution) !== 'forbidden') this.enableTasks();
     this.tools.set(entry.wire.name, entry);
     this.changed({ kind: 'tools' });
     return {
@@ -212,6 +237,18 @@ export class McpServer {
     return this.tools.get(name)?.wire.inputSchema as Record<string, unknown> | undefined;
   }
 
+  /**
+   * Joins a cluster of nodes that serve this same server behind a load balancer (the HTTP
+   * layer calls this when it is given shared stores): change events then travel on the
+   * cluster's bus, and MRTR state is sealed with the key every node shares.
+   */
+  joinCluster(parts: { changeBus: ChangeBus; requestStateKey: Uint8Array }): void {
+    this.unsubscribeBus();
+    this.bus = parts.changeBus;
+    this.unsubscribeBus = this.bus.subscribe((e) => this.deliverChange(e));
+    if (!this.options.requestState) this.codec = new HmacRequestState(parts.requestStateKey);
+  }
+
   /** Tells subscribers that a resource's content changed. */
   resourceUpdated(uri: string): void {
     this.bus.publish({ kind: 'resource', uri });
@@ -242,7 +279,13 @@ export class McpServer {
       caps.resources = { subscribe: true, listChanged: true };
     if (this.prompts.size > 0) caps.prompts = { listChanged: true };
     if (this.prompts.size > 0 || this.templates.size > 0) caps.completions = {};
-    return { ...caps, ...this.options.capabilities };
+    const own = this.options.capabilities;
+    if (this.taskRuntime) {
+      const t = this.taskRuntime.capabilities();
+      const extensions = { ...(t.extensions as object), ...(own?.extensions as object | undefined) };
+      return { ...caps, tasks: t.tasks, ...own, extensions };
+    }
+    return { ...caps, ...own };
   }
 
   /**
@@ -286,6 +329,7 @@ export class McpServer {
     for (const l of [...this.listeners]) l.end();
     // Let the graceful subscription answers reach the transports first.
     await new Promise((r) => setTimeout(r, 0));
+    await this.taskRuntime?.close();
     await Promise.all([...this.sessions].map((s) => s.close()));
     this.unsubscribeBus();
   }
@@ -322,9 +366,9 @@ export class McpServer {
             );
     } catch (e) {
       // A pending question wins over whatever the handler did while unwinding from it.
-      if (!mrtr?.pending) throw e === INPUT_REQUIRED ? WireError.internal() : e;
+      if (!mrtr?.pending.size) throw e === INPUT_REQUIRED ? WireError.internal() : e;
     }
-    if (mrtr?.pending) {
+    if (mrtr?.pending.size) {
       return inputRequiredResult(
         this.codec,
         mrtr,
@@ -380,6 +424,10 @@ export class McpServer {
     const entry = this.tools.get(name);
     if (!entry)
       throw WireError.invalidParams(`Unknown tool: ${name.length > 100 ? name.slice(0, 100) + '…' : name}`);
+    if (this.taskRuntime) {
+      const tool = { name, support: taskSupportOf(entry.wire.execution), deferred: entry.deferTask };
+      return this.taskRuntime.callTool(tool, params, ctx, (c) => callTool(entry, params, c));
+    }
     return callTool(entry, params, ctx);
   }
 
@@ -488,6 +536,14 @@ export class McpServer {
         .slice(0, 10_000);
       filter.resourceSubscriptions = uris;
     }
+    let taskIds: string[] | undefined;
+    if (requested.taskIds !== undefined) {
+      if (!this.taskRuntime) throw WireError.invalidParams('This server runs no tasks');
+      if (!declaresTasksExtension(rc.peerCapabilities)) throw missingTasksExtension('taskIds');
+      if (!Array.isArray(requested.taskIds)) throw WireError.invalidParams('taskIds must be an array');
+      taskIds = requested.taskIds.filter((t): t is string => typeof t === 'string').slice(0, 1000);
+      filter.taskIds = taskIds;
+    }
     const id = rc.requestId;
     rc.notify('notifications/subscriptions/acknowledged', {
       _meta: { [MetaKey.SubscriptionId]: id },
@@ -500,13 +556,31 @@ export class McpServer {
         id,
         filter,
         end: () => {
+          stream.unwatch?.();
           this.listeners.delete(stream);
           resolve({ _meta: { [MetaKey.SubscriptionId]: id } });
         },
       };
       this.listeners.add(stream);
+      if (taskIds && this.taskRuntime) stream.unwatch = this.watchTasks(stream, taskIds, rc);
       rc.signal.addEventListener('abort', () => stream.end(), { once: true });
     });
+  }
+
+  /** `notifications/tasks` on a listen stream, for the caller's own tasks among `taskIds`. */
+  private watchTasks(stream: ListenStream, taskIds: readonly string[], rc: RequestContext): () => void {
+    const runtime = this.taskRuntime!;
+    const owner = runtime.ownerOf(rc);
+    const stops = taskIds.map((id) =>
+      runtime.store.watch(id, (record) => {
+        if (!record || record.owner !== owner) return;
+        const params = { ...modernTask(record, true), _meta: { [MetaKey.SubscriptionId]: stream.id } };
+        stream.session.sendRelated(stream.id, 'notifications/tasks', params);
+      }),
+    );
+    return () => {
+      for (const stop of stops) stop();
+    };
   }
 
   private deliverChange(event: ChangeEvent): void {

@@ -24,7 +24,16 @@ export interface ToolDefinition<S extends SchemaInput = SchemaInput> {
   outputJsonSchema?: JsonSchemaObject;
   annotations?: ToolAnnotations;
   icons?: Icon[];
-  execution?: Record<string, unknown>;
+  /**
+   * `taskSupport`: whether `tools/call` may (`optional`), must (`required`) or must not
+   * (`forbidden`, the default) run as a task. The same handler serves every mode.
+   */
+  execution?: { taskSupport?: 'forbidden' | 'optional' | 'required'; [key: string]: unknown };
+  /**
+   * The task starts when the handler calls `ctx.startTask()` rather than before it runs,
+   * so the handler can first settle questions synchronously (default false).
+   */
+  deferTask?: boolean;
   _meta?: Record<string, unknown>;
 }
 
@@ -39,6 +48,7 @@ export interface ToolEntry {
   readonly input: CompiledSchema | undefined;
   readonly output: CompiledSchema | undefined;
   readonly handler: ToolHandler<never>;
+  readonly deferTask: boolean;
 }
 
 const ANY_OBJECT: JsonSchemaObject = Object.freeze({ type: 'object' }) as JsonSchemaObject;
@@ -70,7 +80,7 @@ export function buildTool(def: ToolDefinition, handler: ToolHandler<never>): Too
   if (def.icons !== undefined) wire.icons = def.icons;
   if (def.execution !== undefined) wire.execution = def.execution;
   if (def._meta !== undefined) wire._meta = def._meta;
-  return { wire: wire as unknown as Tool, input, output, handler };
+  return { wire: wire as unknown as Tool, input, output, handler, deferTask: def.deferTask === true };
 }
 
 /** A tool failure as the model should see it. */

@@ -14,6 +14,31 @@ interface BuiltinHost {
 
 const hostOf = (ctx: { session: unknown }): BuiltinHost => ctx.session as BuiltinHost;
 
+const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
+/**
+ * Tasks are declared in two places: the `tasks` slot of 2025-11-25 and, from 2026-07-28,
+ * the `io.modelcontextprotocol/tasks` extension. Each revision sees only its own.
+ */
+export function capabilitiesFor(
+  caps: Record<string, unknown>,
+  era: 'legacy' | 'modern',
+  version: string,
+): Record<string, unknown> {
+  const ext = caps.extensions as Record<string, unknown> | undefined;
+  const hasExt = typeof ext === 'object' && ext !== null && Object.hasOwn(ext, TASKS_EXTENSION);
+  const dropSlot = caps.tasks !== undefined && (era === 'modern' || version < '2025-11-25');
+  if (!dropSlot && !(hasExt && era === 'legacy')) return caps;
+  const out = { ...caps };
+  if (dropSlot) delete out.tasks;
+  if (hasExt && era === 'legacy') {
+    const { [TASKS_EXTENSION]: _tasks, ...rest } = ext;
+    if (Object.keys(rest).length > 0) out.extensions = rest;
+    else delete out.extensions;
+  }
+  return out;
+}
+
 /** `ping`, in either direction (legacy era). */
 export const pingHandler: RequestHandler = () => ({});
 
@@ -22,7 +47,7 @@ export const discoverHandler: RequestHandler = (_params, ctx) => {
   const s = hostOf(ctx);
   const result: Record<string, unknown> = {
     supportedVersions: [...modernOnly(s.versions)].reverse(),
-    capabilities: s.capabilities,
+    capabilities: capabilitiesFor(s.capabilities, 'modern', ''),
   };
   if (s.instructions !== undefined) result.instructions = s.instructions;
   return result;

@@ -51,7 +51,8 @@ export function routeInbound(
       peerInfo: s.peerInfo,
     };
   }
-  const modern = readModernMeta(params, modernOnly(s.versions), s.versions);
+  // The -32022 list names what this endpoint serves in the modern era, as server/discover does.
+  const modern = readModernMeta(params, modernOnly(s.versions));
   if (modern instanceof WireError) return modern;
   if (modern) {
     return {

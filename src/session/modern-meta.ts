@@ -57,5 +57,10 @@ export function readModernMeta(
 export function withModernMeta(params: Params | undefined, base: Readonly<Record<string, unknown>>): Params {
   if (params === undefined) return { _meta: base };
   const own = params._meta;
-  return { ...params, _meta: isObject(own) ? { ...own, ...base } : base };
+  if (!isObject(own)) return { ...params, _meta: base };
+  const meta = { ...own, ...base };
+  // A request may declare capabilities of its own (per-request extensions, such as tasks).
+  if (isObject(own[MetaKey.ClientCapabilities]))
+    meta[MetaKey.ClientCapabilities] = own[MetaKey.ClientCapabilities];
+  return { ...params, _meta: meta };
 }

@@ -12,6 +12,16 @@ export interface TokenSource {
   readonly serverUrl: URL;
   /** The current access token, refreshed if it expired; undefined before authorization. */
   accessToken(): Promise<string | undefined>;
+  /**
+   * The DPoP proof to send with `token` on one request, or undefined for a Bearer token
+   * (RFC 9449 §7).
+   */
+  proofFor?(token: string, method: string, url: string): Promise<string | undefined>;
+  /**
+   * Sees every answer of the MCP server: remembers a `DPoP-Nonce`, and says whether the
+   * answer was a `use_dpop_nonce` challenge the request should be retried after (RFC 9449 §9).
+   */
+  observe?(status: number, headers: Headers, url: string): boolean;
   /** Gets a new or better token after a 401 or 403 `insufficient_scope` answer. */
   recover(
     status: 401 | 403,
@@ -63,12 +73,25 @@ export function createAuthFetch(
   return async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const href = input instanceof Request ? input.url : String(input);
     if (new URL(href, source.serverUrl).origin !== source.serverUrl.origin) return base(input, init);
+    const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
+    let nonceRetried = false;
     for (let attempt = 0; ; attempt++) {
       const token = await source.accessToken();
       const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
-      if (token !== undefined) headers.set('authorization', `Bearer ${token}`);
+      if (token !== undefined) {
+        const proof = await source.proofFor?.(token, method, href);
+        headers.set('authorization', proof === undefined ? `Bearer ${token}` : `DPoP ${token}`);
+        if (proof !== undefined) headers.set('dpop', proof);
+      }
       const response = await base(input, { ...init, headers });
       const status = response.status;
+      if (source.observe?.(status, response.headers, href) && !nonceRetried && replayable(init?.body)) {
+        // A nonce challenge: the same request once more, with a proof carrying the nonce.
+        nonceRetried = true;
+        attempt--;
+        await response.body?.cancel().catch(() => undefined);
+        continue;
+      }
       if (status !== 401 && status !== 403) return response;
       const challenge = bearerChallengeOf(response.headers);
       if (status === 403 && challenge?.error !== 'insufficient_scope') return response;

@@ -45,12 +45,30 @@ export function createAuthRequester(
 ): HttpRequester {
   return async (request: HttpRequest): Promise<HttpReply> => {
     if (request.url.origin !== source.serverUrl.origin) return inner(request);
+    const url = request.url.href;
+    let nonceRetried = false;
     for (let attempt = 0; ; attempt++) {
       const token = await abortable(source.accessToken(), request);
-      const headers =
-        token === undefined ? request.headers : { ...request.headers, authorization: `Bearer ${token}` };
+      let headers = request.headers;
+      if (token !== undefined) {
+        const proof = await abortable(
+          source.proofFor?.(token, request.method, url) ?? Promise.resolve(undefined),
+          request,
+        );
+        headers =
+          proof === undefined
+            ? { ...request.headers, authorization: `Bearer ${token}` }
+            : { ...request.headers, authorization: `DPoP ${token}`, dpop: proof };
+      }
       const reply = await inner(headers === request.headers ? request : { ...request, headers });
       const status = reply.status;
+      if (source.observe?.(status, reply.headers(), url) && !nonceRetried) {
+        // A nonce challenge: the same request once more, with a proof carrying the nonce.
+        nonceRetried = true;
+        attempt--;
+        reply.discard();
+        continue;
+      }
       if (status !== 401 && status !== 403) return reply;
       const challenge = bearerChallengeOf(reply.headers());
       if (status === 403 && challenge?.error !== 'insufficient_scope') return reply;

@@ -142,7 +142,7 @@ export async function authorizationCodeGrant(
   const auth = await clientAuthOf(ctx.client);
   const c = oauthClient(ctx.client);
   const res = await tokenCall('authorization code exchange', async () => {
-    const options = requestOptions(ctx.fetcher, { resource: ctx.resource });
+    const options = requestOptions(ctx.fetcher, { resource: ctx.resource }, ctx.dpop);
     const response = await authorizationCodeGrantRequest(
       ctx.as,
       c,

@@ -24,6 +24,7 @@ import type {
 import { AuthError } from '../errors.js';
 import { clientAuthOf } from './client-auth.js';
 import type { ResolvedClient } from './client-auth.js';
+import type { DpopProver } from './dpop.js';
 import type { GuardedFetch } from './guarded-fetch.js';
 import type { StoredTokens } from './store.js';
 
@@ -34,6 +35,8 @@ export interface GrantContext {
   client: ResolvedClient;
   /** The RFC 8707 resource the token is for. */
   resource: string;
+  /** Proves possession of this key at the token endpoint, for a DPoP-bound token (RFC 9449). */
+  dpop?: DpopProver;
 }
 
 export const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
@@ -45,9 +48,10 @@ export const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 export function requestOptions(
   fetcher: GuardedFetch,
   extra?: Record<string, string>,
+  dpop?: DpopProver,
 ): TokenEndpointRequestOptions {
   const options: TokenEndpointRequestOptions = {
-    [customFetch]: fetcher.custom,
+    [customFetch]: dpop ? dpop.tokenFetch(fetcher.custom) : fetcher.custom,
     [allowInsecureRequests]: true,
   };
   if (extra) options.additionalParameters = extra;
@@ -86,8 +90,8 @@ export async function tokenCall(
 }
 
 /**
- * The tokens of a token response, for storing. Only Bearer tokens are accepted (mcpkit
- * sends tokens in `Authorization: Bearer` only). When the response names no scope, the
+ * The tokens of a token response, for storing: Bearer, or DPoP-bound (RFC 9449) when the
+ * request carried a proof; nothing else. When the response names no scope, the
  * requested one is recorded; a refresh that returns no new refresh token keeps the old one.
  */
 export function toStored(
@@ -95,13 +99,14 @@ export function toStored(
   requested?: string,
   previousRefresh?: string,
 ): StoredTokens {
-  if (res.token_type !== 'bearer') {
+  if (res.token_type !== 'bearer' && res.token_type !== 'dpop') {
     throw new AuthError(
       'TokenRequestFailed',
-      `The token endpoint issued a ${res.token_type} token; only Bearer is supported`,
+      `The token endpoint issued a ${res.token_type} token; only Bearer and DPoP are supported`,
     );
   }
   const out: StoredTokens = { access_token: res.access_token };
+  if (res.token_type === 'dpop') out.token_type = 'DPoP';
   const refresh = res.refresh_token ?? previousRefresh;
   if (refresh !== undefined) out.refresh_token = refresh;
   if (typeof res.expires_in === 'number') out.expires_at = Math.floor(Date.now() / 1000) + res.expires_in;
@@ -126,7 +131,7 @@ export async function refreshGrant(ctx: GrantContext, tokens: StoredTokens): Pro
   const auth = await clientAuthOf(ctx.client);
   const c = oauthClient(ctx.client);
   const res = await tokenCall('refresh token grant', async () => {
-    const options = requestOptions(ctx.fetcher, { resource: ctx.resource });
+    const options = requestOptions(ctx.fetcher, { resource: ctx.resource }, ctx.dpop);
     const response = await refreshTokenGrantRequest(ctx.as, c, auth, refresh, options);
     return processRefreshTokenResponse(ctx.as, c, response);
   });
@@ -156,7 +161,7 @@ export async function clientCredentialsGrant(
       c,
       auth,
       params,
-      requestOptions(ctx.fetcher),
+      requestOptions(ctx.fetcher, undefined, ctx.dpop),
     );
     return processClientCredentialsResponse(ctx.as, c, response);
   });
@@ -188,7 +193,7 @@ export async function jwtBearerGrant(
       auth,
       JWT_BEARER,
       params,
-      requestOptions(ctx.fetcher),
+      requestOptions(ctx.fetcher, undefined, ctx.dpop),
     );
     return processGenericTokenEndpointResponse(ctx.as, c, response);
   });

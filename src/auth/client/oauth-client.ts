@@ -12,6 +12,7 @@ import { authorizationCodeGrant, requireS256 } from './authorization-code.js';
 import type { ResolvedClient } from './client-auth.js';
 import type { AssertionProvider } from './cross-app-access.js';
 import { discover } from './discovery.js';
+import { DPOP_ALG, DpopProver } from './dpop.js';
 import type { Discovery } from './discovery.js';
 import { clientCredentialsGrant, jwtBearerGrant, oauthErrorOf, refreshGrant } from './grants.js';
 import type { GrantContext } from './grants.js';
@@ -24,7 +25,7 @@ import { checkClientMetadataUrl, forgetRegistration, resolveClient } from './reg
 import type { PreRegisteredClient, RegistrationContext } from './registration.js';
 import { MemoryCredentialStore } from './store.js';
 import type { CredentialStore, StoredTokens } from './store.js';
-import { scopeSet } from './www-authenticate.js';
+import { parseWwwAuthenticate, scopeSet } from './www-authenticate.js';
 import type { BearerChallenge } from './www-authenticate.js';
 
 /** How the client gets tokens. */
@@ -67,6 +68,12 @@ export interface OAuthClientOptions {
   legacyFallbacks?: boolean;
   /** Chooses among several authorization servers (default: the first). */
   selectAuthorizationServer?: (issuers: readonly string[]) => string;
+  /**
+   * DPoP-bound tokens (RFC 9449, SEP-1932): `true` or a {@link DpopProver} always, `false`
+   * never; by default, whenever the authorization server advertises ES256 in
+   * `dpop_signing_alg_values_supported` (with a key generated for this client).
+   */
+  dpop?: boolean | DpopProver;
 }
 
 const REFRESH_SKEW_S = 30;
@@ -101,6 +108,8 @@ export class OAuthClient implements TokenSource {
   private tokens: StoredTokens | undefined;
   private requested = new Set<string>();
   private flight: Promise<void> | undefined;
+  /** The DPoP key in use, once a DPoP-bound token was asked for. */
+  private prover: DpopProver | undefined;
 
   constructor(options: OAuthClientOptions) {
     this.options = options;
@@ -188,6 +197,24 @@ export class OAuthClient implements TokenSource {
     await this.single(() => this.run(challenge, failedToken, status === 403));
   }
 
+  /** The DPoP proof for a request carrying `token`, when it is a DPoP-bound token of ours. */
+  async proofFor(token: string, method: string, url: string): Promise<string | undefined> {
+    const t = this.tokens;
+    if (!this.prover || t?.token_type !== 'DPoP' || t.access_token !== token) return undefined;
+    return this.prover.proof(method, url, token);
+  }
+
+  /** Keeps the MCP server's DPoP nonces; true for a `use_dpop_nonce` challenge worth a retry. */
+  observe(status: number, headers: Headers, url: string): boolean {
+    if (!this.prover) return false;
+    const fresh = this.prover.rememberNonce(url, headers);
+    if (!fresh || status !== 401) return false;
+    const value = headers.get('www-authenticate') ?? '';
+    return parseWwwAuthenticate(value).some(
+      (c) => c.scheme.toLowerCase() === 'dpop' && c.params.error === 'use_dpop_nonce',
+    );
+  }
+
   /** Forgets the tokens for this server, here and in the store. */
   async signOut(): Promise<void> {
     this.tokens = undefined;
@@ -235,7 +262,25 @@ export class OAuthClient implements TokenSource {
   }
 
   private async context(d: Discovery): Promise<GrantContext> {
-    return { fetcher: this.guarded, as: d.as, client: await this.clientFor(d.as), resource: d.resource };
+    const ctx: GrantContext = {
+      fetcher: this.guarded,
+      as: d.as,
+      client: await this.clientFor(d.as),
+      resource: d.resource,
+    };
+    const dpop = await this.dpopFor(d.as);
+    if (dpop) ctx.dpop = dpop;
+    return ctx;
+  }
+
+  /** The DPoP prover to use with this authorization server, if any (see `dpop`). */
+  private async dpopFor(as: AuthorizationServer): Promise<DpopProver | undefined> {
+    const option = this.options.dpop;
+    if (option === false) return undefined;
+    if (option instanceof DpopProver) return (this.prover = option);
+    const algs = as.dpop_signing_alg_values_supported;
+    if (option !== true && !(Array.isArray(algs) && algs.includes(DPOP_ALG))) return undefined;
+    return (this.prover ??= await DpopProver.generate());
   }
 
   /** The spec's scope selection: the challenge, else the PRM's scopes_supported, else none; united with earlier requests. */
@@ -286,7 +331,10 @@ export class OAuthClient implements TokenSource {
     try {
       const cached = this.client?.issuer === d.as.issuer ? this.client.client : undefined;
       const client = cached ?? (await resolveClient(this.registration, d.as, true));
-      fresh = await refreshGrant({ fetcher: this.guarded, as: d.as, client, resource: d.resource }, t);
+      const ctx: GrantContext = { fetcher: this.guarded, as: d.as, client, resource: d.resource };
+      // A DPoP-bound refresh token is bound too (RFC 9449 §5).
+      if (t.token_type === 'DPoP' && this.prover) ctx.dpop = this.prover;
+      fresh = await refreshGrant(ctx, t);
     } catch (e) {
       if (oauthErrorOf(e) === 'invalid_grant') await this.forgetTokens(d);
       throw e;

@@ -17,6 +17,8 @@ export interface StoredClient {
 /** The tokens for one resource. */
 export interface StoredTokens {
   access_token: string;
+  /** `DPoP` for a token bound to the client's DPoP key (RFC 9449); absent for Bearer. */
+  token_type?: 'DPoP';
   refresh_token?: string;
   /** Epoch seconds, from `expires_in` at issuance. */
   expires_at?: number;

@@ -84,7 +84,8 @@ export function parseWwwAuthenticate(value: string): AuthChallenge[] {
 }
 
 /**
- * The Bearer challenge of a response's `WWW-Authenticate` header, if there is one.
+ * The Bearer challenge of a response's `WWW-Authenticate` header, if there is one (else its
+ * DPoP challenge, which has the same parameters).
  *
  * @example
  * ```ts
@@ -95,7 +96,11 @@ export function parseWwwAuthenticate(value: string): AuthChallenge[] {
 export function bearerChallengeOf(headers: Headers): BearerChallenge | undefined {
   const value = headers.get('www-authenticate');
   if (value === null) return undefined;
-  const bearer = parseWwwAuthenticate(value).find((c) => c.scheme.toLowerCase() === 'bearer');
+  // A DPoP challenge (RFC 9449 §7.1) carries the same parameters.
+  const challenges = parseWwwAuthenticate(value);
+  const bearer =
+    challenges.find((c) => c.scheme.toLowerCase() === 'bearer') ??
+    challenges.find((c) => c.scheme.toLowerCase() === 'dpop');
   if (!bearer) return undefined;
   const p = bearer.params;
   const out: BearerChallenge = {};

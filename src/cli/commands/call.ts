@@ -4,12 +4,14 @@ import { CliFailure, ExitCode } from '../exit-codes.js';
 import { palette, progressBar } from '../format.js';
 import { printContent } from './print-content.js';
 
-export const callHelp = `Usage: mcpkit call TOOL [key=value ...] [--args JSON] <target>
+export const callHelp = `Usage: mcpkit call TOOL [key=value ...] [--args JSON] [--detach] <target>
 
 Calls a tool. key=value arguments are coerced with the tool's input schema (numbers,
 booleans, JSON for objects and arrays); --args takes the whole object as JSON.
 Progress shows as a bar and log messages as coloured lines, on stderr.
 Exit code 1 when the tool answers with isError.
+A tool that runs as a task (long-running) shows its status lines and questions as it
+goes; --detach starts it as a task, prints the task id and exits (see: mcpkit tasks).
 
 ${TARGET_HELP}
 
@@ -20,7 +22,7 @@ Examples:
 export async function call(argv: string[]): Promise<number> {
   const { global, values, positionals, help } = parseCommand(
     argv,
-    { args: { type: 'string' } },
+    { args: { type: 'string' }, detach: { type: 'boolean' } },
     'mcpkit call TOOL [key=value ...] <target>',
   );
   if (help) {
@@ -58,9 +60,26 @@ export async function call(argv: string[]): Promise<number> {
         colour(`[${params.level}]${params.logger ? ` ${params.logger}:` : ''} ${data}`) + '\n',
       );
     };
+    if (values.detach === true) {
+      const task = await client.tasks.start({ name, arguments: args });
+      if (task.immediate) {
+        process.stderr.write(p.dim('The server answered at once instead of starting a task\n'));
+        printContent((task.immediate.content ?? []) as unknown as Record<string, unknown>[]);
+        return task.immediate.isError ? ExitCode.ToolError : ExitCode.Ok;
+      }
+      console.log(global.json ? JSON.stringify(task.info, null, 2) : task.taskId);
+      return ExitCode.Ok;
+    }
     const result = await client.callTool(
       { name, arguments: args },
       {
+        onTaskStatus: (t) => {
+          if (tty) process.stderr.write('\r\x1b[K');
+          const id = t.taskId.length > 12 ? `${t.taskId.slice(0, 8)}…` : t.taskId;
+          process.stderr.write(
+            p.cyan(`[task ${id}] ${t.status}${t.statusMessage ? `: ${t.statusMessage}` : ''}`) + '\n',
+          );
+        },
         onprogress: (pr) => {
           const line = progressBar(pr.progress, pr.total, pr.message);
           process.stderr.write(tty ? `\r${p.cyan(line)}\x1b[K` : `${line}\n`);

@@ -1,9 +1,10 @@
 import { parseArgs } from 'node:util';
 import { createEverythingServer } from '../../demo/everything-server.js';
 import { StdioServerTransport } from '../../transports/stdio/index.js';
+import { LocalError } from '../../jsonrpc/index.js';
 import { CliFailure, ExitCode } from '../exit-codes.js';
 
-export const demoServerHelp = `Usage: mcpkit demo-server [--stdio | --port N [--host H]]
+export const demoServerHelp = `Usage: mcpkit demo-server [--stdio | --port N [--host H] [--redis URL]]
 
 Runs the demo "everything" server: every tool, resource, prompt and completion that the
 official conformance suite calls, plus a few extras (add, echo, slow_count).
@@ -14,11 +15,14 @@ Options:
               legacy HTTP+SSE transport at /sse; 0 picks a free port
   --host H    interface to bind (default 127.0.0.1; others need --allow-host)
   --allow-host NAME  a Host/Origin name to accept (repeatable)
+  --redis URL run as one of many nodes behind a load balancer, with the shared
+              state in Redis (redis://host:port); needs the ioredis package
   -h, --help  show this help
 
 Examples:
   mcpkit demo-server --stdio
   mcpkit demo-server --port 3000
+  mcpkit demo-server --port 3001 --redis redis://127.0.0.1:6379
   npx @modelcontextprotocol/inspector mcpkit demo-server --stdio`;
 
 export async function demoServer(argv: string[]): Promise<number> {
@@ -31,6 +35,7 @@ export async function demoServer(argv: string[]): Promise<number> {
         port: { type: 'string' },
         host: { type: 'string' },
         'allow-host': { type: 'string', multiple: true },
+        redis: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -42,6 +47,9 @@ export async function demoServer(argv: string[]): Promise<number> {
     console.log(demoServerHelp);
     return ExitCode.Ok;
   }
+  if (values.redis !== undefined && values.port === undefined) {
+    throw new CliFailure('--redis needs --port: Redis shares the state of HTTP nodes', ExitCode.Usage);
+  }
   const server = createEverythingServer();
   if (values.port !== undefined) {
     if (values.stdio) throw new CliFailure('Choose one of --stdio and --port', ExitCode.Usage);
@@ -52,12 +60,21 @@ export async function demoServer(argv: string[]): Promise<number> {
     const allowed = values['allow-host'];
     // The HTTP server loads only for --port: a stdio start stays a small module graph.
     const { serve } = await import('../../transports/http-server/index.js');
-    const running = await serve(server, {
-      port,
-      ...(values.host !== undefined ? { host: values.host } : {}),
-      ...(allowed ? { allowedHosts: allowed } : {}),
-    });
-    console.error(`mcpkit demo server: ${running.url} (legacy HTTP+SSE at /sse)`);
+    let running;
+    try {
+      running = await serve(server, {
+        port,
+        ...(values.host !== undefined ? { host: values.host } : {}),
+        ...(allowed ? { allowedHosts: allowed } : {}),
+        ...(values.redis !== undefined ? { redis: values.redis } : {}),
+      });
+    } catch (e) {
+      if (e instanceof LocalError && e.code === 'StoreUnavailable')
+        throw new CliFailure(e.message, ExitCode.Connection);
+      throw e;
+    }
+    const shared = values.redis !== undefined ? ', state shared in Redis' : '';
+    console.error(`mcpkit demo server: ${running.url} (legacy HTTP+SSE at /sse${shared})`);
     await new Promise<void>((resolve) => {
       const stop = (): void => {
         void running.close().then(resolve);

@@ -28,6 +28,8 @@ export function modernVersionOf(message: JsonRpcMessage): string | undefined {
 function nameOf(method: string, params: Record<string, unknown>): unknown {
   if (method === 'tools/call' || method === 'prompts/get') return params.name;
   if (method === 'resources/read') return params.uri;
+  // The tasks extension routes its methods by task id.
+  if (method === 'tasks/get' || method === 'tasks/update' || method === 'tasks/cancel') return params.taskId;
   return undefined;
 }
 

@@ -1,4 +1,12 @@
-import type { JsonRpcMessage } from '../../jsonrpc/index.js';
+import type { JsonRpcMessage, RequestId } from '../../jsonrpc/index.js';
+
+/** The extra details a stream's events carry in a shared store. */
+export interface AppendOptions {
+  /** The stream's last message: a follower on another node ends the stream after it. */
+  last?: boolean;
+  /** On the priming event: the requests the stream answers, so a follower can fail them if their node stops. */
+  requestIds?: readonly RequestId[];
+}
 
 /**
  * Keeps the SSE events of resumable streams so a client can reconnect with Last-Event-ID.
@@ -6,7 +14,7 @@ import type { JsonRpcMessage } from '../../jsonrpc/index.js';
  */
 export interface EventStore {
   /** Stores a message sent on a stream and returns its event id; null only reserves an id (priming). */
-  append(streamId: string, message: JsonRpcMessage | null): string | Promise<string>;
+  append(streamId: string, message: JsonRpcMessage | null, options?: AppendOptions): string | Promise<string>;
   /**
    * Replays the events after `lastEventId` on its own stream, in order, and returns that
    * stream's id; undefined when the id is unknown or malformed.

@@ -4,6 +4,39 @@ import { MetaKey } from '../../protocol/meta-keys.js';
 
 const SENTINEL = /^=\?base64\?([A-Za-z0-9+/=]*)\?=$/;
 const dec = new TextDecoder('utf-8', { fatal: true });
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const B64_VALUE = new Int8Array(128).fill(-1);
+for (let i = 0; i < B64.length; i++) B64_VALUE[B64.charCodeAt(i)] = i;
+
+/**
+ * Strict RFC 4648 base64: padded to a multiple of four, `=` only at the end, and the unused
+ * bits of the last group zero. SEP-2243 forbids the unpadded and non-canonical forms that
+ * `atob` tolerates. Null when the text is not canonical base64.
+ */
+export function decodeBase64Strict(text: string): Uint8Array | null {
+  if (text.length % 4 !== 0) return null;
+  const pad = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
+  const out = new Uint8Array((text.length / 4) * 3 - pad);
+  let o = 0;
+  for (let i = 0; i < text.length; i += 4) {
+    const last = i + 4 === text.length;
+    const v = [0, 0, 0, 0];
+    for (let j = 0; j < 4; j++) {
+      const c = text.charCodeAt(i + j);
+      if (c === 61 /* = */ && last && j >= 4 - pad) continue;
+      const n = c < 128 ? B64_VALUE[c]! : -1;
+      if (n < 0) return null;
+      v[j] = n;
+    }
+    const bits = (v[0]! << 18) | (v[1]! << 12) | (v[2]! << 6) | v[3]!;
+    // Non-zero bits under the padding would make two texts decode to the same bytes.
+    if (last && ((pad === 2 && (bits & 0xffff) !== 0) || (pad === 1 && (bits & 0xff) !== 0))) return null;
+    out[o++] = bits >> 16;
+    if (o < out.length) out[o++] = (bits >> 8) & 0xff;
+    if (o < out.length) out[o++] = bits & 0xff;
+  }
+  return out;
+}
 
 /** Decodes a header value that may use the `=?base64?…?=` sentinel; null when malformed. */
 export function decodeHeaderValue(value: string): string | null {
@@ -12,10 +45,9 @@ export function decodeHeaderValue(value: string): string | null {
     // Plain values must be visible ASCII, space or tab (RFC 9110).
     return /^[\x20-\x7e\t]*$/.test(value) ? value : null;
   }
+  const bytes = decodeBase64Strict(m[1]!);
+  if (!bytes) return null;
   try {
-    const bin = atob(m[1]!);
-    const bytes = new Uint8Array(bin.length);
-    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
     return dec.decode(bytes);
   } catch {
     return null;
@@ -33,6 +65,14 @@ function nameOf(msg: JsonRpcRequest): string | undefined {
     return typeof p.name === 'string' ? p.name : undefined;
   if (msg.method === 'resources/read') return typeof p.uri === 'string' ? p.uri : undefined;
   return undefined;
+}
+
+/** The task id the tasks extension's methods mirror into `Mcp-Name`. */
+function taskIdOf(msg: JsonRpcRequest): string | undefined {
+  const m = msg.method;
+  if (m !== 'tasks/get' && m !== 'tasks/update' && m !== 'tasks/cancel') return undefined;
+  const id = msg.params?.taskId;
+  return typeof id === 'string' ? id : undefined;
 }
 
 /**
@@ -63,6 +103,14 @@ export function checkModernHeaders(
       `Mcp-Method ${JSON.stringify(method)} does not match the body's ${JSON.stringify(msg.method)}`,
     );
   const bodyName = nameOf(msg);
+  const taskId = taskIdOf(msg);
+  if (taskId !== undefined) {
+    // The tasks extension: Mcp-Name carries the task id. Checked when sent, so routers
+    // that trust it are never misled; tolerated when absent.
+    const raw = header('mcp-name');
+    if (raw !== undefined && decodeHeaderValue(raw)?.trim() !== taskId)
+      return mismatch(`Mcp-Name does not match the body's taskId`);
+  }
   if (bodyName !== undefined) {
     const raw = header('mcp-name');
     if (raw === undefined) return mismatch(`the Mcp-Name header is required for ${msg.method}`);

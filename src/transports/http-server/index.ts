@@ -9,3 +9,14 @@ export type { EventStore } from './event-store.js';
 export { HostGuard } from './host-guard.js';
 export type { HostGuardOptions } from './host-guard.js';
 export type { BodyResult, HttpExchange, ResponseStream } from './exchange.js';
+export { MemoryLegacySessionStore } from './shared-state.js';
+export type {
+  ClusterBus,
+  ClusterMessage,
+  FollowableEventStore,
+  LegacySessionRecord,
+  LegacySessionStore,
+  SessionLimits,
+  SharedStores,
+} from './shared-state.js';
+export type { AppendOptions } from './event-store.js';

@@ -1,4 +1,4 @@
-import { serializeMessage } from '../../jsonrpc/index.js';
+import { InvalidMessage, ParsedBatch, serializeMessage } from '../../jsonrpc/index.js';
 import type {
   FrameInfo,
   JsonRpcMessage,
@@ -10,6 +10,7 @@ import type {
 } from '../../jsonrpc/index.js';
 import { isAtLeast } from '../../protocol/versions.js';
 import type { EventStore } from './event-store.js';
+import type { FollowableEventStore } from './shared-state.js';
 import { MemoryEventStore } from './event-store.js';
 import type { ResponseStream } from './exchange.js';
 import { SSE_KEEPALIVE, sseEvent, ssePriming } from './sse-format.js';
@@ -71,7 +72,16 @@ export interface LegacySessionOptions {
   retryMs?: number;
   /** Keep-alive comments on the standalone GET stream, in ms (default 15 s). */
   keepAliveMs?: number;
+  /**
+   * Set when other nodes share the session (see {@link SharedStores}): stream ids and the ids
+   * of our requests to the client then carry this node's id, so any node can route a
+   * resumption or an answer to where it belongs.
+   */
+  nodeId?: string;
 }
+
+/** The id prefix of requests replayed to rebuild a session; their answers go nowhere. */
+const REPLAY_ID = '\u0000replay:';
 
 /**
  * The server side of one legacy Streamable HTTP session, seen by the session engine as one
@@ -83,10 +93,13 @@ export class LegacySessionTransport implements Transport {
   private sink: TransportSink | undefined;
   private readonly streams = new Map<string, PostStream>();
   private readonly byRequest = new Map<RequestId, PostStream>();
+  /** Streams resumed here that another node writes, and how to stop following each. */
+  private readonly followers = new Map<{ out: ResponseStream }, () => void>();
   private standalone: ResponseStream | undefined;
   private readonly store: EventStore;
   private keepAlive: ReturnType<typeof setInterval> | undefined;
   private streamCounter = 0;
+  private replayCounter = 0;
   closed = false;
   /** The negotiated version, learned from the initialize answer as it goes out. */
   version: string | undefined;
@@ -105,6 +118,33 @@ export class LegacySessionTransport implements Transport {
     this.sink = sink;
   }
 
+  /**
+   * Rebuilds the session's state from recorded client messages (see {@link LegacySessionStore}):
+   * each is handed to the session as if it had just arrived, and what it answers is dropped.
+   */
+  replay(ops: readonly string[]): void {
+    for (const op of ops) {
+      let msg: JsonRpcMessage;
+      try {
+        msg = JSON.parse(op) as JsonRpcMessage;
+      } catch {
+        continue;
+      }
+      if ('id' in msg && 'method' in msg) msg = { ...msg, id: `${REPLAY_ID}${this.replayCounter++}` };
+      this.sink?.frame(msg, {});
+    }
+  }
+
+  /** The id our session gave an outbound request, from the id the client echoes back; undefined when another node's. */
+  ownRequestId(id: RequestId): RequestId | undefined {
+    const node = this.options.nodeId;
+    if (node === undefined || typeof id !== 'string') return id;
+    const colon = id.lastIndexOf(':');
+    if (colon < 0 || id.slice(0, colon) !== node) return undefined;
+    const n = Number(id.slice(colon + 1));
+    return Number.isSafeInteger(n) ? n : id;
+  }
+
   /** Hands a POST's frame to the session, answering on `out` (SSE) or through `reply` (JSON). */
   async deliver(
     frame: ParsedFrame,
@@ -113,9 +153,23 @@ export class LegacySessionTransport implements Transport {
     mode: { sse: ResponseStream } | { json: JsonReply },
   ): Promise<void> {
     this.lastActive = Date.now();
+    if (
+      this.options.nodeId !== undefined &&
+      !(frame instanceof ParsedBatch) &&
+      !(frame instanceof InvalidMessage)
+    ) {
+      const m = frame as JsonRpcMessage;
+      if (!('method' in m) && 'id' in m && m.id !== null) {
+        const own = this.ownRequestId(m.id);
+        if (own !== undefined && own !== m.id) frame = { ...m, id: own } as JsonRpcMessage;
+      }
+    }
     if (requestIds.length > 0) {
+      const counter = (this.streamCounter++).toString(36);
       const stream = new PostStream(
-        `${this.sessionId.slice(0, 8)}${(this.streamCounter++).toString(36)}`,
+        this.options.nodeId === undefined
+          ? `${this.sessionId.slice(0, 8)}${counter}`
+          : `${this.sessionId}~${this.options.nodeId}~${counter}`,
         'json' in mode ? mode.json : undefined,
       );
       for (const id of requestIds) {
@@ -140,6 +194,7 @@ export class LegacySessionTransport implements Transport {
   /** The connection of a POST's SSE stream went away; its messages wait in the event store. */
   detach(out: ResponseStream): void {
     for (const s of this.streams.values()) if (s.out === out) s.out = undefined;
+    for (const [f, stop] of this.followers) if (f.out === out) stop();
     if (this.standalone === out) this.standalone = undefined;
   }
 
@@ -154,7 +209,10 @@ export class LegacySessionTransport implements Transport {
   /** Whether `lastEventId` names a stream of this session. */
   ownsEvent(lastEventId: string): boolean {
     const dot = lastEventId.lastIndexOf('.');
-    return dot > 0 && this.streams.has(lastEventId.slice(0, dot));
+    if (dot <= 0) return false;
+    const streamId = lastEventId.slice(0, dot);
+    if (this.streams.has(streamId)) return true;
+    return this.options.nodeId !== undefined && streamId.startsWith(`${this.sessionId}~`);
   }
 
   /** Whether requests are still being answered (the session is not idle). */
@@ -184,7 +242,7 @@ export class LegacySessionTransport implements Transport {
     const dot = lastEventId.lastIndexOf('.');
     const streamId = dot > 0 ? lastEventId.slice(0, dot) : '';
     const stream = this.streams.get(streamId);
-    if (!stream) return false;
+    if (!stream) return this.follow(lastEventId, out);
     const found = await this.store.replayAfter(lastEventId, (id, message) => {
       out.write(sseEvent(serializeMessage(message), id));
     });
@@ -198,8 +256,49 @@ export class LegacySessionTransport implements Transport {
     return true;
   }
 
+  /**
+   * Resumes a stream that another node writes (or wrote), through a shared event store.
+   * Its later events reach the client as they are stored, until its last one.
+   */
+  private async follow(lastEventId: string, out: ResponseStream): Promise<boolean> {
+    const store = this.store as EventStore & Partial<FollowableEventStore>;
+    if (this.options.nodeId === undefined || !store.follow) return false;
+    const follower = { out };
+    const stop = await store.follow(
+      lastEventId,
+      (id, message) => {
+        if (!out.write(sseEvent(serializeMessage(message), id))) stopFollowing();
+      },
+      () => {
+        this.followers.delete(follower);
+        out.end();
+      },
+    );
+    const stopFollowing = (): void => {
+      this.followers.delete(follower);
+      stop?.();
+    };
+    if (!stop) return false;
+    if (out.ended) stop();
+    else this.followers.set(follower, stopFollowing);
+    return true;
+  }
+
   send(message: JsonRpcMessage | JsonRpcMessage[], options?: SendOptions): Promise<void> | void {
     if (this.closed) return;
+    if (this.options.nodeId !== undefined && !Array.isArray(message)) {
+      if ('id' in message && typeof message.id === 'string' && message.id.startsWith(REPLAY_ID)) {
+        // The answer to a replayed message: nobody waits for it; only the version matters.
+        if (this.version === undefined && 'result' in message) {
+          const v = (message.result as { protocolVersion?: unknown }).protocolVersion;
+          if (typeof v === 'string') this.version = v;
+        }
+        return;
+      }
+      // Our own requests carry the node's id, so whichever node the answer reaches can route it here.
+      if ('method' in message && 'id' in message)
+        message = { ...message, id: `${this.options.nodeId}:${message.id}` };
+    }
     this.lastActive = Date.now();
     if (Array.isArray(message)) {
       // A batch answer: every item belongs to the same POST.
@@ -239,10 +338,12 @@ export class LegacySessionTransport implements Transport {
   /**
    * Opens an SSE stream with its priming event where the revision allows one. The event
    * store is not awaited when it answers at once; otherwise later events wait on the chain.
+   * The priming event records the stream's requests, so that a node following the stream
+   * can answer them if the writing node dies.
    */
   private prime(stream: PostStream): void {
     if (!stream.resumable) return;
-    const primingId = this.store.append(stream.id, null);
+    const primingId = this.store.append(stream.id, null, { requestIds: [...stream.pending] });
     if (typeof primingId === 'string') {
       if (!stream.out!.write(ssePriming(primingId, this.options.retryMs))) stream.out = undefined;
     } else {
@@ -277,7 +378,7 @@ export class LegacySessionTransport implements Transport {
 
   /** Stores one message of an SSE stream and writes it, in order, once its event id is known. */
   private publish(stream: PostStream, message: JsonRpcMessage, last: boolean): void {
-    const id = this.store.append(stream.id, message);
+    const id = this.store.append(stream.id, message, last ? { last } : undefined);
     if (typeof id === 'string' && stream.chain === undefined) {
       this.emit(stream, message, id, last);
     } else {
@@ -294,6 +395,9 @@ export class LegacySessionTransport implements Transport {
       stream.out.end();
       stream.out = undefined;
       this.forgetStream(stream);
+    } else if (last && this.options.nodeId !== undefined) {
+      // The shared store keeps the events for a client resuming on any node, this one included.
+      this.streams.delete(stream.id);
     }
   }
 
@@ -313,6 +417,10 @@ export class LegacySessionTransport implements Transport {
     this.closed = true;
     if (this.keepAlive) clearInterval(this.keepAlive);
     this.standalone?.end();
+    for (const [f, stop] of this.followers) {
+      stop();
+      f.out.end();
+    }
     for (const s of this.streams.values()) {
       s.out?.end();
       void this.store.drop(s.id);

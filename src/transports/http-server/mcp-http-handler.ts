@@ -7,7 +7,7 @@ import type {
   RequestId,
 } from '../../jsonrpc/index.js';
 import { MetaKey } from '../../protocol/meta-keys.js';
-import { allowsBatch, isLegacyVersion } from '../../protocol/versions.js';
+import { allowsBatch, eraOf, isLegacyVersion } from '../../protocol/versions.js';
 import type { EventStore } from './event-store.js';
 import { MemoryEventStore } from './event-store.js';
 import type { HttpExchange, ResponseStream } from './exchange.js';
@@ -20,6 +20,10 @@ import { ModernExchangeTransport } from './modern-exchange.js';
 import { LegacySseEndpoints } from './sse-endpoints.js';
 import { SSE_HEADERS } from './sse-format.js';
 import { refuseNonJson, sendError } from './respond.js';
+import { SharedSessions } from './shared-sessions.js';
+import type { SessionEntry } from './shared-sessions.js';
+import { MemoryLegacySessionStore } from './shared-state.js';
+import type { LegacySessionStore, SessionLimits, SharedStores } from './shared-state.js';
 import type { McpConnector } from './respond.js';
 
 export interface McpHttpOptions extends HostGuardOptions {
@@ -47,11 +51,12 @@ export interface McpHttpOptions extends HostGuardOptions {
   keepAliveMs?: number;
   /** Serve the deprecated 2024-11-05 HTTP+SSE transport at these paths (default `/sse` and `/messages`; null to turn off). */
   legacySse?: { ssePath: string; messagesPath: string } | null;
-}
-
-interface SessionEntry {
-  transport: LegacySessionTransport;
-  connection: { close(): Promise<void> };
+  /**
+   * State shared with other nodes behind a load balancer (sessions, resumable events,
+   * answers, change events, the MRTR key), such as `connectRedisStores(url)` makes. Without
+   * it every node is on its own.
+   */
+  stores?: SharedStores;
 }
 
 /** The frame info of a request without auth details: nothing, shared. */
@@ -140,6 +145,11 @@ function requestIdsOf(frame: JsonRpcMessage | ParsedBatch): RequestId[] {
   return ids;
 }
 
+/** Whether an MCP-Protocol-Version header names a stateless (2026-07-28 or later) revision. */
+function isModernVersionHeader(value: string | undefined): boolean {
+  return value !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(value) && eraOf(value) === 'modern';
+}
+
 function isModernRequest(frame: ParsedFrame): frame is JsonRpcRequest {
   if (frame instanceof InvalidMessage || frame instanceof ParsedBatch || !('method' in frame)) return false;
   const meta = frame.params?._meta;
@@ -160,6 +170,9 @@ export class McpHttpHandler {
   private readonly store: EventStore;
   private readonly sweeper: ReturnType<typeof setInterval>;
   private readonly sse: LegacySseEndpoints | undefined;
+  private readonly sessionStore: LegacySessionStore;
+  private readonly shared: SharedSessions | undefined;
+  private readonly limits: SessionLimits;
   private closed = false;
 
   constructor(
@@ -176,8 +189,21 @@ export class McpHttpHandler {
     this.path = options.path ?? '/mcp';
     this.guard = new HostGuard(options.bindHost ?? '127.0.0.1', options);
     this.maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
-    this.store = options.eventStore ?? new MemoryEventStore();
+    this.store = options.eventStore ?? options.stores?.events ?? new MemoryEventStore();
     const idle = options.sessionIdleMs ?? 30 * 60_000;
+    this.limits = { idleMs: idle, maxSessions: options.maxSessions ?? 10_000 };
+    this.sessionStore = options.stores?.sessions ?? new MemoryLegacySessionStore();
+    if (options.stores) {
+      const shared = (this.shared = new SharedSessions(options.stores, {
+        sessions: this.sessions,
+        limits: this.limits,
+        open: (id, principal) => this.open(id, principal),
+      }));
+      connector.joinCluster?.({
+        changeBus: shared.changeBus,
+        requestStateKey: options.stores.requestStateKey,
+      });
+    }
     this.sweeper = setInterval(() => this.sweep(idle), Math.min(60_000, idle));
     this.sweeper.unref?.();
     const sse =
@@ -209,6 +235,12 @@ export class McpHttpHandler {
       if (this.sse && (await this.sse.handle(ex))) return;
       sendError(ex, 404, ErrorCode.InvalidRequest, `Not found: ${ex.path.slice(0, 200)}`);
     } catch (e) {
+      if (e instanceof LocalError && e.code === 'StoreUnavailable') {
+        // The shared state is out of reach: a clear, retryable refusal rather than a hang.
+        return sendError(ex, 503, ErrorCode.InternalError, `Service unavailable: ${e.message}`, null, {
+          'retry-after': '1',
+        });
+      }
       try {
         sendError(ex, 500, ErrorCode.InternalError, 'Internal error');
       } catch {
@@ -264,6 +296,23 @@ export class McpHttpHandler {
       return ex.respond(202, {});
     }
     const sessionId = ex.header('mcp-session-id');
+    if (sessionId === undefined && isModernVersionHeader(ex.header('mcp-protocol-version'))) {
+      // The header says 2026-07-28 but the body has no version: invalid params, not a missing session.
+      if (
+        !(frame instanceof ParsedBatch) &&
+        'method' in frame &&
+        'id' in frame &&
+        frame.method !== 'initialize'
+      ) {
+        return sendError(
+          ex,
+          400,
+          ErrorCode.InvalidParams,
+          `Invalid params: a ${ex.header('mcp-protocol-version')} request needs _meta with ${MetaKey.ProtocolVersion} and ${MetaKey.ClientCapabilities}`,
+          (frame as JsonRpcRequest).id,
+        );
+      }
+    }
     if (sessionId === undefined) {
       const isInit = !(frame instanceof ParsedBatch) && 'method' in frame && frame.method === 'initialize';
       if (!isInit) {
@@ -276,7 +325,7 @@ export class McpHttpHandler {
       }
       return this.initialize(ex, frame);
     }
-    const entry = this.sessionFor(ex, sessionId);
+    const entry = await this.sessionFor(ex, sessionId);
     if (!entry) return sendError(ex, 404, ErrorCode.InvalidRequest, 'Session not found');
     // Any legacy version we speak is accepted: clients in the wild send the header loosely.
     const version = ex.header('mcp-protocol-version');
@@ -301,28 +350,46 @@ export class McpHttpHandler {
   }
 
   private async initialize(ex: HttpExchange, frame: ParsedFrame): Promise<void> {
-    if (this.sessions.size >= (this.options.maxSessions ?? 10_000)) {
+    const id = newSessionId();
+    const principal = principalOf(ex.authInfo);
+    const initText = this.shared ? JSON.stringify(frame) : '';
+    const created = await this.sessionStore.create(id, principal, initText, this.limits);
+    if (!created) {
       return sendError(ex, 503, ErrorCode.InternalError, 'Too many sessions; try again later', null, {
         'retry-after': '5',
       });
     }
-    const id = newSessionId();
-    const transport = new LegacySessionTransport(id, principalOf(ex.authInfo), {
-      eventStore: this.store,
-      retryMs: this.options.retryMs ?? 1000,
-      keepAliveMs: this.options.keepAliveMs ?? 15_000,
-    });
-    const connection = await this.connector.connect(transport);
-    const entry: SessionEntry = { transport, connection };
-    transport.onclosed = () => {
-      if (this.sessions.get(id) === entry) this.sessions.delete(id);
-    };
-    this.sessions.set(id, entry);
+    const entry = await this.open(id, principal);
+    entry.ops = 1;
+    if (this.shared) entry.history = [initText];
     return this.deliverLegacy(ex, entry, frame as JsonRpcMessage, id);
   }
 
+  /** This node's copy of a session: a transport connected to a new server session. */
+  private async open(id: string, principal: string): Promise<SessionEntry> {
+    const transport = new LegacySessionTransport(id, principal, {
+      eventStore: this.store,
+      retryMs: this.options.retryMs ?? 1000,
+      keepAliveMs: this.options.keepAliveMs ?? 15_000,
+      ...(this.shared ? { nodeId: this.shared.nodeId } : {}),
+    });
+    const connection = await this.connector.connect(transport);
+    const entry: SessionEntry = { transport, connection, ops: 0 };
+    transport.onclosed = () => {
+      if (this.sessions.get(id) === entry) this.sessions.delete(id);
+      // Closing a copy on one node does not end a shared session; closing the only copy does.
+      if (!this.shared) void this.sessionStore.delete(id);
+    };
+    this.sessions.set(id, entry);
+    return entry;
+  }
+
   /** Unknown ids and another principal's ids get the same 404: no oracle for valid ids. */
-  private sessionFor(ex: HttpExchange, id: string): SessionEntry | undefined {
+  private sessionFor(
+    ex: HttpExchange,
+    id: string,
+  ): SessionEntry | undefined | Promise<SessionEntry | undefined> {
+    if (this.shared) return id.length <= 128 ? this.shared.find(id, principalOf(ex.authInfo)) : undefined;
     const entry = id.length <= 128 ? this.sessions.get(id) : undefined;
     if (!entry || entry.transport.closed || entry.transport.principal !== principalOf(ex.authInfo))
       return undefined;
@@ -336,6 +403,10 @@ export class McpHttpHandler {
     sessionId: string,
   ): Promise<void> {
     const t = entry.transport;
+    if (this.shared) {
+      await this.shared.record(sessionId, entry, frame);
+      if (this.shared.route(sessionId, entry, frame)) return ex.respond(202, { 'mcp-session-id': sessionId });
+    }
     const ids = requestIdsOf(frame);
     const info = ex.authInfo === undefined ? {} : { authInfo: ex.authInfo };
     if (ids.length === 0) {
@@ -373,7 +444,7 @@ export class McpHttpHandler {
     // The modern era has no GET stream; without a session there is nothing to stream.
     if (sessionId === undefined)
       return sendError(ex, 405, ErrorCode.InvalidRequest, 'Method not allowed', null, { allow: 'POST' });
-    const entry = this.sessionFor(ex, sessionId);
+    const entry = await this.sessionFor(ex, sessionId);
     if (!entry) return sendError(ex, 404, ErrorCode.InvalidRequest, 'Session not found');
     const accept = ex.header('accept') ?? '';
     if (!accept.includes('text/event-stream') && !accept.includes('*/*')) {
@@ -422,14 +493,16 @@ export class McpHttpHandler {
     const sessionId = ex.header('mcp-session-id');
     if (sessionId === undefined)
       return sendError(ex, 405, ErrorCode.InvalidRequest, 'Method not allowed', null, { allow: 'POST' });
-    const entry = this.sessionFor(ex, sessionId);
+    const entry = await this.sessionFor(ex, sessionId);
     if (!entry) return sendError(ex, 404, ErrorCode.InvalidRequest, 'Session not found');
+    if (this.shared) await this.shared.end(sessionId);
     this.sessions.delete(sessionId);
     await entry.connection.close();
     ex.respond(200, {});
   }
 
   private sweep(idleMs: number): void {
+    if (this.shared) return this.shared.sweep(idleMs);
     const cutoff = Date.now() - idleMs;
     for (const [id, entry] of this.sessions) {
       if (entry.transport.lastActive < cutoff && !entry.transport.busy) {
@@ -443,6 +516,7 @@ export class McpHttpHandler {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.sweeper);
+    this.shared?.close();
     const all = [...this.sessions.values()];
     this.sessions.clear();
     await Promise.all(all.map((e) => e.connection.close()));

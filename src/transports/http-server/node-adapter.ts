@@ -6,6 +6,8 @@ import type { BodyResult, HttpExchange, ResponseStream } from './exchange.js';
 import { McpHttpHandler } from './mcp-http-handler.js';
 import type { McpHttpOptions } from './mcp-http-handler.js';
 import type { McpConnector } from './respond.js';
+import type { RedisStoresOptions } from '../../stores/redis/connect-redis.js';
+import type { SharedStores } from './shared-state.js';
 
 /**
  * Binds one node:http request to the HTTP core directly: the body is read with
@@ -273,6 +275,12 @@ export interface ServeOptions extends McpHttpOptions {
   /** Time to receive the request headers (default 10 s) and the whole request (default 30 s). */
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
+  /**
+   * Runs this node as one of many behind a load balancer, with Redis holding the shared
+   * state: a `redis://` URL or the options of `connectRedisStores`. Start-up fails when
+   * Redis cannot be reached. The optional `ioredis` package is loaded only then.
+   */
+  redis?: string | RedisStoresOptions;
 }
 
 /** A running MCP HTTP server. */
@@ -297,7 +305,17 @@ export interface RunningServer {
  */
 export async function serve(connector: McpConnector, options: ServeOptions = {}): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
-  const { listener, handler } = createNodeListener(connector, { ...options, bindHost: host });
+  let ownStores: SharedStores | undefined;
+  if (options.redis !== undefined && !options.stores) {
+    const { connectRedisStores } = await import('../../stores/redis/connect-redis.js');
+    ownStores = await connectRedisStores(options.redis);
+  }
+  const stores = options.stores ?? ownStores;
+  const { listener, handler } = createNodeListener(connector, {
+    ...options,
+    bindHost: host,
+    ...(stores ? { stores } : {}),
+  });
   const requestTimeout = options.requestTimeoutMs ?? 30_000;
   const headersTimeout = Math.min(options.headersTimeoutMs ?? 10_000, requestTimeout);
   // Node checks both timeouts only every connectionsCheckingInterval (default 30 s), which
@@ -309,7 +327,10 @@ export async function serve(connector: McpConnector, options: ServeOptions = {})
   httpServer.headersTimeout = headersTimeout;
   httpServer.requestTimeout = requestTimeout;
   await new Promise<void>((resolve, reject) => {
-    httpServer.once('error', reject);
+    httpServer.once('error', (e) => {
+      void handler.close().then(() => ownStores?.close());
+      reject(e);
+    });
     httpServer.listen(options.port ?? 0, host, () => {
       httpServer.off('error', reject);
       resolve();
@@ -321,6 +342,7 @@ export async function serve(connector: McpConnector, options: ServeOptions = {})
     await handler.close();
     httpServer.closeAllConnections?.();
     await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+    await ownStores?.close();
   };
   return {
     url: `http://${shownHost}:${port}${options.path ?? '/mcp'}`,

@@ -7,6 +7,21 @@ export interface McpConnector {
   connect(transport: Transport): Promise<{ close(): Promise<void> }>;
   /** A tool's input schema, to check `Mcp-Param-*` headers (modern era). */
   toolInputSchema?(name: string): Record<string, unknown> | undefined;
+  /**
+   * Joins a cluster of nodes: change events travel on `changeBus`, and MRTR `requestState`
+   * is sealed with `requestStateKey`, the same on every node.
+   */
+  joinCluster?(parts: { changeBus: ClusterChangeBus; requestStateKey: Uint8Array }): void;
+}
+
+/** The change bus shape the server uses (see the server's `ChangeBus`). */
+export interface ClusterChangeBus {
+  publish(event: { kind: 'tools' | 'prompts' | 'resources' } | { kind: 'resource'; uri: string }): void;
+  subscribe(
+    listener: (
+      event: { kind: 'tools' | 'prompts' | 'resources' } | { kind: 'resource'; uri: string },
+    ) => void,
+  ): () => void;
 }
 
 /** Sends a JSON-RPC error as an HTTP answer. */

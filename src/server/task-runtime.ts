@@ -1,0 +1,629 @@
+/**
+ * The task runtime: runs task-augmented `tools/call` handlers in the background and
+ * serves the task methods of both generations from a {@link TaskStore}.
+ *
+ * The handler is the same function a synchronous call runs. In a task its context is
+ * switched to one whose signal is the task's (cancelled by `tasks/cancel` or TTL expiry,
+ * never by a disconnect) and whose questions (`ctx.elicit`, `ctx.sample`) become the
+ * task's `input_required` state: the 2025-11-25 client receives them on its blocking
+ * `tasks/result`, the extension's client reads them from `tasks/get` and answers with
+ * `tasks/update`. Answers, cancellation and results all travel through the store.
+ */
+import { ErrorCode, LocalError, WireError } from '../jsonrpc/index.js';
+import type { Params, RequestId } from '../jsonrpc/index.js';
+import type { CallToolResult } from '../protocol/types/tools.js';
+import { RequestContext } from '../session/index.js';
+import type { RequestOptions } from '../session/index.js';
+import type { ContextHost } from '../session/request-context.js';
+import type { LogLevel } from '../session/logging-levels.js';
+import { principalOf, validAnswer } from './mrtr.js';
+import type { InputRequest } from './mrtr.js';
+import type { ServerContext } from './server-context.js';
+import { InMemoryTaskStore, isTerminal } from './task-store.js';
+import type { StoredError, TaskRecord, TaskStore } from './task-store.js';
+import {
+  RELATED_TASK,
+  declaresTasksExtension,
+  legacyTask,
+  missingTasksExtension,
+  modernTask,
+  taskNotFound,
+} from './task-wire.js';
+
+/** Tuning and policy of the task runtime. */
+export interface TaskOptions {
+  /** Where tasks live (default: in this process). */
+  store?: TaskStore;
+  /** TTL when the client asks for none (default 1 hour). */
+  defaultTtlMs?: number;
+  /** Longest TTL granted; longer requests are cut to it (default 24 hours). */
+  maxTtlMs?: number;
+  /** Suggested polling interval (default 1000 ms). */
+  pollIntervalMs?: number;
+  /** Non-terminal tasks one owner may have at once (default 100). */
+  maxLivePerOwner?: number;
+  /** Tasks per `tasks/list` page (default 50). */
+  pageSize?: number;
+  /**
+   * Who owns a request's tasks. Default: the authenticated principal when there is one;
+   * otherwise the connection in the 2025-11-25 generation, and the unguessable task id
+   * alone in the extension (which has no `tasks/list`). Unauthenticated modern callers
+   * share one owner, so they share the `maxLivePerOwner` cap.
+   */
+  owner?: (rc: RequestContext) => string;
+}
+
+/** How a tool takes part in tasks (its `execution.taskSupport`). */
+export type TaskSupport = 'forbidden' | 'optional' | 'required';
+
+/** What the runtime needs to know about the tool being called. */
+export interface TaskTool {
+  readonly name: string;
+  readonly support: TaskSupport;
+  /**
+   * The handler becomes a task only when it calls `ctx.startTask()`, after the questions
+   * it must settle first (asked synchronously: MRTR rounds in the modern era).
+   */
+  readonly deferred?: boolean;
+}
+
+interface Running {
+  readonly record: TaskRecord;
+  readonly rc: RequestContext;
+  readonly origin: OriginSession | undefined;
+  unwatch: () => void;
+  expiry: ReturnType<typeof setTimeout> | undefined;
+  nextKey: number;
+  lastStatus: string;
+}
+
+/** The bits of the originating session a task still uses after its request was answered. */
+interface OriginSession {
+  readonly isOpen?: boolean;
+  sendRaw(message: Record<string, unknown>): void;
+}
+
+const ASK_TIMEOUT_MS = 5 * 60_000;
+const sessionIds = new WeakMap<object, string>();
+
+function sessionIdOf(session: object): string {
+  let id = sessionIds.get(session);
+  if (!id) sessionIds.set(session, (id = crypto.randomUUID()));
+  return id;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function withRelatedTask(params: Params | undefined, taskId: string): Params {
+  const meta = isObject(params?._meta) ? { ...params._meta } : {};
+  meta[RELATED_TASK] = { taskId };
+  return { ...params, _meta: meta };
+}
+
+function toStoredError(e: WireError): StoredError {
+  const err: StoredError = { code: e.code, message: e.message };
+  if (e.data !== undefined) err.data = e.data;
+  return err;
+}
+
+function firstText(result: CallToolResult): string | undefined {
+  const first = result.content?.[0];
+  return first && first.type === 'text' ? first.text : undefined;
+}
+
+/**
+ * Runs tasks and answers `tasks/*` for one server. Create one per server; it holds the
+ * handlers running in this process, and the store holds everything else.
+ */
+export class TaskRuntime {
+  readonly store: TaskStore;
+  private readonly defaultTtlMs: number;
+  private readonly maxTtlMs: number;
+  private readonly pollIntervalMs: number;
+  private readonly maxLive: number;
+  private readonly pageSize: number;
+  private readonly ownerFn: ((rc: RequestContext) => string) | undefined;
+  private readonly running = new Map<string, Running>();
+  /** Blocking `tasks/result` requests in this process, per task: where questions go. */
+  private readonly resultWaiters = new Map<string, Set<RequestContext>>();
+  /** Question keys being put to the client right now (taskId + key). */
+  private readonly delivering = new Set<string>();
+
+  constructor(options: TaskOptions = {}) {
+    this.store = options.store ?? new InMemoryTaskStore();
+    this.defaultTtlMs = options.defaultTtlMs ?? 3_600_000;
+    this.maxTtlMs = options.maxTtlMs ?? 86_400_000;
+    this.pollIntervalMs = options.pollIntervalMs ?? 1000;
+    this.maxLive = options.maxLivePerOwner ?? 100;
+    this.pageSize = options.pageSize ?? 50;
+    this.ownerFn = options.owner;
+  }
+
+  /** Tasks whose handlers run in this process. */
+  get runningCount(): number {
+    return this.running.size;
+  }
+
+  /** The capabilities to declare: the 2025-11-25 `tasks` and the extension. */
+  capabilities(): Record<string, unknown> {
+    return {
+      tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+      extensions: { 'io.modelcontextprotocol/tasks': {} },
+    };
+  }
+
+  /** Who owns the tasks of this request. */
+  ownerOf(rc: RequestContext): string {
+    if (this.ownerFn) return this.ownerFn(rc);
+    const principal = principalOf(rc.authInfo);
+    if (principal) return `p:${principal}`;
+    if (rc.era === 'legacy') return `s:${sessionIdOf(rc.session)}`;
+    return '';
+  }
+
+  // ------------------------------------------------------------------ tools/call
+
+  /**
+   * Serves `tools/call` for a tool: decides between a plain call and a task by the era,
+   * the request and the tool's `taskSupport`, with the errors the specs prescribe, and
+   * returns either the plain result or a `CreateTaskResult`.
+   */
+  async callTool(
+    tool: TaskTool,
+    params: Params,
+    ctx: ServerContext,
+    run: (ctx: ServerContext) => Promise<CallToolResult>,
+  ): Promise<unknown> {
+    const rc = ctx.request;
+    if (rc.era === 'legacy') {
+      // Before 2025-11-25 there are no tasks: every tool is a plain call.
+      if (rc.protocolVersion < '2025-11-25') return run(ctx);
+      const task = params.task;
+      if (task === undefined || task === null) {
+        if (tool.support === 'required') {
+          throw new WireError(
+            ErrorCode.MethodNotFound,
+            `Tool ${tool.name} requires task augmentation: call it with params.task`,
+          );
+        }
+        return run(ctx);
+      }
+      if (!isObject(task)) throw WireError.invalidParams('params.task must be an object');
+      if (tool.support === 'forbidden') {
+        throw new WireError(
+          ErrorCode.MethodNotFound,
+          `Tool ${tool.name} does not support task augmentation (execution.taskSupport is forbidden)`,
+        );
+      }
+      if (task.ttl !== undefined && task.ttl !== null && typeof task.ttl !== 'number') {
+        throw WireError.invalidParams('params.task.ttl must be a number of milliseconds');
+      }
+      const shape = (r: TaskRecord): unknown => ({ task: legacyTask(r) });
+      return this.launch(tool, ctx, 'legacy', task.ttl as number | undefined, run, shape);
+    }
+    // The extension: the server decides, for clients that declared it on this request.
+    if (tool.support === 'forbidden') return run(ctx);
+    if (!declaresTasksExtension(rc.peerCapabilities)) {
+      if (tool.support === 'required') throw missingTasksExtension(`Tool ${tool.name}`);
+      return run(ctx);
+    }
+    const shape = (r: TaskRecord): unknown => ({ resultType: 'task', ...modernTask(r, false) });
+    return this.launch(tool, ctx, 'modern', undefined, run, shape);
+  }
+
+  /**
+   * Runs the handler as a task: created first (eager), or when the handler calls
+   * `ctx.startTask()` (deferred). A deferred handler that returns without starting one
+   * answers plainly, except that a 2025-11-25 task-augmented call always gets a task.
+   */
+  private async launch(
+    tool: TaskTool,
+    ctx: ServerContext,
+    generation: 'legacy' | 'modern',
+    ttl: number | undefined,
+    run: (ctx: ServerContext) => Promise<CallToolResult>,
+    shape: (record: TaskRecord) => unknown,
+  ): Promise<unknown> {
+    if (!tool.deferred) {
+      const running = await this.create(ctx, generation, ttl);
+      // The handler runs after the CreateTaskResult is on its way.
+      queueMicrotask(() => this.track(running, run(ctx)));
+      return shape(running.record);
+    }
+    let running: Running | undefined;
+    let started!: (v: { started: true }) => void;
+    const startedP = new Promise<{ started: true }>((resolve) => (started = resolve));
+    ctx.setTaskStarter(async () => {
+      running ??= await this.create(ctx, generation, ttl);
+      started({ started: true });
+    });
+    const work = run(ctx);
+    const outcome = await Promise.race([work.then((result) => ({ result })), startedP]);
+    if (running) {
+      this.track(running, work);
+      return shape(running.record);
+    }
+    const result = (outcome as { result: CallToolResult }).result;
+    if (generation === 'modern') return result;
+    const late = await this.create(ctx, generation, ttl);
+    this.track(late, Promise.resolve(result));
+    return shape(late.record);
+  }
+
+  /** Records the outcome of a task's handler when it settles. */
+  private track(running: Running, work: Promise<CallToolResult>): void {
+    work.then(
+      (result) => this.finish(running, result, undefined),
+      (e: unknown) => this.finish(running, undefined, e),
+    );
+  }
+
+  /** Creates the task (durably, before answering) and moves the call's context into it. */
+  private async create(
+    ctx: ServerContext,
+    generation: 'legacy' | 'modern',
+    requestedTtl: number | undefined,
+  ): Promise<Running> {
+    const rc = ctx.request;
+    const now = Date.now();
+    const ttl =
+      requestedTtl === undefined || !Number.isFinite(requestedTtl) || requestedTtl <= 0
+        ? this.defaultTtlMs
+        : Math.min(Math.floor(requestedTtl), this.maxTtlMs);
+    const record: TaskRecord = {
+      taskId: crypto.randomUUID(),
+      owner: this.ownerOf(rc),
+      generation,
+      method: rc.method,
+      status: 'working',
+      createdAt: now,
+      lastUpdatedAt: now,
+      ttlMs: ttl,
+      pollIntervalMs: this.pollIntervalMs,
+    };
+    if (!(await this.store.create(record, this.maxLive))) {
+      throw WireError.invalidRequest(
+        `Too many live tasks: this client already has ${this.maxLive} unfinished tasks; wait for some to finish or cancel them`,
+      );
+    }
+    const origin = rc.session as unknown as OriginSession;
+    const running: Running = {
+      record,
+      rc: undefined as unknown as RequestContext,
+      origin: typeof origin.sendRaw === 'function' ? origin : undefined,
+      unwatch: () => undefined,
+      expiry: undefined,
+      nextKey: 1,
+      lastStatus: 'working',
+    };
+    const taskRc = new RequestContext(
+      this.hostFor(running, rc),
+      rc.requestId,
+      rc.method,
+      rc.params,
+      rc.protocolVersion,
+      rc.era,
+      rc.peerCapabilities,
+      rc.peerInfo,
+      rc.authInfo,
+    );
+    (running as { rc: RequestContext }).rc = taskRc;
+    this.running.set(record.taskId, running);
+    running.unwatch = this.store.watch(record.taskId, (r) => this.onRecord(running, r));
+    if (ttl !== null) {
+      running.expiry = setTimeout(() => taskRc.cancel('The task expired'), ttl);
+      (running.expiry as { unref?: () => void }).unref?.();
+    }
+    const asker = {
+      ask: (q: InputRequest) => this.ask(running, q),
+      status: (message: string) => {
+        this.store.update(record.taskId, { statusMessage: message }).catch(() => undefined);
+      },
+    };
+    ctx.enterTask(taskRc, asker, record.taskId);
+    return running;
+  }
+
+  /** A context host for the task's request context: progress and logs outlive the request. */
+  private hostFor(running: Running, rc: RequestContext): ContextHost {
+    const origin = rc.session;
+    return {
+      get legacyLogLevel(): LogLevel | undefined {
+        return origin.legacyLogLevel;
+      },
+      capabilities: origin.capabilities,
+      sendRelated: (_id: RequestId, method: string, params: Params) => {
+        // The extension carries no progress or log messages for tasks.
+        if (running.record.generation === 'modern' || !running.origin) return;
+        if (running.origin.isOpen === false) return;
+        running.origin.sendRaw({
+          jsonrpc: '2.0',
+          method,
+          params: withRelatedTask(params, running.record.taskId),
+        });
+      },
+      requestOnBehalf: (_ctx: RequestContext, method: string): Promise<Record<string, unknown>> =>
+        Promise.reject(new LocalError('CapabilityNotSupported', `${method} is asked through the task`)),
+    };
+  }
+
+  /** A handler's question: the task waits in `input_required` until it is answered. */
+  private async ask(running: Running, request: InputRequest): Promise<Record<string, unknown>> {
+    const taskId = running.record.taskId;
+    const key = `input-${running.nextKey++}`;
+    const signal = running.rc.signal;
+    if (signal.aborted) throw new LocalError('Cancelled', 'The task was cancelled');
+    const answered = this.waitFor(taskId, (r) => !r || isTerminal(r.status) || hasAnswer(r, key), signal);
+    const stored: { method: string; params?: Record<string, unknown> } = { method: request.method };
+    if (request.params !== undefined) stored.params = request.params;
+    const after = await this.store.update(taskId, { ask: { [key]: stored } });
+    if (!after) throw new LocalError('Cancelled', 'The task is gone');
+    const record = await answered;
+    if (!record || !hasAnswer(record, key)) {
+      throw new LocalError('Cancelled', 'The task ended while waiting for input');
+    }
+    const answer = record.inputResponses![key] as Record<string, unknown>;
+    await this.store.update(taskId, { consume: [key] });
+    return answer;
+  }
+
+  /** Records the handler's outcome, unless the task was cancelled or expired meanwhile. */
+  private async finish(running: Running, result: CallToolResult | undefined, e: unknown): Promise<void> {
+    const taskId = running.record.taskId;
+    try {
+      if (running.rc.cancelled) return;
+      if (result) {
+        const failed = running.record.generation === 'legacy' && result.isError === true;
+        const patch = failed
+          ? { status: 'failed' as const, result, statusMessage: firstText(result) ?? 'The tool failed' }
+          : { status: 'completed' as const, result };
+        await this.store.update(taskId, patch);
+        return;
+      }
+      const wire = e instanceof WireError ? e : WireError.internal();
+      await this.store.update(taskId, {
+        status: 'failed',
+        error: toStoredError(wire),
+        statusMessage: wire.message,
+      });
+    } catch {
+      // The store failing here leaves the task to expire; nothing more can be done.
+    } finally {
+      this.retire(running);
+    }
+  }
+
+  private retire(running: Running): void {
+    const taskId = running.record.taskId;
+    if (this.running.get(taskId) !== running) return;
+    this.running.delete(taskId);
+    if (running.expiry) clearTimeout(running.expiry);
+    // Keep watching until the terminal status went out as a notification.
+    queueMicrotask(() => running.unwatch());
+  }
+
+  /** Every change of a task running here: cancellation, expiry, status notifications. */
+  private onRecord(running: Running, record: TaskRecord | undefined): void {
+    if (!record) {
+      running.rc.cancel('The task expired');
+      this.retire(running);
+      return;
+    }
+    if (record.status === 'cancelled') running.rc.cancel('The task was cancelled');
+    if (record.status !== running.lastStatus) {
+      running.lastStatus = record.status;
+      this.statusNotification(running, record);
+    }
+    if (record.inputRequests) this.deliverQuestions(record);
+  }
+
+  /** `notifications/tasks/status` to the connection that made a 2025-11-25 task. */
+  private statusNotification(running: Running, record: TaskRecord): void {
+    if (record.generation !== 'legacy' || !running.origin || running.origin.isOpen === false) return;
+    running.origin.sendRaw({
+      jsonrpc: '2.0',
+      method: 'notifications/tasks/status',
+      params: legacyTask(record),
+    });
+  }
+
+  // ------------------------------------------------------------------ the task methods
+
+  /** The `tasks/*` request handlers, keyed by method. */
+  handlers(): Map<string, (params: Params, rc: RequestContext) => Promise<unknown>> {
+    return new Map<string, (params: Params, rc: RequestContext) => Promise<unknown>>([
+      ['tasks/get', (p, rc) => this.get(p, rc)],
+      ['tasks/result', (p, rc) => this.result(p, rc)],
+      ['tasks/list', (p, rc) => this.list(p, rc)],
+      ['tasks/cancel', (p, rc) => this.cancel(p, rc)],
+      ['tasks/update', (p, rc) => this.update(p, rc)],
+    ]);
+  }
+
+  /** The caller's task, or the one error that never reveals whether it exists. */
+  private async owned(params: Params, rc: RequestContext): Promise<TaskRecord> {
+    if (rc.era === 'modern' && !declaresTasksExtension(rc.peerCapabilities)) {
+      throw missingTasksExtension(rc.method);
+    }
+    const taskId = params.taskId;
+    if (typeof taskId !== 'string' || taskId.length === 0) {
+      throw WireError.invalidParams(`${rc.method} needs a taskId string`);
+    }
+    const record = await this.store.get(taskId);
+    if (!record || record.owner !== this.ownerOf(rc)) throw taskNotFound(taskId);
+    return record;
+  }
+
+  private async get(params: Params, rc: RequestContext): Promise<unknown> {
+    const record = await this.owned(params, rc);
+    return rc.era === 'modern' ? modernTask(record, true) : legacyTask(record);
+  }
+
+  /** `tasks/result` (2025-11-25): blocks until terminal, putting questions to the caller meanwhile. */
+  private async result(params: Params, rc: RequestContext): Promise<unknown> {
+    let record = await this.owned(params, rc);
+    const taskId = record.taskId;
+    if (!isTerminal(record.status)) {
+      let set = this.resultWaiters.get(taskId);
+      if (!set) this.resultWaiters.set(taskId, (set = new Set()));
+      set.add(rc);
+      const unwatch = this.store.watch(taskId, (r) => r?.inputRequests && this.deliverQuestions(r));
+      try {
+        const done = this.waitFor(taskId, (r) => !r || isTerminal(r.status), rc.signal);
+        const now = await this.store.get(taskId);
+        if (now?.inputRequests) this.deliverQuestions(now);
+        const last = await done;
+        if (!last) throw taskNotFound(taskId);
+        record = last;
+      } finally {
+        unwatch();
+        set.delete(rc);
+        if (set.size === 0) this.resultWaiters.delete(taskId);
+      }
+    }
+    const related = { [RELATED_TASK]: { taskId } };
+    if (record.result) {
+      const meta = isObject(record.result._meta) ? record.result._meta : {};
+      return { ...record.result, _meta: { ...meta, ...related } };
+    }
+    if (record.error) throw new WireError(record.error.code, record.error.message, record.error.data);
+    throw new WireError(ErrorCode.InternalError, `Task ${taskId} was cancelled before it produced a result`);
+  }
+
+  private async list(params: Params, rc: RequestContext): Promise<unknown> {
+    const cursor = params.cursor;
+    if (cursor !== undefined && typeof cursor !== 'string') throw WireError.invalidParams('Invalid cursor');
+    const page = await this.store.list(this.ownerOf(rc), cursor, this.pageSize);
+    if (!page) throw WireError.invalidParams('Invalid or expired cursor');
+    const result: Record<string, unknown> = { tasks: page.tasks.map(legacyTask) };
+    if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
+    return result;
+  }
+
+  private async cancel(params: Params, rc: RequestContext): Promise<unknown> {
+    const record = await this.owned(params, rc);
+    if (isTerminal(record.status)) {
+      // The extension's cancel is an idempotent acknowledgement; 2025-11-25 refuses.
+      if (rc.era === 'modern') return {};
+      throw WireError.invalidParams(`Cannot cancel task: already in terminal status '${record.status}'`);
+    }
+    const after = await this.store.update(record.taskId, {
+      status: 'cancelled',
+      statusMessage: 'The task was cancelled by request.',
+    });
+    if (rc.era === 'modern') return {};
+    if (!after) throw taskNotFound(record.taskId);
+    return legacyTask(after);
+  }
+
+  /** `tasks/update` (extension): answers to outstanding questions; others are ignored. */
+  private async update(params: Params, rc: RequestContext): Promise<unknown> {
+    const record = await this.owned(params, rc);
+    const responses = params.inputResponses;
+    if (!isObject(responses)) throw WireError.invalidParams('tasks/update needs an inputResponses object');
+    const asked = record.inputRequests ?? {};
+    const answer: Record<string, unknown> = {};
+    for (const key of Object.keys(responses)) {
+      if (!Object.hasOwn(asked, key)) continue;
+      const method = asked[key]!.method;
+      if (!validAnswer(method, responses[key])) {
+        throw WireError.invalidParams(`inputResponses.${key} is not a valid answer to ${method}`);
+      }
+      answer[key] = responses[key];
+    }
+    if (Object.keys(answer).length > 0) await this.store.update(record.taskId, { answer });
+    return {};
+  }
+
+  /**
+   * 2025-11-25: puts each outstanding question to the client through a blocking
+   * `tasks/result` of this process, once at a time, and stores the answer.
+   */
+  private deliverQuestions(record: TaskRecord): void {
+    const waiters = this.resultWaiters.get(record.taskId);
+    if (!waiters || waiters.size === 0 || !record.inputRequests) return;
+    for (const [key, q] of Object.entries(record.inputRequests)) {
+      const id = `${record.taskId}\u0000${key}`;
+      if (this.delivering.has(id)) continue;
+      const via = [...waiters].find((w) => !w.cancelled && !w.done);
+      if (!via) return;
+      this.delivering.add(id);
+      const options: RequestOptions = { timeoutMs: ASK_TIMEOUT_MS };
+      via
+        .request(q.method, withRelatedTask(q.params, record.taskId), options)
+        .then(
+          (answer) => {
+            if (validAnswer(q.method, answer)) {
+              return this.store.update(record.taskId, { answer: { [key]: answer } });
+            }
+            return undefined;
+          },
+          () => undefined,
+        )
+        .finally(() => {
+          this.delivering.delete(id);
+        })
+        .catch(() => undefined);
+    }
+  }
+
+  /** Resolves with the first state of the task that satisfies `done` (undefined when gone). */
+  private waitFor(
+    taskId: string,
+    done: (r: TaskRecord | undefined) => boolean,
+    signal: AbortSignal,
+  ): Promise<TaskRecord | undefined> {
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const finish = (r: TaskRecord | undefined, error?: unknown): void => {
+        if (settled) return;
+        settled = true;
+        unwatch();
+        signal.removeEventListener('abort', onAbort);
+        if (error !== undefined) reject(error);
+        else resolve(r);
+      };
+      const onAbort = (): void => finish(undefined, new LocalError('Cancelled', 'The wait was cancelled'));
+      const unwatch = this.store.watch(taskId, (r) => {
+        if (done(r)) finish(r);
+      });
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.store.get(taskId).then(
+        (r) => {
+          if (done(r)) finish(r);
+        },
+        (e: unknown) => finish(undefined, e),
+      );
+    });
+  }
+
+  /** Cancels the tasks running here (they cannot outlive their process) and closes the store. */
+  async close(): Promise<void> {
+    const all = [...this.running.values()];
+    await Promise.all(
+      all.map((r) =>
+        this.store
+          .update(r.record.taskId, { status: 'cancelled', statusMessage: 'The server shut down' })
+          .catch(() => undefined),
+      ),
+    );
+    for (const r of all) {
+      r.rc.cancel('The server shut down');
+      this.retire(r);
+    }
+    await this.store.close();
+  }
+}
+
+function hasAnswer(r: TaskRecord, key: string): boolean {
+  return r.inputResponses !== undefined && Object.hasOwn(r.inputResponses, key);
+}
+
+/** The `taskSupport` a tool declared (default `forbidden`). */
+export function taskSupportOf(execution: unknown): TaskSupport {
+  const v = isObject(execution) ? execution.taskSupport : undefined;
+  return v === 'optional' || v === 'required' ? v : 'forbidden';
+}

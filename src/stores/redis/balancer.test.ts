@@ -1,0 +1,266 @@
+/**
+ * The scale-out scenario with real parts: redis-server, three `mcpkit demo-server --redis`
+ * child processes and haproxy in round-robin mode with no stickiness in front of them. The
+ * official SDK clients (v1, v2 in the legacy era, v2 in the modern era) run their checks
+ * through the balancer, so consecutive requests of one session land on different nodes;
+ * then a node is killed with SIGKILL mid-session.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as V1StreamableHttp } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+  ResourceUpdatedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import {
+  Client as V2Client,
+  StreamableHTTPClientTransport as V2StreamableHttp,
+} from '@modelcontextprotocol/client';
+import {
+  PROMPT_CASES,
+  ROOTS,
+  SdkWireRecorder,
+  TOOL_CASES,
+  elicit,
+  firstMessage,
+  sample,
+} from '../../demo/test-helpers.js';
+import type { Obj, SdkTransport } from '../../demo/test-helpers.js';
+import { until } from '../../test-support/mcp-harness.js';
+import { startCluster } from '../../test-support/cluster.js';
+import type { Cluster } from '../../test-support/cluster.js';
+
+const LEGACY = '2025-11-25';
+const MODERN = '2026-07-28';
+const WATCHED = 'test://watched-resource';
+const CAPABILITIES = { sampling: { tools: {} }, elicitation: { form: {} }, roots: { listChanged: true } };
+/** Registrations are per node (every node runs the same code): a tool that adds a tool on one node is left out. */
+const NODE_LOCAL = new Set(['toggle_bonus_tool']);
+
+/** The calls both SDKs share, loosely typed. */
+interface SdkClient {
+  listTools(params?: Obj): Promise<Obj>;
+  listResources(params?: Obj): Promise<Obj>;
+  listResourceTemplates(params?: Obj): Promise<Obj>;
+  readResource(params: Obj): Promise<Obj>;
+  listPrompts(params?: Obj): Promise<Obj>;
+  getPrompt(params: Obj): Promise<Obj>;
+  complete(params: Obj): Promise<Obj>;
+}
+
+async function listAll(list: (p?: Obj) => Promise<Obj>, key: string): Promise<Obj[]> {
+  const items: Obj[] = [];
+  let cursor: unknown;
+  for (let page = 0; page < 20; page++) {
+    const r = await list(cursor === undefined ? undefined : { cursor });
+    items.push(...(r[key] as Obj[]));
+    cursor = r.nextCursor;
+    if (cursor === undefined) return items;
+  }
+  throw new Error(`${key}: too many pages`);
+}
+
+/** Lists and calls every tool, reads every resource, gets every prompt, completes. */
+async function fullCheck(client: SdkClient, call: (name: string, args: Obj) => Promise<Obj>): Promise<void> {
+  const tools = await listAll((p) => client.listTools(p), 'tools');
+  assert.deepEqual(tools.map((t) => t.name).sort(), Object.keys(TOOL_CASES).sort());
+  for (const tool of tools) {
+    const name = String(tool.name);
+    if (NODE_LOCAL.has(name)) continue;
+    TOOL_CASES[name]!.check(await call(name, TOOL_CASES[name]!.args));
+  }
+  const resources = await listAll((p) => client.listResources(p), 'resources');
+  assert.equal(resources.length, 3);
+  for (const r of resources) {
+    const { contents } = (await client.readResource({ uri: r.uri })) as { contents: Obj[] };
+    assert.equal(contents[0]!.uri, r.uri);
+  }
+  const templates = await listAll((p) => client.listResourceTemplates(p), 'resourceTemplates');
+  assert.deepEqual(
+    templates.map((t) => t.uriTemplate),
+    ['test://template/{id}/data'],
+  );
+  const prompts = await listAll((p) => client.listPrompts(p), 'prompts');
+  assert.deepEqual(prompts.map((p) => p.name).sort(), Object.keys(PROMPT_CASES).sort());
+  for (const [name, { args, first }] of Object.entries(PROMPT_CASES)) {
+    assert.equal(firstMessage(await client.getPrompt({ name, arguments: args })), first, name);
+  }
+  const done = await client.complete({
+    ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' },
+    argument: { name: 'arg1', value: 'pa' },
+  });
+  assert.deepEqual((done.completion as Obj).values, ['paris', 'park', 'party', 'pasta']);
+}
+
+/** The nodes that asked the client something: our server-to-client request ids name their node. */
+function askingNodes(wire: SdkWireRecorder): Set<string> {
+  return new Set(wire.requestsFrom('server').map((r) => String(r.id).split(':')[0]!));
+}
+
+async function v1Client(
+  url: string,
+): Promise<{ client: V1Client; wire: SdkWireRecorder; transport: V1StreamableHttp }> {
+  const client = new V1Client({ name: 'sdk-v1', version: '1.0.0' }, { capabilities: CAPABILITIES });
+  client.setRequestHandler(CreateMessageRequestSchema, (r) => sample(r.params as Obj) as never);
+  client.setRequestHandler(ElicitRequestSchema, (r) => elicit(r.params as Obj) as never);
+  client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: ROOTS }));
+  const transport = new V1StreamableHttp(new URL(url));
+  const wire = new SdkWireRecorder(transport as unknown as SdkTransport, LEGACY);
+  await client.connect(wire as never);
+  return { client, wire, transport };
+}
+
+let cluster: Cluster;
+before(async () => {
+  cluster = await startCluster(3);
+});
+after(async () => {
+  await cluster?.close();
+});
+
+describe('through haproxy (round robin, no stickiness) in front of 3 nodes sharing Redis', () => {
+  test('SDK v1 (legacy): every tool, resource and prompt; sampling, elicitation and roots cross nodes', async () => {
+    const { client, wire, transport } = await v1Client(cluster.balancer.url);
+    const updates: string[] = [];
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updates.push(n.params.uri));
+    try {
+      await client.setLoggingLevel('info');
+      await fullCheck(
+        client as unknown as SdkClient,
+        (name, args) => client.callTool({ name, arguments: args }) as Promise<Obj>,
+      );
+      assert.ok(
+        askingNodes(wire).size >= 2,
+        `server requests came from several nodes: ${[...askingNodes(wire)]}`,
+      );
+      // Subscribed through one node, changed through another, announced on the GET stream of a third.
+      await client.subscribeResource({ uri: WATCHED });
+      await client.callTool({ name: 'touch_watched_resource', arguments: {} });
+      await until(() => updates.length === 1, 5000);
+      assert.deepEqual(updates, [WATCHED]);
+      assert.deepEqual(wire.problems.server, [], 'every server message matches the 2025-11-25 schema');
+    } finally {
+      await transport.terminateSession().catch(() => undefined);
+      await client.close();
+    }
+  });
+
+  test('SDK v2 in the legacy era: the same checks', async () => {
+    const client = new V2Client({ name: 'sdk-v2-legacy', version: '2.0.0' }, { capabilities: CAPABILITIES });
+    client.setRequestHandler('sampling/createMessage', (r) => sample(r.params as Obj) as never);
+    client.setRequestHandler('elicitation/create', (r) => elicit(r.params as Obj) as never);
+    client.setRequestHandler('roots/list', () => ({ roots: ROOTS }));
+    const wire = new SdkWireRecorder(
+      new V2StreamableHttp(new URL(cluster.balancer.url)) as unknown as SdkTransport,
+      LEGACY,
+    );
+    await client.connect(wire as never);
+    try {
+      assert.equal(client.getNegotiatedProtocolVersion(), LEGACY);
+      await fullCheck(
+        client as unknown as SdkClient,
+        (name, args) => client.callTool({ name, arguments: args }) as Promise<Obj>,
+      );
+      assert.ok(askingNodes(wire).size >= 2);
+      assert.deepEqual(wire.problems.server, []);
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('SDK v2 in the modern era: the same checks, input_required rounds answered on other nodes', async () => {
+    const client = new V2Client(
+      { name: 'sdk-v2-modern', version: '2.0.0' },
+      {
+        capabilities: CAPABILITIES,
+        versionNegotiation: { mode: { pin: MODERN } },
+        inputRequired: { autoFulfill: true, maxRounds: 4 },
+      },
+    );
+    client.setRequestHandler('sampling/createMessage', (r) => sample(r.params as Obj) as never);
+    client.setRequestHandler('elicitation/create', (r) => elicit(r.params as Obj) as never);
+    client.setRequestHandler('roots/list', () => ({ roots: ROOTS }));
+    const updates: string[] = [];
+    client.setNotificationHandler('notifications/resources/updated', (n) => void updates.push(n.params.uri));
+    const wire = new SdkWireRecorder(
+      new V2StreamableHttp(new URL(cluster.balancer.url)) as unknown as SdkTransport,
+      MODERN,
+    );
+    await client.connect(wire as never);
+    try {
+      assert.equal(client.getProtocolEra(), 'modern');
+      await fullCheck(
+        client as unknown as SdkClient,
+        (name, args) => client.callTool({ name, arguments: args }) as Promise<Obj>,
+      );
+      // A listen stream held on one node hears a change made through another.
+      const sub = await client.listen({ resourceSubscriptions: [WATCHED] });
+      await client.callTool({ name: 'touch_watched_resource', arguments: {} });
+      await client.callTool({ name: 'touch_watched_resource', arguments: {} });
+      await until(() => updates.length === 2, 5000);
+      await sub.close();
+      assert.deepEqual(wire.problems.server, []);
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('SIGKILL of a node mid-session: its in-flight call fails (no hang), the session goes on', async () => {
+    const { client, transport } = await v1Client(cluster.balancer.url);
+    try {
+      const progress = [0, 0, 0];
+      // Three calls in a row go to three nodes; each counts for about 2 s.
+      const calls = [0, 1, 2].map((i) =>
+        client.callTool({ name: 'slow_count', arguments: { n: 100 } }, undefined, {
+          onprogress: () => void progress[i]!++,
+          timeout: 30_000,
+        }),
+      );
+      await until(() => progress.every((p) => p > 0), 10_000);
+      await cluster.nodes[0]!.stop('SIGKILL');
+      const outcomes = await Promise.allSettled(calls);
+      const failed = outcomes.filter((o) => o.status === 'rejected');
+      assert.equal(failed.length, 1, `exactly the killed node's call fails: ${JSON.stringify(outcomes)}`);
+      assert.match(String((failed[0] as PromiseRejectedResult).reason), /node handling this request stopped/);
+      for (const o of outcomes)
+        if (o.status === 'fulfilled') assert.match(JSON.stringify(o.value), /Counted to 100/);
+      // The session lives on the two others.
+      for (let i = 0; i < 4; i++) {
+        const r = await client.callTool({ name: 'add', arguments: { a: i, b: 1 } });
+        assert.deepEqual(r.structuredContent, { sum: i + 1 });
+      }
+      const e = await client.callTool({ name: 'test_elicitation', arguments: { message: 'Still there?' } });
+      assert.match(JSON.stringify(e), /accept/);
+    } finally {
+      await transport.terminateSession().catch(() => undefined);
+      await client.close();
+    }
+  });
+
+  test('a Redis restart is survived: 503s while it is down, then the same session goes on', async () => {
+    const { client, transport } = await v1Client(cluster.balancer.url);
+    try {
+      // Used through every live node, so each holds a copy it can put back.
+      for (let i = 0; i < 3; i++) await client.callTool({ name: 'add', arguments: { a: 1, b: 1 } });
+      await cluster.redis.stop();
+      await assert.rejects(client.callTool({ name: 'add', arguments: { a: 1, b: 2 } }), /503|unavailable/i);
+      await cluster.redis.start();
+      let sum: unknown;
+      const deadline = Date.now() + 10_000;
+      while (sum === undefined && Date.now() < deadline) {
+        try {
+          sum = (await client.callTool({ name: 'add', arguments: { a: 20, b: 22 } })).structuredContent;
+        } catch {
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }
+      assert.deepEqual(sum, { sum: 42 }, 'the session was restored by the nodes');
+    } finally {
+      await transport.terminateSession().catch(() => undefined);
+      await client.close();
+    }
+  });
+});

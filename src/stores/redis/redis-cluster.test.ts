@@ -1,0 +1,420 @@
+/**
+ * Several nodes in this process, each its own server and its own Redis connections, sharing
+ * one real redis-server: every shared-state seam is checked by talking to chosen nodes
+ * directly, so each check knows which node it crosses to. The balancer and SDK runs are in
+ * balancer.test.ts.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { LocalError } from '../../jsonrpc/index.js';
+import { createEverythingServer } from '../../demo/everything-server.js';
+import { serve } from '../../transports/http-server/node-adapter.js';
+import {
+  LEGACY,
+  MODERN,
+  assertServerMessage,
+  errorCode,
+  initializeRequest,
+  modern,
+  notification,
+  openLegacySession,
+  openStream,
+  postJson,
+  request,
+  rpc,
+  until,
+} from '../../transports/http-server/http-server.test.helpers.js';
+import type { Fixture, Obj } from '../../transports/http-server/http-server.test.helpers.js';
+import { freePort, startRedis } from '../../test-support/cluster.js';
+import type { RedisProcess } from '../../test-support/cluster.js';
+import type { ServeOptions } from '../../transports/http-server/node-adapter.js';
+
+const CLI = fileURLToPath(new URL('../../cli/main.js', import.meta.url));
+let redis: RedisProcess;
+let prefixCounter = 0;
+
+/** `count` nodes on one key prefix of their own, so the tests do not see each other's sessions. */
+async function startNodes(count: number, options: ServeOptions = {}): Promise<Fixture[]> {
+  const keyPrefix = `t${process.pid}-${prefixCounter++}:`;
+  return Promise.all(
+    Array.from({ length: count }, async () => {
+      const server = createEverythingServer({ stepMs: 20 });
+      const running = await serve(server, { ...options, redis: { url: redis.url, keyPrefix } });
+      return {
+        server,
+        running,
+        url: running.url,
+        origin: `http://127.0.0.1:${running.port}`,
+        close: async () => {
+          await running.close();
+          await server.close();
+        },
+      };
+    }),
+  );
+}
+
+/** Polls an async check until it gives a value (each poll is a real request, so no fixed sleeps). */
+async function eventually<T>(
+  check: () => Promise<T | undefined | false>,
+  timeoutMs: number,
+  what: string,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await check();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const closeAll = (nodes: Fixture[]): Promise<unknown> => Promise.all(nodes.map((n) => n.close()));
+const legacyHeaders = (sid: string): Record<string, string> => ({
+  'mcp-session-id': sid,
+  'mcp-protocol-version': LEGACY,
+});
+
+/** The messages of an SSE POST answer, each checked against the schema. */
+function messagesOf(body: string): Obj[] {
+  const out = body
+    .split('\n\n')
+    .flatMap((b) => b.split('\n').filter((l) => l.startsWith('data:')))
+    .map((l) => l.slice(5).trim())
+    .filter((d) => d !== '')
+    .map((d) => JSON.parse(d) as Obj);
+  for (const m of out) assertServerMessage(LEGACY, m);
+  return out;
+}
+
+before(async () => {
+  redis = await startRedis();
+});
+
+after(async () => {
+  await redis?.stop();
+});
+
+describe('Redis stores: start-up', () => {
+  test('serve() fails fast with a clear StoreUnavailable error when Redis is unreachable', async () => {
+    const port = await freePort();
+    const started = Date.now();
+    await assert.rejects(
+      serve(createEverythingServer(), { redis: `redis://127.0.0.1:${port}` }),
+      (e: unknown) =>
+        e instanceof LocalError &&
+        e.code === 'StoreUnavailable' &&
+        new RegExp(`Cannot reach Redis at redis://127\\.0\\.0\\.1:${port}`).test(e.message),
+    );
+    assert.ok(Date.now() - started < 5000, 'no waiting for a Redis that is not there');
+  });
+
+  test('mcpkit demo-server --redis exits with a clear message when Redis is unreachable', async () => {
+    const port = await freePort();
+    const r = spawnSync(
+      process.execPath,
+      [CLI, 'demo-server', '--port', '0', '--redis', `redis://127.0.0.1:${port}`],
+      {
+        encoding: 'utf8',
+        timeout: 20_000,
+      },
+    );
+    assert.equal(r.status, 3);
+    assert.match(r.stderr, /Cannot reach Redis at redis:\/\/127\.0\.0\.1/);
+  });
+});
+
+describe('Redis stores: a legacy session on many nodes', () => {
+  let nodes: Fixture[];
+  before(async () => {
+    nodes = await startNodes(3);
+  });
+  after(() => closeAll(nodes));
+
+  test('created on A, served on B and C; DELETE on C ends it on every node', async () => {
+    const [a, b, c] = nodes as [Fixture, Fixture, Fixture];
+    const sid = await openLegacySession(a.url);
+    for (const n of [b, c, a]) {
+      const r = await postJson(
+        n.url,
+        rpc('tools/call', { name: 'add', arguments: { a: 2, b: 3 } }),
+        legacyHeaders(sid),
+      );
+      assert.equal(r.status, 200);
+      const [answer] = messagesOf(r.body);
+      assert.deepEqual((answer!.result as Obj).structuredContent, { sum: 5 });
+    }
+    const del = await request(c.url, { method: 'DELETE', headers: legacyHeaders(sid) });
+    assert.equal(del.status, 200);
+    for (const n of [a, b, c]) {
+      const r = await postJson(n.url, rpc('ping'), legacyHeaders(sid));
+      assert.equal(r.status, 404, 'ended everywhere');
+    }
+  });
+
+  test('another principal cannot use the session on another node (same 404 as unknown)', async () => {
+    const [a, b] = nodes as [Fixture, Fixture];
+    const sid = await openLegacySession(a.url);
+    const r = await postJson(b.url, rpc('ping'), {
+      ...legacyHeaders(sid),
+      'mcp-session-id': sid.replace(/^./, (c) => (c === '0' ? '1' : '0')),
+    });
+    assert.equal(r.status, 404);
+  });
+
+  test('logging/setLevel and resources/subscribe made on one node hold on the others', async () => {
+    const [a, b, c] = nodes as [Fixture, Fixture, Fixture];
+    const sid = await openLegacySession(a.url);
+    assert.equal(
+      (await postJson(b.url, rpc('logging/setLevel', { level: 'error' }), legacyHeaders(sid))).status,
+      200,
+    );
+    const quiet = await postJson(
+      c.url,
+      rpc('tools/call', { name: 'test_tool_with_logging', arguments: {} }),
+      legacyHeaders(sid),
+    );
+    assert.deepEqual(
+      messagesOf(quiet.body).filter((m) => m.method === 'notifications/message'),
+      [],
+      'the level set on B silences info logs on C',
+    );
+    await postJson(b.url, rpc('logging/setLevel', { level: 'info' }), legacyHeaders(sid));
+    const loud = await postJson(
+      a.url,
+      rpc('tools/call', { name: 'test_tool_with_logging', arguments: {} }),
+      legacyHeaders(sid),
+    );
+    assert.equal(messagesOf(loud.body).filter((m) => m.method === 'notifications/message').length, 3);
+
+    // Subscribe on C, hold the GET stream on A, change the resource through B.
+    const sub = await postJson(
+      c.url,
+      rpc('resources/subscribe', { uri: 'test://watched-resource' }),
+      legacyHeaders(sid),
+    );
+    assert.equal(sub.status, 200);
+    const get = await openStream(a.url, { method: 'GET', headers: legacyHeaders(sid) });
+    try {
+      assert.equal(get.response.status, 200);
+      await postJson(
+        b.url,
+        rpc('tools/call', { name: 'touch_watched_resource', arguments: {} }),
+        legacyHeaders(sid),
+      );
+      const updated = await get.sse.next((m) => m.method === 'notifications/resources/updated', 5000);
+      assertServerMessage(LEGACY, updated);
+      assert.deepEqual(updated.params, { uri: 'test://watched-resource' });
+      assert.equal(get.sse.messages().length, 1, 'announced once, by the node holding the GET stream');
+    } finally {
+      get.abort();
+    }
+  });
+
+  test('elicitation and sampling: the question goes out on A, the answer is POSTed to B and reaches A', async () => {
+    const [a, b] = nodes as [Fixture, Fixture];
+    const sid = await openLegacySession(a.url, { elicitation: {}, sampling: {} });
+    const call = await openStream(a.url, {
+      headers: legacyHeaders(sid),
+      body: rpc('tools/call', { name: 'test_elicitation', arguments: { message: 'Who are you?' } }, 'e1'),
+    });
+    const ask = await call.sse.next((m) => m.method === 'elicitation/create');
+    assertServerMessage(LEGACY, ask);
+    const answer = await postJson(
+      b.url,
+      {
+        jsonrpc: '2.0',
+        id: ask.id,
+        result: { action: 'accept', content: { username: 'ada', email: 'ada@example.com' } },
+      },
+      legacyHeaders(sid),
+    );
+    assert.equal(answer.status, 202);
+    const result = await call.sse.response('e1', 5000);
+    assert.match(JSON.stringify(result.result), /ada@example\.com/);
+
+    const sample = await openStream(b.url, {
+      headers: legacyHeaders(sid),
+      body: rpc('tools/call', { name: 'test_sampling', arguments: { prompt: 'Hi' } }, 's1'),
+    });
+    const q = await sample.sse.next((m) => m.method === 'sampling/createMessage');
+    const reply = {
+      role: 'assistant',
+      content: { type: 'text', text: 'Hello from A' },
+      model: 'm',
+      stopReason: 'endTurn',
+    };
+    assert.equal(
+      (await postJson(a.url, { jsonrpc: '2.0', id: q.id, result: reply }, legacyHeaders(sid))).status,
+      202,
+    );
+    assert.match(JSON.stringify((await sample.sse.response('s1', 5000)).result), /Hello from A/);
+  });
+
+  test('resumption: a stream cut on A is resumed with Last-Event-ID on B, live to its end', async () => {
+    const [a, b] = nodes as [Fixture, Fixture];
+    const sid = await openLegacySession(a.url);
+    const call = await openStream(a.url, {
+      headers: legacyHeaders(sid),
+      body: rpc(
+        'tools/call',
+        { name: 'slow_count', arguments: { n: 6 }, _meta: { progressToken: 'p' } },
+        'r1',
+      ),
+    });
+    await call.sse.next((m) => m.method === 'notifications/progress');
+    const lastId = call.sse.events.filter((e) => e.id).at(-1)!.id!;
+    call.abort();
+    const resumed = await openStream(b.url, {
+      method: 'GET',
+      headers: { ...legacyHeaders(sid), 'last-event-id': lastId },
+    });
+    assert.equal(resumed.response.status, 200);
+    const result = await resumed.sse.response('r1', 5000);
+    assert.match(JSON.stringify(result.result), /Counted to 6/);
+    const seen = [...call.sse.messages(), ...resumed.sse.messages()]
+      .filter((m) => m.method === 'notifications/progress')
+      .map((m) => (m.params as Obj).progress);
+    assert.deepEqual(seen, [1, 2, 3, 4, 5, 6], 'every progress event once, in order, across both nodes');
+    await until(() => resumed.sse.ended, 3000, 'the resumed stream ends after the answer');
+  });
+
+  test('an unknown or foreign Last-Event-ID is refused on any node', async () => {
+    const [a, b] = nodes as [Fixture, Fixture];
+    const sid = await openLegacySession(a.url);
+    const other = await openLegacySession(a.url);
+    const bad = await request(b.url, {
+      method: 'GET',
+      headers: { ...legacyHeaders(sid), accept: 'text/event-stream', 'last-event-id': `${other}~x~0.1` },
+    });
+    assert.equal(bad.status, 400);
+    const unknown = await request(b.url, {
+      method: 'GET',
+      headers: { ...legacyHeaders(sid), accept: 'text/event-stream', 'last-event-id': `${sid}~nobody~9.1` },
+    });
+    assert.equal(unknown.status, 400);
+  });
+});
+
+describe('Redis stores: cluster-wide limits and fan-out', () => {
+  test('maxSessions holds across nodes, and idle sessions expire on every node', async () => {
+    const nodes = await startNodes(2, { maxSessions: 2, sessionIdleMs: 1000 });
+    try {
+      const [a, b] = nodes as [Fixture, Fixture];
+      const s1 = await openLegacySession(a.url);
+      await openLegacySession(b.url);
+      const third = await postJson(a.url, initializeRequest());
+      assert.equal(third.status, 503);
+      assert.equal(errorCode(third), -32603);
+      // Used on B, then left idle: once it expires its place is free (polling with initialize
+      // does not touch it), and A no longer knows it either.
+      assert.equal((await postJson(b.url, rpc('ping'), legacyHeaders(s1))).status, 200);
+      await eventually(
+        async () => (await postJson(b.url, initializeRequest())).status === 200,
+        6000,
+        'idle sessions expire and free their places',
+      );
+      assert.equal((await postJson(a.url, rpc('ping'), legacyHeaders(s1))).status, 404, 'expired on A too');
+    } finally {
+      await closeAll(nodes);
+    }
+  });
+
+  test('modern subscriptions/listen on A hears a change made through B; MRTR state sealed on A opens on B', async () => {
+    const nodes = await startNodes(2);
+    try {
+      const [a, b] = nodes as [Fixture, Fixture];
+      const m = modern('subscriptions/listen', {
+        notifications: { resourceSubscriptions: ['test://watched-resource'] },
+      });
+      const listen = await openStream(a.url, { headers: m.headers, body: m.body });
+      try {
+        await listen.sse.next((x) => x.method === 'notifications/subscriptions/acknowledged');
+        const touch = modern('tools/call', { name: 'touch_watched_resource', arguments: {} });
+        assert.equal((await postJson(b.url, touch.body, touch.headers)).status, 200);
+        const updated = await listen.sse.next((x) => x.method === 'notifications/resources/updated', 5000);
+        assertServerMessage(MODERN, updated);
+      } finally {
+        listen.abort();
+      }
+
+      const meta = { 'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } } };
+      const first = modern(
+        'tools/call',
+        { name: 'test_elicitation', arguments: { message: 'Name?' } },
+        { meta },
+      );
+      const r1 = await postJson(a.url, first.body, first.headers);
+      const asked = r1.json!.result as Obj;
+      assert.equal(asked.resultType, 'input_required');
+      const key = Object.keys(asked.inputRequests as Obj)[0]!;
+      const retry = modern(
+        'tools/call',
+        {
+          name: 'test_elicitation',
+          arguments: { message: 'Name?' },
+          inputResponses: { [key]: { action: 'accept', content: { username: 'u', email: 'u@example.com' } } },
+          requestState: asked.requestState,
+        },
+        { meta },
+      );
+      const r2 = await postJson(b.url, retry.body, retry.headers);
+      assert.equal(r2.status, 200, r2.body);
+      assert.match(JSON.stringify(r2.json!.result), /u@example\.com/);
+    } finally {
+      await closeAll(nodes);
+    }
+  });
+});
+
+describe('Redis stores: Redis goes away and comes back', () => {
+  test('legacy requests get 503 with a JSON-RPC error, modern ones go on; the nodes recover by themselves, sessions too', async () => {
+    const nodes = await startNodes(2);
+    try {
+      const [a, b] = nodes as [Fixture, Fixture];
+      const sid = await openLegacySession(a.url);
+      await redis.stop();
+      const down = await postJson(b.url, rpc('ping'), legacyHeaders(sid));
+      assert.equal(down.status, 503);
+      assert.equal(errorCode(down), -32603);
+      assert.match(String((down.json!.error as Obj).message), /Redis/);
+      const init = await postJson(a.url, initializeRequest());
+      assert.equal(init.status, 503, 'no new session without the store');
+      const call = modern('tools/call', { name: 'add', arguments: { a: 1, b: 1 } });
+      const stateless = await postJson(b.url, call.body, call.headers);
+      assert.equal(stateless.status, 200, 'a modern request needs no shared state');
+
+      await redis.start();
+      const back = await eventually(
+        async () => {
+          const r = await postJson(b.url, initializeRequest());
+          return r.status === 200 ? r : undefined;
+        },
+        10_000,
+        'a node serving sessions again',
+      );
+      const sid2 = back.headers['mcp-session-id'] as string;
+      await postJson(b.url, notification('notifications/initialized'), legacyHeaders(sid2));
+      const onA = await postJson(a.url, rpc('ping'), legacyHeaders(sid2));
+      assert.equal(onA.status, 200, 'the other node serves the new session too');
+      // Redis came back empty (no persistence): A, which served the old session, put it back.
+      const old = await eventually(
+        async () => {
+          const r = await postJson(
+            b.url,
+            rpc('tools/call', { name: 'add', arguments: { a: 2, b: 2 } }),
+            legacyHeaders(sid),
+          );
+          return r.status === 200 ? r : undefined;
+        },
+        5000,
+        'the old session restored',
+      );
+      assert.deepEqual((messagesOf(old.body)[0]!.result as Obj).structuredContent, { sum: 4 });
+    } finally {
+      await closeAll(nodes);
+    }
+  });
+});

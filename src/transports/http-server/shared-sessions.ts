@@ -1,0 +1,241 @@
+import { InvalidMessage, LocalError, ParsedBatch, parseFrame } from '../../jsonrpc/index.js';
+import type { JsonRpcMessage, ParsedFrame } from '../../jsonrpc/index.js';
+import type { LegacySessionTransport } from './legacy-session.js';
+import type { ClusterMessage, LegacySessionRecord, SessionLimits, SharedStores } from './shared-state.js';
+
+/** A legacy session this node serves: its transport, its session, and how much of its recorded state it has. */
+export interface SessionEntry {
+  transport: LegacySessionTransport;
+  connection: { close(): Promise<void> };
+  /** How many recorded ops this node's copy has replayed (shared stores only). */
+  ops: number;
+  /** Those ops' text, to put the session back if the store loses it (a Redis restart without persistence). */
+  history?: string[];
+}
+
+/** The most ops a node keeps per session to restore it (the store's own bound). */
+const MAX_HISTORY = 10_000;
+
+/** The client messages that change a legacy session's state, recorded so other nodes can replay them. */
+const STATE_METHODS = new Set([
+  'notifications/initialized',
+  'initialized',
+  'logging/setLevel',
+  'resources/subscribe',
+  'resources/unsubscribe',
+]);
+
+/** A change event, as the server's change bus carries it. */
+type ChangeEvent = Extract<ClusterMessage, { t: 'change' }>['e'];
+
+/** What {@link SharedSessions} needs from the HTTP handler. */
+export interface SharedSessionsHost {
+  readonly sessions: Map<string, SessionEntry>;
+  readonly limits: SessionLimits;
+  /** Makes this node's copy of a session (a transport connected to a new server session). */
+  open(id: string, principal: string): Promise<SessionEntry>;
+}
+
+/**
+ * The legacy sessions of a cluster, seen from one node: a session created on any node is
+ * rebuilt here on first use by replaying its recorded state; a client's answer to another
+ * node's request is sent to that node; cancellations and other notifications reach every
+ * node that holds the session; ending a session ends it everywhere.
+ */
+export class SharedSessions {
+  private readonly building = new Map<string, Promise<SessionEntry>>();
+  private readonly changeListeners = new Set<(event: ChangeEvent) => void>();
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    readonly stores: SharedStores,
+    private readonly host: SharedSessionsHost,
+  ) {
+    this.unsubscribe = stores.bus.subscribe((m) => this.onMessage(m));
+    stores.onReconnect?.(() => void this.restoreAll());
+  }
+
+  /**
+   * Puts every session this node serves back into the store after it came back empty
+   * (a restart without persistence): the first node to restore a session wins, the others
+   * find it there. Sessions no node was serving are lost; their clients get 404.
+   */
+  private async restoreAll(): Promise<void> {
+    const restore = this.stores.sessions.restore?.bind(this.stores.sessions);
+    if (!restore) return;
+    for (const [id, entry] of this.host.sessions) {
+      if (!entry.history?.length || entry.transport.closed) continue;
+      try {
+        await restore(id, entry.transport.principal, entry.history, this.host.limits);
+      } catch {
+        return; // Down again: the next reconnect tries again.
+      }
+    }
+  }
+
+  get nodeId(): string {
+    return this.stores.bus.nodeId;
+  }
+
+  /** A change bus for the server: events reach this node at once and every other node through the store. */
+  readonly changeBus = {
+    publish: (event: ChangeEvent): void => {
+      this.emitChange(event);
+      this.stores.bus.publish(null, { t: 'change', e: event });
+    },
+    subscribe: (listener: (event: ChangeEvent) => void): (() => void) => {
+      this.changeListeners.add(listener);
+      return () => this.changeListeners.delete(listener);
+    },
+  };
+
+  /**
+   * The session `id` as this node serves it, with every recorded change replayed; undefined
+   * when no node knows it, it expired, it was ended, or it belongs to another principal.
+   * Rejects with `StoreUnavailable` when the store cannot be reached.
+   */
+  async find(id: string, principal: string): Promise<SessionEntry | undefined> {
+    const local = this.host.sessions.get(id);
+    const record = await this.stores.sessions.touch(id, local?.ops ?? 0, this.host.limits);
+    if (!record) {
+      if (local) this.forget(id, local);
+      return undefined;
+    }
+    if (record.principal !== principal) return undefined;
+    if (local && !local.transport.closed) {
+      this.apply(local, record);
+      return local;
+    }
+    let pending = this.building.get(id);
+    if (!pending) {
+      pending = this.host.open(id, record.principal).then((entry) => {
+        this.apply(entry, record);
+        return entry;
+      });
+      this.building.set(id, pending);
+      void pending.finally(() => this.building.delete(id)).catch(() => undefined);
+    }
+    return pending;
+  }
+
+  private apply(entry: SessionEntry, record: LegacySessionRecord): void {
+    if (record.opCount <= entry.ops) return;
+    const fresh = record.ops.slice(Math.max(0, entry.ops - record.firstOp));
+    entry.transport.replay(fresh);
+    entry.ops = record.opCount;
+    const history = (entry.history ??= []);
+    if (history.length + fresh.length <= MAX_HISTORY) history.push(...fresh);
+  }
+
+  /**
+   * Records the state-changing messages of a POST before the session sees them, so every
+   * other node replays them too. Rejects with `StoreUnavailable` when the store is down.
+   */
+  async record(id: string, entry: SessionEntry, frame: JsonRpcMessage | ParsedBatch): Promise<void> {
+    const items = frame instanceof ParsedBatch ? frame.items : [frame];
+    let changed = false;
+    for (const m of items) {
+      if (m instanceof InvalidMessage || !('method' in m) || !STATE_METHODS.has(m.method)) continue;
+      const text = JSON.stringify(m);
+      const count = await this.stores.sessions.appendOp(id, text);
+      // Delivered here now; anything another node added meanwhile comes with the next touch.
+      if (count === entry.ops + 1) {
+        entry.ops = count;
+        if (entry.history && entry.history.length < MAX_HISTORY) entry.history.push(text);
+      }
+      changed = true;
+    }
+    if (changed) this.stores.bus.publish(null, { t: 'ops', s: id });
+  }
+
+  /**
+   * Sends a client message on to the nodes it concerns. True when it belongs elsewhere only
+   * (an answer to another node's request); notifications also go to every other node and
+   * are delivered here too.
+   */
+  route(id: string, entry: SessionEntry, frame: JsonRpcMessage | ParsedBatch): boolean {
+    if (frame instanceof ParsedBatch) return false;
+    if (!('method' in frame)) {
+      if (frame.id === null || entry.transport.ownRequestId(frame.id) !== undefined) return false;
+      const raw = String(frame.id);
+      this.stores.bus.publish(raw.slice(0, raw.lastIndexOf(':')), {
+        t: 'deliver',
+        s: id,
+        m: JSON.stringify(frame),
+      });
+      return true;
+    }
+    if (!('id' in frame) && !STATE_METHODS.has(frame.method)) {
+      this.stores.bus.publish(null, { t: 'deliver', s: id, m: JSON.stringify(frame) });
+    }
+    return false;
+  }
+
+  /** Ends a session on every node. */
+  async end(id: string): Promise<void> {
+    await this.stores.sessions.delete(id);
+    this.stores.bus.publish(null, { t: 'end', s: id });
+    const local = this.host.sessions.get(id);
+    if (local) this.forget(id, local);
+  }
+
+  /**
+   * The idle sweep for a shared store: a copy idle here is dropped here only (other nodes
+   * may be using the session; the store expires it); a busy one, or one with an open GET
+   * stream, keeps the session alive in the store, and is dropped if it is gone there.
+   */
+  sweep(idleMs: number): void {
+    const cutoff = Date.now() - idleMs;
+    for (const [id, entry] of this.host.sessions) {
+      const t = entry.transport;
+      if (t.busy || t.hasStandalone) {
+        Promise.resolve(this.stores.sessions.touch(id, Number.MAX_SAFE_INTEGER, this.host.limits)).then(
+          (r) => r || this.forget(id, entry),
+          () => undefined,
+        );
+      } else if (t.lastActive < cutoff) {
+        this.forget(id, entry);
+      }
+    }
+  }
+
+  private forget(id: string, entry: SessionEntry): void {
+    if (this.host.sessions.get(id) === entry) this.host.sessions.delete(id);
+    void entry.connection.close();
+  }
+
+  private emitChange(event: ChangeEvent): void {
+    for (const l of this.changeListeners) {
+      try {
+        l(event);
+      } catch {
+        // One failing listener must not starve the others.
+      }
+    }
+  }
+
+  private onMessage(m: ClusterMessage): void {
+    if (m.t === 'change') return this.emitChange(m.e);
+    const entry = this.host.sessions.get(m.s);
+    if (!entry) return;
+    if (m.t === 'end') return this.forget(m.s, entry);
+    if (m.t === 'ops') {
+      Promise.resolve(this.stores.sessions.touch(m.s, entry.ops, this.host.limits)).then(
+        (r) => (r ? this.apply(entry, r) : this.forget(m.s, entry)),
+        () => undefined,
+      );
+      return;
+    }
+    const frame: ParsedFrame = parseFrame(m.m);
+    if (frame instanceof InvalidMessage || frame instanceof ParsedBatch) return;
+    void entry.transport.deliver(frame, [], {}, { json: { body: () => undefined, stream: noStream } });
+  }
+
+  close(): void {
+    this.unsubscribe();
+  }
+}
+
+function noStream(): never {
+  throw new LocalError('InvalidMessage', 'A forwarded message has no response stream');
+}
