@@ -8,9 +8,10 @@ import { ToolsScreen, presetTool } from './tools';
 import { PromptsScreen, ResourcesScreen } from './resources';
 import { Questions } from './questions';
 import { LogsScreen, WireScreen } from './traffic';
+import { TasksScreen, tasksFromWire } from './tasks';
 import './style.css';
 
-type Screen = 'servers' | 'tools' | 'resources' | 'prompts' | 'logs' | 'wire';
+type Screen = 'servers' | 'tools' | 'resources' | 'prompts' | 'tasks' | 'logs' | 'wire';
 
 interface DeepLink {
   tool: string;
@@ -65,6 +66,7 @@ function App() {
     ['tools', 'Tools', s.catalog.tools.length],
     ['resources', 'Resources', s.catalog.resources.length + s.catalog.templates.length],
     ['prompts', 'Prompts', s.catalog.prompts.length],
+    ['tasks', 'Tasks', tasksFromWire(s.wire).length],
     ['logs', 'Logs & notifications', undefined],
     ['wire', 'Wire', s.wire.length],
   ];
@@ -108,6 +110,7 @@ function App() {
         )}
         {screen === 'resources' && <ResourcesScreen open={open} />}
         {screen === 'prompts' && <PromptsScreen />}
+        {screen === 'tasks' && <TasksScreen />}
         {screen === 'logs' && <LogsScreen />}
         {screen === 'wire' && <WireScreen />}
       </main>

@@ -223,6 +223,25 @@ describe('inspector in Chromium', { skip: NO_CHROMIUM }, () => {
       await closePage(page);
     });
 
+    test('tasks: a task tool asks, runs as a task, and its states show on the Tasks screen', async () => {
+      const page = await openPage(browser, url);
+      const done = runFromPage(page, 'test_tool_with_task', {});
+      const q = page.locator('[data-question=elicit-form]');
+      await q.locator('[data-path=name]').fill('Ada');
+      await q.locator('[data-answer=accept]').click();
+      assert.match(await done, /Hello, Ada! Your task is done\./);
+      await page.click('[data-screen=tasks]');
+      const row = page.locator('[data-testid=task-rows] tr[data-task]').first();
+      assert.equal(await row.getAttribute('data-status'), 'completed');
+      await row.getByRole('button', { name: 'Refresh' }).click();
+      await page.locator('[data-testid=task-rows] tr.expanded').getByText('"status": "completed"').waitFor();
+      // The 2026-07-28 extension has no listing: the page says so instead of failing silently.
+      await page.getByTestId('tasks-list').first().click();
+      await page.getByText(/no tasks\/list/).waitFor();
+      await shot(page, 'tasks');
+      await closePage(page);
+    });
+
     test('a deep link opens a tool and runs it once', async () => {
       const args = encodeURIComponent(JSON.stringify({ a: 20, b: 22 }));
       const page = await openPage(browser, `${url}&tool=add&args=${args}&run=1`);

@@ -230,6 +230,21 @@ export class InspectorHost {
     return this.live(server).setLoggingLevel(level as never, { signal });
   }
 
+  /** One page of the server's tasks (`tasks/list`, 2025-11-25 only: the extension has no listing). */
+  listTasks(server: string, signal: AbortSignal) {
+    return this.live(server).tasks.list(undefined, { signal });
+  }
+
+  /** Asks the server to cancel a task (`tasks/cancel`, both generations). */
+  cancelTask(server: string, taskId: string, signal: AbortSignal) {
+    return this.live(server).tasks.cancel(taskId, { signal });
+  }
+
+  /** A task's state now (`tasks/get`). */
+  getTask(server: string, taskId: string, signal: AbortSignal) {
+    return this.live(server).tasks.get(taskId, { signal });
+  }
+
   /** Watches one resource for `notifications/resources/updated` (both eras). */
   async subscribeResource(server: string, uri: string): Promise<string> {
     const sub = await this.live(server).subscribe({ resources: [uri] });

@@ -168,6 +168,14 @@ export async function startInspectorServer(
     }),
     unsubscribe: async (b) => ({ ok: await session.unsubscribe(str(b.id, 'id')) }),
     answer: async (b) => ({ ok: session.ui.answer(str(b.id, 'id'), b.answer) }),
+    'tasks-list': async (b, signal) => ({ result: await session.listTasks(str(b.server, 'server'), signal) }),
+    'task-get': async (b, signal) => ({
+      result: await session.getTask(str(b.server, 'server'), str(b.taskId, 'taskId'), signal),
+    }),
+    'task-cancel': async (b, signal) => {
+      await session.cancelTask(str(b.server, 'server'), str(b.taskId, 'taskId'), signal);
+      return { ok: true };
+    },
   };
 
   function page(req: IncomingMessage, res: ServerResponse, url: URL): void {
