@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import { api } from './api';
 import { Contents, Json, ResourceContents } from './content';
 import { useStore } from './store';
+import { CompletingInput } from './completion';
 
 interface Read {
   server: string;
@@ -98,12 +99,14 @@ export function ResourcesScreen({ open }: { open: { server: string; uri: string 
               {variablesOf(t.definition.uriTemplate).map((n) => (
                 <label class="field inline">
                   {n}
-                  <input
-                    data-var={n}
+                  <CompletingInput
+                    server={t.server}
+                    reference={{ type: 'ref/resource', uri: t.definition.uriTemplate }}
+                    name={n}
                     value={v[n] ?? ''}
-                    onInput={(e) =>
-                      setValues({ ...values, [key]: { ...v, [n]: (e.target as HTMLInputElement).value } })
-                    }
+                    context={v}
+                    dataAttr={{ 'data-var': n }}
+                    onValue={(x) => setValues({ ...values, [key]: { ...v, [n]: x } })}
                   />
                 </label>
               ))}
@@ -195,10 +198,14 @@ export function PromptsScreen() {
                     {a.required && <span class="req">*</span>}
                     {a.description && <span class="hint">{a.description}</span>}
                   </span>
-                  <input
-                    data-path={a.name}
+                  <CompletingInput
+                    server={prompt.server}
+                    reference={{ type: 'ref/prompt', name: prompt.name }}
+                    name={a.name}
                     value={args[a.name] ?? ''}
-                    onInput={(e) => setArgs({ ...args, [a.name]: (e.target as HTMLInputElement).value })}
+                    context={args}
+                    dataAttr={{ 'data-path': a.name }}
+                    onValue={(x) => setArgs({ ...args, [a.name]: x })}
                   />
                 </label>
               ))}

@@ -152,6 +152,9 @@ describe('inspector in Chromium', { skip: NO_CHROMIUM }, () => {
       await page.click('[data-resource="test://static-binary"] button.link');
       await page.getByTestId('resource-detail').locator('img.media').waitFor();
       const template = page.locator('[data-template="test://template/{id}/data"]');
+      // The server's completions are offered while typing.
+      await template.locator('[data-var=id]').fill('4');
+      await page.locator('datalist[data-completions=id] option[value="42"]').waitFor({ state: 'attached' });
       await template.locator('[data-var=id]').fill('42');
       await template.getByRole('button', { name: 'Read' }).click();
       await page.getByTestId('resource-detail').getByText('Data for ID: 42').waitFor();
@@ -168,6 +171,12 @@ describe('inspector in Chromium', { skip: NO_CHROMIUM }, () => {
 
       await page.click('[data-screen=prompts]');
       await page.click('[data-prompt=test_prompt_with_arguments]');
+      await page.fill('[data-path=arg1]', 'p');
+      await page.locator('datalist[data-completions=arg1] option').first().waitFor({ state: 'attached' });
+      const suggested = await page
+        .locator('datalist[data-completions=arg1] option')
+        .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+      assert.ok(suggested.length > 0 && suggested.every((v) => v.startsWith('p')), suggested.join());
       await page.fill('[data-path=arg1]', 'one');
       await page.fill('[data-path=arg2]', 'two');
       await page.getByTestId('get-prompt').click();
