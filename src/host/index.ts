@@ -90,7 +90,13 @@ export type { BridgeOptions, RunningBridge } from './bridge.js';
 export { createTransport, openInBrowser } from './node-transports.js';
 
 // MCP Apps, host half (browser-safe on its own as `mcpkit/host/apps`).
-export { AppBridge, loadAppResource, sandboxProxyHtml, SANDBOX_PROXY_HEADERS } from './apps/index.js';
+export {
+  AppBridge,
+  loadAppResource,
+  openAppView,
+  sandboxProxyHtml,
+  SANDBOX_PROXY_HEADERS,
+} from './apps/index.js';
 export type { AppBridgeOptions, AppMountOptions, AppResource, AppServer, HostContext } from './apps/index.js';
-export { startSandboxProxyServer } from './apps/node-sandbox-server.js';
-export type { SandboxProxyServer, SandboxProxyServerOptions } from './apps/node-sandbox-server.js';
+export { startSandboxProxyServer } from './node-sandbox-server.js';
+export type { SandboxProxyServer, SandboxProxyServerOptions } from './node-sandbox-server.js';

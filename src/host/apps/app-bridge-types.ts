@@ -38,7 +38,7 @@ export interface AppToolCallRequest {
   name: string;
   arguments: Record<string, unknown>;
   /** The tool as the server listed it (with its `_meta.ui.visibility`). */
-  tool: { name: string; _meta?: unknown; [key: string]: unknown };
+  tool: { name: string; _meta?: unknown };
 }
 
 /** A content message or context update from the view. */

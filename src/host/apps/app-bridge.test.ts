@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { WireError } from '../../jsonrpc/index.js';
 import { Session } from '../../session/index.js';
 import { PostMessageTransport } from '../../transports/post-message/index.js';
+import { assertAppsSchema } from '../../test-support/apps-schema.js';
 import { AppBridge } from './app-bridge.js';
 import type { AppBridgeOptions } from './app-bridge.js';
 import type { AppServer } from './app-resource.js';
@@ -61,7 +62,7 @@ async function pair(options: Partial<AppBridgeOptions> = {}) {
   const { port1, port2 } = new MessageChannel();
   await bridge.connect(new PostMessageTransport({ target: port1 }), {
     resource: { uri: 'ui://v', html: '<!doctype html>', meta: {} },
-    tool: { name: 'both' },
+    tool: { name: 'both', inputSchema: { type: 'object' } },
   });
   const view = new Session({ role: 'client', info: { name: 'view', version: '1' }, logger: () => undefined });
   const received: Array<[string, unknown]> = [];
@@ -89,14 +90,21 @@ const code = (c: number) => (e: unknown) => e instanceof WireError && e.code ===
 describe('AppBridge lifecycle', () => {
   test('holds every host message until ui/notifications/initialized, then sends them in order', async () => {
     const p = await pair();
+    p.bridge.sendToolInputPartial({ a: 0 });
     p.bridge.sendToolInputPartial({ a: 1 });
     p.bridge.sendToolInput({ a: 1, b: 2 });
     p.bridge.sendToolInputPartial({ a: 9 });
     p.bridge.sendToolResult({ content: [] });
-    p.bridge.setHostContext({ theme: 'dark' });
+    p.bridge.setHostContext({ theme: 'light' });
     const result = await p.init();
     assert.equal(result.protocolVersion, '2026-01-26');
-    assert.deepEqual(((result.hostContext as Obj).toolInfo as Obj).tool, { name: 'both' });
+    assertAppsSchema('McpUiInitializeResult', result);
+    assert.equal((result.hostContext as Obj).theme, 'light', 'the answer carries the context set before it');
+    p.bridge.setHostContext({ theme: 'dark' });
+    assert.deepEqual(((result.hostContext as Obj).toolInfo as Obj).tool, {
+      name: 'both',
+      inputSchema: { type: 'object' },
+    });
     await p.view.request('ping');
     assert.deepEqual(p.received, [], 'nothing before initialized, not even after the initialize answer');
     assert.equal(p.bridge.initialized, false);
@@ -113,13 +121,65 @@ describe('AppBridge lifecycle', () => {
       ],
       'partial input after the complete input is dropped',
     );
+    assert.deepEqual(p.received[0]![1], { arguments: { a: 1 } }, 'only the latest queued partial input');
     assert.deepEqual(p.received[3]![1], { theme: 'dark' });
+    const defs = [
+      'McpUiToolInputPartialNotification',
+      'McpUiToolInputNotification',
+      'McpUiToolResultNotification',
+      'McpUiHostContextChangedNotification',
+    ];
+    (p.received as Array<[string, unknown]>).forEach(([method, params], i) =>
+      assertAppsSchema(defs[i]!, { method, params }),
+    );
     p.bridge.setHostContext({ theme: 'dark' });
     await p.view.request('ping');
     assert.equal(p.received.length, 4, 'an unchanged context sends nothing');
     await p.bridge.teardown('done');
     assert.deepEqual(p.received.at(-1), ['teardown', { reason: 'done' }]);
     await p.view.close();
+  });
+
+  test('answers sandbox-proxy-ready once with the HTML, the approved CSP and granted permissions', async () => {
+    const p = await pair({ grantPermissions: { clipboardWrite: {}, camera: {} } });
+    await p.close();
+    const calls: Obj[] = [];
+    const bridge = new AppBridge({ server: fakeServer(calls), grantPermissions: { clipboardWrite: {} } });
+    const { port1, port2 } = new MessageChannel();
+    await bridge.connect(new PostMessageTransport({ target: port1 }), {
+      resource: {
+        uri: 'ui://v',
+        html: '<!doctype html><p>v</p>',
+        meta: {
+          csp: { connectDomains: ['https://api.example.com', "'unsafe-eval'"] },
+          permissions: { clipboardWrite: {}, microphone: {} },
+        },
+      },
+    });
+    const proxy = new Session({
+      role: 'client',
+      info: { name: 'proxy', version: '1' },
+      logger: () => undefined,
+    });
+    const got: Array<[string, unknown]> = [];
+    proxy.onnotification = (n) => got.push([n.method, n.params]);
+    await proxy.connect(new PostMessageTransport({ target: port2 }));
+    await proxy.notify('ui/notifications/sandbox-proxy-ready', {});
+    await proxy.notify('ui/notifications/sandbox-proxy-ready', {});
+    await proxy.request('ping');
+    assert.equal(got.length, 1, 'the resource is sent once');
+    const [method, params] = got[0]!;
+    assert.equal(method, 'ui/notifications/sandbox-resource-ready');
+    assertAppsSchema('McpUiSandboxResourceReadyNotification', { method, params });
+    assert.deepEqual(params, {
+      html: '<!doctype html><p>v</p>',
+      sandbox: 'allow-scripts allow-forms',
+      csp: { connectDomains: ['https://api.example.com'] },
+      permissions: { clipboardWrite: {} },
+    });
+    assert.match(bridge.sandbox!.policy, /connect-src https:\/\/api\.example\.com;/);
+    await bridge.close();
+    await proxy.close();
   });
 
   test('refuses requests before ui/initialize and a second ui/initialize', async () => {

@@ -25,7 +25,16 @@ const DENIED = -32000;
 const DISPLAY_MODES: readonly DisplayMode[] = ['inline', 'fullscreen', 'pip'];
 const CONTENT_KINDS = { text: {}, image: {}, audio: {}, resource: {}, resourceLink: {} };
 
-type ToolLike = { name: string; _meta?: unknown; [key: string]: unknown };
+/** A tool as the server listed it (mcpkit's `Tool` fits). */
+type ToolLike = {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema?: unknown;
+  outputSchema?: unknown;
+  annotations?: unknown;
+  _meta?: unknown;
+};
 
 export interface AppBridgeOptions {
   /** The MCP server the view belongs to; its proxied calls go there and nowhere else. */
@@ -122,16 +131,27 @@ function denied(message: string): WireError {
  * ```ts
  * import { AppBridge, appResourceUri, loadAppResource } from 'mcpkit/host/apps';
  *
+ * const { tools } = await client.listTools();
+ * const tool = tools.find((t) => appResourceUri(t) !== undefined)!;
  * const resource = await loadAppResource(client, appResourceUri(tool)!);
  * const bridge = new AppBridge({
  *   server: client, // anything with callTool, readResource and listTools
  *   hostInfo: { name: 'my-host', version: '1.0.0' },
- *   hostContext: { theme: 'dark', displayMode: 'inline', locale: navigator.language,
- *                  containerDimensions: { maxHeight: 600 } },
- *   onOpenLink: (url) => void window.open(url, '_blank', 'noopener'),
- *   onMessage: (m) => chat.append(m),
+ *   hostContext: {
+ *     theme: 'dark',
+ *     displayMode: 'inline',
+ *     locale: navigator.language,
+ *     containerDimensions: { maxHeight: 600 },
+ *   },
+ *   onOpenLink: (link) => void window.open(link, '_blank', 'noopener'),
+ *   onMessage: (m) => console.log('the view says', m.content),
  * });
- * await bridge.mount({ container: el, proxyUrl: 'http://localhost:8081/sandbox', resource, tool });
+ * await bridge.mount({
+ *   container: document.getElementById('app')!,
+ *   proxyUrl: 'http://localhost:8081/sandbox',
+ *   resource,
+ *   tool,
+ * });
  * bridge.sendToolInput(args);
  * bridge.sendToolResult(await client.callTool({ name: tool.name, arguments: args }));
  * // later
@@ -294,7 +314,8 @@ export class AppBridge {
     }
     if (Object.keys(changed).length === 0) return;
     this.context = { ...this.context, ...changed };
-    this.deliver('ui/notifications/host-context-changed', changed as Params);
+    // Before ui/initialize is answered, the answer itself carries the new context.
+    if (this.appInfo) this.deliver('ui/notifications/host-context-changed', changed as Params);
   }
 
   /** Pings the view (after it has initialized). */
@@ -345,7 +366,7 @@ export class AppBridge {
       sandbox: this.options.sandbox ?? DEFAULT_VIEW_SANDBOX,
     };
     if (options.tool && !this.context.toolInfo) {
-      const toolInfo: HostContext['toolInfo'] = { tool: options.tool };
+      const toolInfo: HostContext['toolInfo'] = { tool: { ...options.tool } };
       if (options.toolCallId !== undefined) toolInfo.id = options.toolCallId;
       this.context = { ...this.context, toolInfo };
     }
@@ -355,7 +376,10 @@ export class AppBridge {
   private deliver(method: string, params: Params): void {
     if (this.closed) return;
     if (!this.initializedFlag) {
-      this.queue.push([method, params]);
+      // Only the latest partial input matters; keeping one bounds the queue while args stream.
+      const last = this.queue.at(-1);
+      if (method === 'ui/notifications/tool-input-partial' && last?.[0] === method) last[1] = params;
+      else this.queue.push([method, params]);
       return;
     }
     this.session.notify(method, params).catch(() => undefined);

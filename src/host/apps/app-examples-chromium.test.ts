@@ -66,7 +66,13 @@ describe('AppBridge in Chromium: the official example app servers', { skip: SKIP
             return call(p);
           };
         });
-        await host.mount({ tool: 'get-time', args: {}, hostContext: { theme: 'light', locale: 'en-US' } });
+        // The React example goes through the one-call openAppView, the vanilla one step by step.
+        await host.mount({
+          tool: 'get-time',
+          args: {},
+          hostContext: { theme: 'light', locale: 'en-US' },
+          oneCall: name === 'react',
+        });
         const first = await until(host, name);
         assert.match(first, ISO_TIME, 'the view shows the tool result');
         assert.deepEqual(calls, ['get-time'], 'the host made the first call');

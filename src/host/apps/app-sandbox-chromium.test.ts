@@ -88,6 +88,17 @@ function hostileHtml(declared: string, evil: string): string {
 </script></body></html>`;
 }
 
+/** A view that completes the handshake, then navigates itself away. */
+const WANDERER = `<!doctype html><html><body><p id="w">wanderer</p><script>
+window.addEventListener('message', (e) => {
+  if (e.data && e.data.id === 1 && e.data.result) {
+    parent.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/initialized', params: {} }, '*');
+    document.getElementById('w').addEventListener('click', () => { location.href = 'about:blank'; });
+  }
+});
+parent.postMessage({ jsonrpc: '2.0', id: 1, method: 'ui/initialize', params: { protocolVersion: '2026-01-26', appInfo: { name: 'wanderer', version: '1' }, appCapabilities: {} } }, '*');
+</script></body></html>`;
+
 describe('AppBridge in Chromium: the sandbox holds against a hostile view', { skip: SKIP_CHROMIUM }, () => {
   let bed: AppsTestBed;
   let server: McpServer;
@@ -106,6 +117,11 @@ describe('AppBridge in Chromium: the sandbox holds against a hostile view', { sk
         csp: { connectDomains: [bed.declared.url] },
       },
       () => 'hostile view',
+    );
+    registerApp(
+      server,
+      { name: 'wanderer', resourceUri: 'ui://hostile/wanderer.html', html: WANDERER },
+      () => 'wanderer view',
     );
     for (const [name, visibility] of [
       ['hostile_ok', ['app']],
@@ -204,6 +220,17 @@ describe('AppBridge in Chromium: the sandbox holds against a hostile view', { sk
     assert.equal(await host.page.locator('#title').textContent(), 'host page');
     assert.deepEqual(bed.evil.hits, [], 'the undeclared origin saw no request at all');
     assert.deepEqual(bed.declared.hits, ['/ok']);
+    await host.close();
+  });
+
+  test('a view that navigates itself away is dropped by the proxy', async () => {
+    const host = await bed.open(client);
+    await host.mount({ tool: 'wanderer' });
+    const inner = host.page.frameLocator('#app iframe').locator('iframe');
+    assert.equal(await inner.count(), 1);
+    await host.view.locator('#w').click();
+    await inner.waitFor({ state: 'detached' });
+    assert.equal(host.page.url().includes(bed.host.url), true, 'the host page stayed');
     await host.close();
   });
 });

@@ -4,6 +4,8 @@
  */
 export { AppBridge } from './app-bridge.js';
 export type { AppBridgeOptions, AppMountOptions } from './app-bridge.js';
+export { openAppView } from './open-app-view.js';
+export type { OpenAppViewOptions } from './open-app-view.js';
 export type {
   AppInitializeParams,
   AppLog,

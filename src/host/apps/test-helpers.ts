@@ -15,8 +15,8 @@ import { join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Frame, FrameLocator, Page } from 'playwright-core';
 import type { Client } from '../../client/index.js';
-import { startSandboxProxyServer } from './node-sandbox-server.js';
-import type { SandboxProxyServer } from './node-sandbox-server.js';
+import { startSandboxProxyServer } from '../node-sandbox-server.js';
+import type { SandboxProxyServer } from '../node-sandbox-server.js';
 
 export const CHROMIUM = process.env.MCPKIT_CHROMIUM ?? '/usr/bin/chromium';
 /** Why the Chromium tests skip, or false when they run. */
@@ -69,8 +69,7 @@ window.mountApp = async (cfg) => {
   const events = window.events;
   const { tools } = await server.listTools();
   const tool = tools.find((t) => t.name === cfg.tool);
-  const resource = await apps.loadAppResource(server, apps.appResourceUri(tool));
-  const bridge = new apps.AppBridge({
+  const options = {
     server,
     hostInfo: { name: 'mcpkit-test-host', version: '1.0.0' },
     hostContext: cfg.hostContext,
@@ -83,12 +82,23 @@ window.mountApp = async (cfg) => {
     onRequestTeardown: () => void events.push(['request-teardown']),
     onRejected: (what, detail) => void events.push(['rejected', what, detail]),
     onInitialized: (p) => void events.push(['initialized', p]),
-  });
-  window.bridge = bridge;
-  await bridge.mount({ container: document.getElementById('app'), proxyUrl: cfg.proxyUrl, resource, tool });
-  if (cfg.args) {
-    bridge.sendToolInput(cfg.args);
-    bridge.sendToolResult(await server.callTool({ name: cfg.tool, arguments: cfg.args }));
+  };
+  let bridge;
+  if (cfg.oneCall) {
+    // The one-call helper: it reads the view, mounts, calls the tool and forwards the outcome.
+    const opened = await apps.openAppView({
+      ...options, tool, arguments: cfg.args, container: document.getElementById('app'), proxyUrl: cfg.proxyUrl,
+    });
+    bridge = window.bridge = opened.bridge;
+    opened.result.then((r) => events.push(['call-result', r]));
+  } else {
+    const resource = await apps.loadAppResource(server, apps.appResourceUri(tool));
+    bridge = window.bridge = new apps.AppBridge(options);
+    await bridge.mount({ container: document.getElementById('app'), proxyUrl: cfg.proxyUrl, resource, tool });
+    if (cfg.args) {
+      bridge.sendToolInput(cfg.args);
+      bridge.sendToolResult(await server.callTool({ name: cfg.tool, arguments: cfg.args }));
+    }
   }
   await bridge.ready;
   return { sandbox: bridge.sandbox, appInfo: bridge.appInfo };
@@ -107,7 +117,11 @@ export class AppsTestBed {
     private readonly userDataDir: string,
   ) {}
 
-  static async start(): Promise<AppsTestBed> {
+  /**
+   * Starts the origins and the browser. With `bakeHostOrigin: false` the proxy learns the
+   * host page's origin from the `host` query parameter the bridge appends.
+   */
+  static async start(options: { bakeHostOrigin?: boolean } = {}): Promise<AppsTestBed> {
     const host = await serve((req, res) => {
       const path = new URL(req.url ?? '/', 'http://x').pathname;
       if (path === '/') {
@@ -121,7 +135,9 @@ export class AppsTestBed {
       }
       res.writeHead(404).end();
     });
-    const proxy = await startSandboxProxyServer({ hostOrigin: host.url });
+    const proxy = await startSandboxProxyServer(
+      options.bakeHostOrigin === false ? {} : { hostOrigin: host.url },
+    );
     const cors = { 'access-control-allow-origin': '*', 'content-type': 'application/json' };
     const declared = await serve((_req, res) => void res.writeHead(200, cors).end('{"ok":true}'));
     const evil = await serve((_req, res) => void res.writeHead(200, cors).end('{"stolen":true}'));
@@ -191,6 +207,8 @@ export class HostPage {
     hostContext?: Record<string, unknown>;
     grantPermissions?: Record<string, unknown>;
     denyTools?: string[];
+    /** Render with `openAppView` instead of the step-by-step calls. */
+    oneCall?: boolean;
   }): Promise<{ sandbox: Record<string, unknown>; appInfo: Record<string, unknown> }> {
     return this.page.evaluate((c) => (window as unknown as { mountApp(c: unknown): never }).mountApp(c), {
       proxyUrl: this.bed.proxyUrl,

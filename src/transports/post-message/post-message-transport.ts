@@ -61,6 +61,7 @@ function looksLikeJsonRpc(data: unknown): boolean {
  * @example
  * ```ts
  * // In a host page: talk to an iframe served from https://sandbox.example.com.
+ * const iframe = document.querySelector('iframe')!;
  * const transport = new PostMessageTransport({
  *   target: iframe.contentWindow!,
  *   targetOrigin: 'https://sandbox.example.com',
