@@ -8,6 +8,7 @@ import type { Schema } from './schema-form';
 import { changed, state, useStore } from './store';
 import type { CallRecord, Catalog } from './store';
 import { AppSlot } from './app-slot';
+import { appResourceUri, appVisibility } from 'mcpkit/host/apps';
 
 type ToolEntry = Catalog['tools'][number];
 
@@ -51,11 +52,9 @@ export async function runTool(
   return call;
 }
 
+/** The tool's MCP App view, as the apps bridge finds it (`_meta.ui.resourceUri`). */
 export function uiResourceOf(tool: ToolEntry['definition']): string | undefined {
-  const meta = tool._meta ?? {};
-  const ui = meta.ui as { resourceUri?: unknown } | undefined;
-  const uri = ui?.resourceUri ?? meta['ui/resourceUri'];
-  return typeof uri === 'string' ? uri : undefined;
+  return appResourceUri(tool);
 }
 
 function CallView({
@@ -147,6 +146,7 @@ export function ToolsScreen({
             <span class="name">{t.definition.title ?? t.name}</span>
             {multi && <span class="tag">{t.server}</span>}
             {uiResourceOf(t.definition) && <span class="tag app">app</span>}
+            {!appVisibility(t.definition).includes('model') && <span class="tag">app-only</span>}
             <span class="desc">{t.definition.description ?? ''}</span>
           </button>
         ))}

@@ -66,9 +66,12 @@ describe('inspector in Chromium', { skip: NO_CHROMIUM }, () => {
         await p.fill('[data-path=name]', 'Ada');
         await p.fill('[data-path="address.street"]', '1 Loop Road');
         await p.fill('[data-path="address.city"]', 'Lovelace');
+        await p.selectOption('[data-path=contactMethod]', { label: 'email' });
+        await p.fill('[data-path=email]', 'ada@example.com');
       });
       assert.match(nested, /Received: \{.*"name":"Ada"/);
       assert.match(nested, /"address":\{"street":"1 Loop Road","city":"Lovelace"\}/);
+      assert.match(nested, /"contactMethod":"email"/);
       await runFromPage(page, 'test_image_content', {});
       const img = page.locator('.call').first().locator('img[data-kind=image]');
       assert.ok(await img.evaluate((e: HTMLImageElement) => e.complete && e.naturalWidth > 0));
