@@ -124,13 +124,18 @@ export async function inspect(argv: string[]): Promise<number> {
     openInBrowser(server.url).catch((e: unknown) =>
       console.error(`mcpkit: could not open a browser: ${(e as Error).message}`),
     );
-  const stopped = new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  // `on`, not `once`: a listener must stay registered while the signal is delivered, or
+  // the stdio transport's own guard takes the signal as unhandled and ends the process
+  // before the servers are closed cleanly.
+  let stop!: () => void;
+  const stopped = new Promise<void>((resolve) => (stop = resolve));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   void session.start().catch((e: unknown) => console.error(`mcpkit: ${(e as Error).message}`));
   await stopped;
   await server.close();
   await session.close();
+  process.off('SIGINT', stop);
+  process.off('SIGTERM', stop);
   return ExitCode.Ok;
 }
