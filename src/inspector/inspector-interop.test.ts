@@ -8,6 +8,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { NO_CHROMIUM, closePage, lineMatching, openPage, runFromPage, shot } from './browser-helpers.js';
 import { CLI, DEMO_STDIO, EVERYTHING, launchChromium, startInspector } from './test-helpers.js';
@@ -69,6 +71,29 @@ describe('inspector interop in Chromium', { skip: NO_CHROMIUM }, () => {
           await insp.close();
         }
       });
+    }
+  });
+
+  test('MCP Apps: the official React example renders inline and gets its result', async () => {
+    // The package exports only its server module; its bin sits beside it in dist/.
+    const react = join(
+      dirname(fileURLToPath(import.meta.resolve('@modelcontextprotocol/server-basic-react'))),
+      'index.js',
+    );
+    const insp = await startInspector({ react: { command: process.execPath, args: [react, '--stdio'] } });
+    try {
+      const page = await openPage(browser, insp.server.url);
+      const text = await runFromPage(page, 'get-time', {});
+      const time = /\d{4}-\d\d-\d\dT[\d:.]+Z/.exec(text)![0];
+      await page.getByTestId('app-status').filter({ hasText: 'ready' }).waitFor();
+      const view = page.frameLocator('.app-frame iframe').frameLocator('iframe');
+      await view.getByText(time).waitFor();
+      await view.getByRole('button', { name: 'Get Server Time' }).click();
+      await view.getByText(time).waitFor({ state: 'detached' });
+      await shot(page, 'app-react');
+      await closePage(page);
+    } finally {
+      await insp.close();
     }
   });
 
