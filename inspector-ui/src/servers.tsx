@@ -7,6 +7,8 @@ import { useStore } from './store';
 export function ServersScreen() {
   const s = useStore();
   const [pings, setPings] = useState<Record<string, string>>({});
+  const [roots, setRoots] = useState<Record<string, string>>({});
+  const [told, setTold] = useState<Record<string, string>>({});
   return (
     <div class="cards">
       {s.servers.map((h) => {
@@ -73,6 +75,44 @@ export function ServersScreen() {
                 <summary>Capabilities: {Object.keys(h.capabilities).join(', ') || 'none'}</summary>
                 <Json value={h.capabilities} />
               </details>
+            )}
+            {h.state === 'ready' && (
+              <form
+                class="roots"
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  const paths = (roots[h.name] ?? '')
+                    .split('\n')
+                    .map((p) => p.trim())
+                    .filter(Boolean);
+                  void api<{ roots?: Array<{ uri: string }> }>('roots', { server: h.name, paths }).then((a) =>
+                    setTold({
+                      ...told,
+                      [h.name]: a.error
+                        ? a.error.message
+                        : `told: ${(a.roots ?? []).map((r) => r.uri).join(', ') || 'no roots'}`,
+                    }),
+                  );
+                }}
+              >
+                <label class="field">
+                  <span class="field-label">
+                    Roots<span class="hint">absolute paths, one per line</span>
+                  </span>
+                  <textarea
+                    rows={2}
+                    data-testid="roots"
+                    value={roots[h.name] ?? ''}
+                    onInput={(e) => setRoots({ ...roots, [h.name]: (e.target as HTMLTextAreaElement).value })}
+                  />
+                </label>
+                <div class="buttons">
+                  <button type="submit" data-testid="set-roots">
+                    Tell the server
+                  </button>
+                  {told[h.name] && <span data-testid="roots-result">{told[h.name]}</span>}
+                </div>
+              </form>
             )}
             {h.state === 'ready' && (
               <div class="buttons">

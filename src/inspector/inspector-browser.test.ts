@@ -48,7 +48,16 @@ describe('inspector in Chromium', { skip: NO_CHROMIUM }, () => {
       assert.match(await card.getByTestId('server-info').innerText(), /mcpkit-everything/);
       await card.getByTestId('ping').click();
       assert.match(await card.getByTestId('ping-result').innerText(), /server\/discover: [\d.]+ ms/);
+      // Roots set in the page are what the server gets when it asks.
+      await card.getByTestId('roots').fill('/tmp/mcpkit-inspector-root');
+      await card.getByTestId('set-roots').click();
+      assert.match(
+        await card.getByTestId('roots-result').innerText(),
+        /file:\/\/\/tmp\/mcpkit-inspector-root/,
+      );
       await shot(page, 'servers');
+      assert.match(await runFromPage(page, 'list_roots', {}), /file:\/\/\/tmp\/mcpkit-inspector-root/);
+      await page.click('[data-screen=servers]');
       // The token left the address bar.
       assert.doesNotMatch(page.url(), /token=/);
       await closePage(page);

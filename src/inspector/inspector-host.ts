@@ -230,6 +230,11 @@ export class InspectorHost {
     return this.live(server).setLoggingLevel(level as never, { signal });
   }
 
+  /** Changes the roots one server is told (the host keeps them within its own roots, if any). */
+  setRoots(server: string, paths: readonly string[]) {
+    return this.host.setRoots(server, paths);
+  }
+
   /** One page of the server's tasks (`tasks/list`, 2025-11-25 only: the extension has no listing). */
   listTasks(server: string, signal: AbortSignal) {
     return this.live(server).tasks.list(undefined, { signal });

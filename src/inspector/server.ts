@@ -168,6 +168,11 @@ export async function startInspectorServer(
     }),
     unsubscribe: async (b) => ({ ok: await session.unsubscribe(str(b.id, 'id')) }),
     answer: async (b) => ({ ok: session.ui.answer(str(b.id, 'id'), b.answer) }),
+    roots: async (b) => {
+      if (!Array.isArray(b.paths) || !b.paths.every((x) => typeof x === 'string'))
+        throw new Error('"paths" must be an array of strings');
+      return { roots: await session.setRoots(str(b.server, 'server'), b.paths as string[]) };
+    },
     'tasks-list': async (b, signal) => ({ result: await session.listTasks(str(b.server, 'server'), signal) }),
     'task-get': async (b, signal) => ({
       result: await session.getTask(str(b.server, 'server'), str(b.taskId, 'taskId'), signal),
