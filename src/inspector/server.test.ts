@@ -163,4 +163,56 @@ describe('inspector server', () => {
     assert.match(first, /^data: \{"type":"snapshot"/);
     await reader.cancel();
   });
+
+  test('a config policy that says ask puts the question to the page; deny rules hold', async () => {
+    const asking = await startInspector({
+      demo: {
+        command: process.execPath,
+        args: [DEMO_STDIO],
+        policy: { tools: { add: 'ask', echo: 'deny' } },
+      },
+    });
+    try {
+      const p = asking.server.port;
+      const call = (tool: string, args: Record<string, unknown>) =>
+        raw(
+          p,
+          'POST',
+          '/api/call',
+          {
+            host: `127.0.0.1:${p}`,
+            authorization: `Bearer ${asking.server.token}`,
+            'content-type': 'application/json',
+          },
+          JSON.stringify({ callId: `c-${tool}`, server: 'demo', tool, arguments: args }),
+        );
+      const denied = JSON.parse((await call('echo', { text: 'x' })).body);
+      assert.equal(denied.error.code, 'Denied');
+      const pending = call('add', { a: 1, b: 2 });
+      const question = await new Promise<{ id: string; kind: string }>((resolve) => {
+        const off = asking.session.subscribe((e) => {
+          if (e.type === 'question' && e.added) {
+            off();
+            resolve(e.added);
+          }
+        });
+      });
+      assert.equal(question.kind, 'approve-tool');
+      assert.ok(asking.session.ui.answer(question.id, 'once'));
+      assert.equal(JSON.parse((await pending).body).result.content[0].text, '3');
+      const refused = call('add', { a: 1, b: 2 });
+      const again = await new Promise<{ id: string }>((resolve) => {
+        const off = asking.session.subscribe((e) => {
+          if (e.type === 'question' && e.added) {
+            off();
+            resolve(e.added);
+          }
+        });
+      });
+      asking.session.ui.answer(again.id, 'deny');
+      assert.equal(JSON.parse((await refused).body).error.code, 'NotApproved');
+    } finally {
+      await asking.close();
+    }
+  });
 });
