@@ -14,6 +14,7 @@ const ALL = [
   'server',
   'client',
   'transports',
+  'stores',
   'auth',
   'host',
   'cli',
@@ -34,7 +35,8 @@ export const LAYERS = [
   {
     folder: 'transports',
     // Transports see the protocol only through its constants (meta keys, versions and eras).
-    mayImport: ['jsonrpc', 'protocol'],
+    // ...and the stores only as `serve({ redis })` loads them on demand (node-adapter.ts).
+    mayImport: ['jsonrpc', 'protocol', 'stores'],
     protocolConstantsOnly: true,
     node: [
       'src/transports/stdio/**',
@@ -45,11 +47,17 @@ export const LAYERS = [
   // OAuth sits beside the transports: it wraps the HTTP client's requester. Its Node parts
   // (file store, loopback redirect, DNS) are the separate `mcpkit/auth/node` entry.
   { folder: 'auth', mayImport: ['jsonrpc', 'protocol', 'transports'], node: ['src/auth/node.ts'] },
+  // Shared-state backends behind the HTTP seams (sessions, events, bus, tasks); Redis is Node.
+  {
+    folder: 'stores',
+    mayImport: ['jsonrpc', 'protocol', 'server', 'transports'],
+    node: ['src/stores/redis/**'],
+  },
   { folder: 'demo', mayImport: ['jsonrpc', 'protocol', 'session', 'server', 'transports'] },
   {
     folder: 'host',
     mayImport: ['jsonrpc', 'protocol', 'session', 'server', 'client', 'transports', 'auth', 'demo'],
-    node: ['src/host/node-*.ts', 'src/host/terminal-ui.ts'],
+    node: ['src/host/node-*.ts', 'src/host/**/node-*.ts', 'src/host/terminal-ui.ts'],
   },
   {
     folder: 'conformance',
@@ -58,6 +66,9 @@ export const LAYERS = [
   },
   { folder: 'cli', mayImport: except('test-support', 'conformance'), node: ['src/cli/**'] },
 ];
+
+// Redis store code may use node:* wherever it lives (its client loads only when configured).
+const NODE_ANYWHERE = ['src/**/*redis*.ts'];
 
 const TEST_FILES = [
   'src/**/*.test.ts',
@@ -116,14 +127,10 @@ export const layerRules = [
     DEPTHS.flatMap((depth) => [
       block([atDepth(layer.folder, depth)], patternsFor(layer, depth, false)),
       // Files matching both globs (an inner array is an AND in flat config) may use node:*.
-      ...(layer.node
-        ? [
-            block(
-              layer.node.map((glob) => [glob, atDepth(layer.folder, depth)]),
-              patternsFor(layer, depth, true),
-            ),
-          ]
-        : []),
+      block(
+        [...(layer.node ?? []), ...NODE_ANYWHERE].map((glob) => [glob, atDepth(layer.folder, depth)]),
+        patternsFor(layer, depth, true),
+      ),
     ]),
   ),
 ];

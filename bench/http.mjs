@@ -10,7 +10,7 @@
 // time to create them and the server's heap per session after a forced GC.
 //
 //   npm run bench:http          (builds first; about 3 minutes)
-//   node bench/http.mjs --quick (about 30 seconds)
+//   node bench/http.mjs --quick (about 30 seconds); --json for npm run bench's table
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { cpus, loadavg } from 'node:os';
@@ -22,6 +22,7 @@ import { Client } from '../dist/client/index.js';
 import { StreamableHttpClientTransport } from '../dist/transports/http-client/node.js';
 
 const quick = process.argv.includes('--quick');
+const asJson = process.argv.includes('--json');
 const CFG = quick
   ? {
       warmupMs: 1000,
@@ -320,6 +321,22 @@ for (const impl of IMPLS) {
 agent.destroy();
 
 // ------------------------------------------------------------------ the report
+
+if (asJson) {
+  const out = { workloads: {}, sessions: sessionResults };
+  for (const w of workloads) {
+    const row = (out.workloads[w.label] = {});
+    for (const run of runs) {
+      row[run.key] = {
+        rate: median(results[`${w.label}|${run.key}`]),
+        server: median(cpu[`${w.label}|${run.key}|server`]),
+        client: median(cpu[`${w.label}|${run.key}|client`]),
+      };
+    }
+  }
+  console.log(JSON.stringify(out));
+  process.exit(0);
+}
 
 const fmt = (x) => Math.round(x).toLocaleString('en-US');
 const ratio = (a, b) => `${(a / b).toFixed(2)}×`;

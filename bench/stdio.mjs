@@ -1,17 +1,24 @@
 // stdio benchmark: mcpkit against the official SDK v1 and a hand-written floor, in one run,
 // interleaved, with warm-up. Reports calls/s and the ratios between implementations.
 //
-//   npm run bench            (builds first)
-//   node bench/stdio.mjs --quick
+//   node bench/stdio.mjs [--quick] [--json]     (after npm run build; npm run bench runs it pinned)
+//
+// Workloads: sequential tools/call, 64 in flight, a 1 MiB echo, and cold start (spawn,
+// initialize, tools/list), for the NDJSON floor, the official SDK v1 and v2, and mcpkit.
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { Client as V2Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport as V2Stdio } from '@modelcontextprotocol/client/stdio';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as SdkStdio } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { Client } from '../dist/client/index.js';
 import { StdioClientTransport } from '../dist/transports/stdio/index.js';
 
 const quick = process.argv.includes('--quick');
+const asJson = process.argv.includes('--json');
+const BIG = 'x'.repeat(1024 * 1024);
+const BIG_CALLS = quick ? 5 : 20;
 const SEQ = quick ? 3000 : 20000;
 const CONC_TOTAL = quick ? 6000 : 40000;
 const IN_FLIGHT = 64;
@@ -23,6 +30,7 @@ const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const servers = {
   floor: here('./servers/floor-echo.mjs'),
   'sdk-v1': here('./servers/sdk-v1-echo.mjs'),
+  'sdk-v2': here('./servers/sdk-v2-echo.mjs'),
   mcpkit: here('./servers/mcpkit-echo.mjs'),
   'mcpkit-json': here('./servers/mcpkit-echo-json.mjs'),
 };
@@ -68,6 +76,16 @@ async function sdkClient() {
   };
 }
 
+async function v2Client() {
+  const client = new V2Client({ name: 'bench', version: '1.0.0' });
+  await client.connect(new V2Stdio({ command: process.execPath, args: [servers['sdk-v2']] }));
+  return {
+    call: (text) => client.callTool({ name: 'echo', arguments: { text } }),
+    list: () => client.listTools(),
+    close: () => client.close(),
+  };
+}
+
 function mcpkitClientFor(script) {
   return async () => {
     // era 'legacy' like the SDK v1 client: no server/discover probe, one initialize.
@@ -84,6 +102,24 @@ function mcpkitClientFor(script) {
 }
 const mcpkitClient = mcpkitClientFor(servers.mcpkit);
 
+/** The demo server through the CLI: every demo tool and its middleware, started by `mcpkit`. */
+async function demoClient() {
+  const client = new Client({ name: 'bench', version: '1.0.0' }, { era: 'legacy' });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [here('../dist/cli/main.js'), 'demo-server', '--stdio'],
+      inheritEnv: true,
+      stderr: 'ignore',
+    }),
+  );
+  return {
+    call: (text) => client.callTool({ name: 'echo', arguments: { text } }),
+    list: () => client.listTools(),
+    close: () => client.close(),
+  };
+}
+
 /** A bare node process: spawn, start, exit. The floor for cold start. */
 async function bareNode() {
   const t0 = performance.now();
@@ -93,8 +129,20 @@ async function bareNode() {
   return performance.now() - t0;
 }
 
-const makers = { floor: floorClient, 'sdk-v1': sdkClient, mcpkit: mcpkitClient };
-const coldMakers = { ...makers, 'mcpkit-json': mcpkitClientFor(servers['mcpkit-json']) };
+const makers = {
+  floor: floorClient,
+  'sdk-v1': sdkClient,
+  'sdk-v2': v2Client,
+  mcpkit: mcpkitClient,
+  'mcpkit-json': mcpkitClientFor(servers['mcpkit-json']),
+  'mcpkit-demo': demoClient,
+};
+const coldMakers = {
+  floor: floorClient,
+  'sdk-v1': sdkClient,
+  mcpkit: mcpkitClient,
+  'mcpkit-json': makers['mcpkit-json'],
+};
 
 async function sequential(c, n) {
   const t0 = performance.now();
@@ -115,6 +163,17 @@ async function concurrent(c, total, inFlight) {
   return total / ((performance.now() - t0) / 1000);
 }
 
+/** 1 MiB echoes, one at a time: MiB/s. */
+async function big(c, n) {
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) {
+    const r = await c.call(BIG);
+    const text = r?.content?.[0]?.text ?? r?.content?.[0]?.text;
+    if (text !== undefined && text.length !== BIG.length) throw new Error('1 MiB echo came back wrong');
+  }
+  return n / ((performance.now() - t0) / 1000);
+}
+
 async function cold(name) {
   const t0 = performance.now();
   const c = await coldMakers[name]();
@@ -127,10 +186,11 @@ async function cold(name) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const names = Object.keys(makers);
 const coldNames = Object.keys(coldMakers);
-const results = { seq: {}, conc: {}, cold: {}, bare: [] };
+const results = { seq: {}, conc: {}, big: {}, cold: {}, bare: [] };
 for (const n of names) {
   results.seq[n] = [];
   results.conc[n] = [];
+  results.big[n] = [];
 }
 for (const n of coldNames) results.cold[n] = [];
 
@@ -141,6 +201,8 @@ for (let round = 0; round < ROUNDS; round++) {
     await sequential(c, WARMUP);
     results.seq[name].push(await sequential(c, SEQ));
     results.conc[name].push(await concurrent(c, CONC_TOTAL, IN_FLIGHT));
+    await big(c, 2);
+    results.big[name].push(await big(c, BIG_CALLS));
     await c.close();
   }
 }
@@ -149,21 +211,34 @@ for (let i = 0; i < COLD_RUNS; i++) {
   for (const name of coldNames) results.cold[name].push(await cold(name));
 }
 
+const med = (key) => Object.fromEntries(Object.keys(results[key]).map((n) => [n, median(results[key][n])]));
+const coldMs = med('cold');
+const bare = median(results.bare);
+if (asJson) {
+  console.log(JSON.stringify({ seq: med('seq'), conc: med('conc'), big: med('big'), cold: coldMs, bare }));
+  process.exit(0);
+}
+
 const fmt = (x) => Math.round(x).toLocaleString('en-US');
 const row = (label, key, unit, better) => {
   const m = Object.fromEntries(names.map((n) => [n, median(results[key][n])]));
   const ratio = better === 'higher' ? m.mcpkit / m['sdk-v1'] : m['sdk-v1'] / m.mcpkit;
   const vsFloor = better === 'higher' ? m.mcpkit / m.floor : m.mcpkit / m.floor;
   console.log(
-    `${label.padEnd(34)} floor ${fmt(m.floor).padStart(8)}  sdk-v1 ${fmt(m['sdk-v1']).padStart(8)}  mcpkit ${fmt(m.mcpkit).padStart(8)} ${unit}` +
+    `${label.padEnd(34)} floor ${fmt(m.floor).padStart(8)}  sdk-v1 ${fmt(m['sdk-v1']).padStart(8)}  sdk-v2 ${fmt(m['sdk-v2']).padStart(8)}  mcpkit ${fmt(m.mcpkit).padStart(8)} ${unit}` +
       `   mcpkit vs sdk-v1: ${ratio.toFixed(2)}x ${better === 'higher' ? 'faster' : 'faster'}, mcpkit/floor: ${vsFloor.toFixed(2)}`,
   );
 };
 console.log(`stdio benchmark (node ${process.version}, ${ROUNDS} round(s), medians)`);
 row('sequential tools/call', 'seq', 'calls/s', 'higher');
 row(`${IN_FLIGHT} in flight tools/call`, 'conc', 'calls/s', 'higher');
-const coldMs = Object.fromEntries(coldNames.map((n) => [n, median(results.cold[n])]));
-const bare = median(results.bare);
+row('1 MiB echo, one at a time', 'big', 'calls/s', 'higher');
+{
+  const seq = med('seq');
+  console.log(
+    `${'demo-server (CLI) vs library server'.padEnd(34)} sequential ${fmt(seq['mcpkit-demo'])} vs ${fmt(seq['mcpkit-json'])} calls/s: ${(seq['mcpkit-demo'] / seq['mcpkit-json']).toFixed(2)}`,
+  );
+}
 console.log(
   `${'spawn + initialize + tools/list'.padEnd(34)} bare node ${fmt(bare)} ms  floor ${fmt(coldMs.floor)}  sdk-v1 ${fmt(coldMs['sdk-v1'])}  ` +
     `mcpkit+zod ${fmt(coldMs.mcpkit)}  mcpkit ${fmt(coldMs['mcpkit-json'])} ms`,

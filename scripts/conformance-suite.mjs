@@ -46,6 +46,14 @@ export const SUITE_FAULTS = [
       'key it uses, so the verdict depends on the server having picked `user_name` (SEP-2322 ' +
       'leaves keys to the server)',
   },
+  {
+    leg: 'server',
+    scenario: 'tasks-status-notifications',
+    reason:
+      'its run() sends nothing and returns a single SKIPPED check: "The harness needs a rewrite ' +
+      'against the new channel; tracked as a follow-up" (dist/index.js, class for ' +
+      "'tasks-status-notifications'), so no server can pass or fail it",
+  },
 ];
 
 /** Parses the CLI's `list` output: scenario → applicability tags. */

@@ -141,6 +141,7 @@ export class Client {
   private readonly tasksOn: boolean;
   /** Each tool's `execution.taskSupport`, from the last `tools/list`. */
   private readonly taskSupport = new Map<string, unknown>();
+  private listedForTasks = false;
   /**
    * Tasks, explicitly: start a tool call as a task, follow it, resume it by id after a
    * restart, list (2025-11-25) and cancel. `callTool` uses the same machinery by itself.
@@ -174,7 +175,6 @@ export class Client {
     this.tasks = new TaskClient({
       era: () => this.session?.era,
       protocolVersion: () => this.session?.protocolVersion ?? '',
-      closing: () => this.closing.signal,
       answerer: this.handlers,
       request: (method, params, options) => this.taskRequest(method, params, options),
     });
@@ -345,6 +345,11 @@ export class Client {
     if (session.era === 'modern')
       return this.send('tools/call', withTasksExtension(p, this.capabilities), options);
     const serverTasks = hasToolTasks(session.peerCapabilities);
+    if (serverTasks && !this.taskSupport.has(params.name) && !this.listedForTasks) {
+      // Whether a tool requires a task is in tools/list: learn it once, before the first call.
+      this.listedForTasks = true;
+      for await (const _tool of this.tools(options)) void _tool;
+    }
     if (serverTasks && p.task === undefined && this.taskSupport.get(params.name) === 'required')
       p = { ...p, task: {} };
     try {
@@ -452,6 +457,14 @@ export class Client {
     const result = await this.cached('server/discover', undefined, options);
     session.applyDiscover(result);
     return result as DiscoverResult;
+  }
+
+  /**
+   * Sends a request of a method MCP's core does not define, an extension's such as
+   * `skills/list`, with the same `_meta`, input rounds and timeouts as every other request.
+   */
+  async request(method: string, params?: Params, options?: CallOptions): Promise<Record<string, unknown>> {
+    return (await this.send(method, params, options)).result;
   }
 
   // ------------------------------------------------------------------ iterators

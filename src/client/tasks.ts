@@ -46,7 +46,6 @@ export interface TaskClientHost {
   /** Sends one request (with the per-request tasks extension in the modern era). */
   request(method: string, params: Params, options?: RequestOptions): Promise<Record<string, unknown>>;
   readonly answerer: InputAnswerer;
-  closing(): AbortSignal;
   protocolVersion(): string;
 }
 
@@ -190,14 +189,8 @@ export class TaskClient {
 
   /** A handle for a task created earlier, maybe by another process (same owner). */
   resume(taskId: string): TaskHandle {
-    const now = new Date().toISOString();
-    return new TaskHandle(this, {
-      taskId,
-      status: 'working',
-      createdAt: now,
-      lastUpdatedAt: now,
-      ttlMs: null,
-    });
+    // Nothing is known yet (empty times): the first wait polls at once.
+    return new TaskHandle(this, { taskId, status: 'working', createdAt: '', lastUpdatedAt: '', ttlMs: null });
   }
 
   async get(taskId: string, options?: RequestOptions): Promise<TaskInfo> {
@@ -234,12 +227,9 @@ export class TaskClient {
     const controller = new AbortController();
     const stop = (): void =>
       controller.abort(new LocalError('Cancelled', 'Waiting for the task was cancelled'));
-    const onClose = (): void =>
-      controller.abort(new LocalError('ConnectionClosed', 'The client closed while waiting for a task'));
     const signal = controller.signal;
     if (options.signal?.aborted) stop();
     options.signal?.addEventListener('abort', stop, { once: true });
-    this.host.closing().addEventListener('abort', onClose, { once: true });
     const timer =
       options.timeoutMs !== undefined
         ? setTimeout(
@@ -261,7 +251,6 @@ export class TaskClient {
     } finally {
       if (timer) clearTimeout(timer);
       options.signal?.removeEventListener('abort', stop);
-      this.host.closing().removeEventListener('abort', onClose);
     }
   }
 
@@ -296,9 +285,9 @@ export class TaskClient {
       if (this.host.era() === 'legacy') {
         if (info.status === 'cancelled')
           throw new LocalError('Cancelled', `Task ${info.taskId} was cancelled`);
-        if (TERMINAL.has(info.status) || info.status === 'input_required') {
-          return this.legacyResult(info, options, signal);
-        }
+        // tasks/result blocks until the end, so the result arrives the moment there is one;
+        // status keeps being polled beside it.
+        return this.legacyResult(info, options, signal);
       } else {
         const done = this.modernOutcome(info, raw!);
         if (done) return done;
@@ -314,23 +303,27 @@ export class TaskClient {
     options: TaskWaitOptions,
     signal: AbortSignal,
   ): Promise<CallToolResult> {
+    // Keep reporting status while the blocking call is out (not needed once terminal).
     const settled = new AbortController();
-    const both = AbortSignal.any([signal, settled.signal]);
-    // Keep reporting status while the blocking call is out.
-    const watch = (async () => {
-      let last = `${info.status}\u0000${info.statusMessage ?? ''}`;
-      for (
-        let wait = info.pollIntervalMs ?? DEFAULT_POLL_MS;
-        !both.aborted;
-        wait = Math.min(wait * 1.5, 10_000)
-      ) {
-        await sleep(Math.max(wait, MIN_POLL_MS), both);
-        const t = await this.get(info.taskId, { signal: both });
-        const seen = `${t.status}\u0000${t.statusMessage ?? ''}`;
-        if (seen !== last) options.onStatus?.(t);
-        last = seen;
-      }
-    })().catch(() => undefined);
+    const link = (): void => settled.abort();
+    signal.addEventListener('abort', link, { once: true });
+    const both = settled.signal;
+    const watch = TERMINAL.has(info.status)
+      ? Promise.resolve()
+      : (async () => {
+          let last = `${info.status}\u0000${info.statusMessage ?? ''}`;
+          for (
+            let wait = info.pollIntervalMs ?? DEFAULT_POLL_MS;
+            !both.aborted;
+            wait = Math.min(wait * 1.5, 10_000)
+          ) {
+            await sleep(Math.max(wait, MIN_POLL_MS), both);
+            const t = await this.get(info.taskId, { signal: both });
+            const seen = `${t.status}\u0000${t.statusMessage ?? ''}`;
+            if (seen !== last) options.onStatus?.(t);
+            last = seen;
+          }
+        })().catch(() => undefined);
     try {
       const r = await this.host.request(
         'tasks/result',
@@ -343,6 +336,7 @@ export class TaskClient {
       );
       return r as unknown as CallToolResult;
     } finally {
+      signal.removeEventListener('abort', link);
       settled.abort();
       await watch;
     }

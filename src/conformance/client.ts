@@ -11,6 +11,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { Client } from '../client/index.js';
+import { listSkills, loadSkill } from '../client/index.js';
 import type { ClientHandlers } from '../client/index.js';
 import { ALL_VERSIONS, eraOf } from '../protocol/versions.js';
 import type { Era } from '../protocol/versions.js';
@@ -48,6 +49,24 @@ async function callEveryTool(client: Client): Promise<void> {
   for (const tool of tools) {
     const result = await client.callTool({ name: tool.name, arguments: {} });
     log(`${tool.name} → ${JSON.stringify(result.content)}`);
+  }
+}
+
+/**
+ * Loads every listed skill as a host activating it would, then reads its other files. A
+ * skill that fails verification is refused (logged), and nothing more of it is read.
+ */
+async function loadEverySkill(client: Client): Promise<void> {
+  for (const entry of await listSkills(client)) {
+    let skill;
+    try {
+      skill = await loadSkill(client, entry);
+    } catch (e) {
+      log(`refused ${entry.uri}: ${e instanceof Error ? e.message : String(e)}`);
+      continue;
+    }
+    for (const r of entry.resources ?? []) if (r.uri !== entry.uri) await skill.readFile(r.uri);
+    log(`loaded ${entry.uri}`);
   }
 }
 
@@ -138,6 +157,17 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
       await callTool(client, 'json_schema_echo', { schema: focal.inputSchema });
     },
   },
+  // Skills (SEP-2640): listing reads no file.
+  'sep-2640-client-no-prefetch': {
+    async run(client) {
+      const skills = await listSkills(client);
+      log(`${skills.length} skill(s): ${skills.map((s) => s.uri).join(', ')}`);
+    },
+  },
+  // Loading verifies SKILL.md (size, digest, frontmatter) before anything else is read.
+  'sep-2640-client-verify-digest': { run: loadEverySkill },
+  'sep-2640-client-verify-size': { run: loadEverySkill },
+  'sep-2640-client-verify-frontmatter': { run: loadEverySkill },
   // The server closes the call's SSE stream after its priming event (`retry: 500`); the
   // transport reconnects with GET and Last-Event-ID after that delay and gets the result there.
   'sse-retry': {

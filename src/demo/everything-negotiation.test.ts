@@ -10,6 +10,7 @@ import { createMemoryPair } from '../transports/memory/index.js';
 import { openClient } from '../test-support/mcp-harness.js';
 import type { Obj, OpenClientOptions, TestClient } from '../test-support/mcp-harness.js';
 import { createEverythingServer } from './everything-server.js';
+import { DEMO_EXTENSIONS } from './test-helpers.js';
 
 const MODERN = '2026-07-28';
 
@@ -48,6 +49,7 @@ describe('everything server: legacy version negotiation', () => {
         ...(version >= '2025-11-25'
           ? { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }
           : {}),
+        ...DEMO_EXTENSIONS,
       });
       assert.equal(init.peerInfo?.name, 'mcpkit-everything');
       assert.deepEqual(await client.request('ping'), {});

@@ -13,6 +13,7 @@ import { createMemoryPair } from '../transports/memory/index.js';
 import { openClient } from '../test-support/mcp-harness.js';
 import type { Obj, OpenClientOptions, TestClient } from '../test-support/mcp-harness.js';
 import { createEverythingServer } from './everything-server.js';
+import { SKILL_URIS } from './test-helpers.js';
 
 const MODERN = '2026-07-28';
 
@@ -266,6 +267,7 @@ for (const revision of ['2025-11-25', MODERN]) {
     test('resources: list, templates, static text, static binary, template, watched', async () => {
       const { resources } = (await client.request('resources/list')) as { resources: Obj[] };
       assert.deepEqual(resources.map((r) => r.uri).sort(), [
+        ...SKILL_URIS,
         'test://static-binary',
         'test://static-text',
         'test://watched-resource',

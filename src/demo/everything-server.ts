@@ -11,6 +11,7 @@ import {
 } from './everything-extras.js';
 import { TINY_PNG_BASE64, TINY_WAV_BASE64 } from './everything-media.js';
 import { registerEverythingModern } from './everything-modern.js';
+import { registerEverythingSkills } from './everything-skills.js';
 import { registerEverythingTasks } from './everything-tasks.js';
 
 export interface EverythingServerOptions extends ServerOptions {
@@ -306,6 +307,7 @@ export function createEverythingServer(options: EverythingServerOptions = {}): M
   registerEverythingExtras(server, stepMs);
   registerEverythingContent(server);
   registerEverythingModern(server, stepMs);
+  registerEverythingSkills(server);
   registerEverythingTasks(server);
   registerEverythingApps(server);
   return server;

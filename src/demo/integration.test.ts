@@ -14,7 +14,7 @@ import type { Obj, WireTap } from '../test-support/mcp-harness.js';
 import { PAGE_SIZE, STEP_MS, firstText, runScenarios } from '../test-support/integration.js';
 import type { Scenario } from '../test-support/integration.js';
 import { TINY_PNG_BASE64 } from './everything-media.js';
-import { PROMPT_CASES, TOOL_CASES } from './test-helpers.js';
+import { DEMO_TOOL_NAMES, PROMPT_CASES, SKILL_URIS } from './test-helpers.js';
 
 const WATCHED = 'test://watched-resource';
 
@@ -53,9 +53,10 @@ const scenarios: Scenario[] = [
     name: 'lists every tool, resource, template and prompt, two a page',
     async run({ client, tap }) {
       const tools = await pagedList(tap, 'tools/list', 'tools', client.tools());
-      assert.deepEqual(tools.map((t) => t.name).sort(), Object.keys(TOOL_CASES).sort());
+      assert.deepEqual(tools.map((t) => t.name).sort(), [...DEMO_TOOL_NAMES].sort());
       const resources = await pagedList(tap, 'resources/list', 'resources', client.resources());
       assert.deepEqual(resources.map((r) => r.uri).sort(), [
+        ...SKILL_URIS,
         'test://static-binary',
         'test://static-text',
         WATCHED,

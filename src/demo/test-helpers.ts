@@ -17,6 +17,16 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 
 export const ROOTS = [{ uri: 'file:///home/user/project', name: 'project' }];
 
+/** The files of the demo's skill (everything-skills.ts), listed as resources, sorted. */
+export const SKILL_URIS = [
+  'skill://demo/tour/SKILL.md',
+  'skill://demo/tour/references/tools.md',
+  'skill://demo/tour/templates/report.md',
+];
+
+/** What the demo server declares beyond the core capabilities: the skills extension. */
+export const DEMO_EXTENSIONS = { extensions: { 'io.modelcontextprotocol/skills': { directoryRead: true } } };
+
 /** The text of the first content block of a tool result. */
 export const textOf = (r: Obj): string => String((r.content as Obj[])[0]?.text);
 
@@ -195,6 +205,27 @@ export const TOOL_CASES: Readonly<Record<string, ToolCase>> = {
   show_counter: { args: { start: 5 }, check: text(/^The counter is at -?\d+\.$/) },
   counter_add: { args: { by: 2 }, check: text(/^The counter is at -?\d+\.$/) },
 };
+
+/**
+ * The demo's task tools (src/demo/everything-tasks.ts). Several must run as tasks, so the
+ * "call every tool" tests leave them to the task tests (src/server/tasks-*.test.ts,
+ * src/client/tasks.test.ts, src/demo/interop-sdk-tasks.test.ts).
+ */
+export const TASK_TOOL_NAMES: readonly string[] = [
+  'greet',
+  'slow_compute',
+  'failing_job',
+  'protocol_error_job',
+  'confirm_delete',
+  'multi_input',
+  'test_tool_with_task',
+  'research_report',
+  'approve_deployment',
+  'watch_until_cancelled',
+];
+
+/** Every tool the demo lists. */
+export const DEMO_TOOL_NAMES: readonly string[] = [...Object.keys(TOOL_CASES), ...TASK_TOOL_NAMES];
 
 /** The demo's prompts: arguments and the first message's text (or content type). */
 export const PROMPT_CASES: Readonly<Record<string, { args: Record<string, string>; first: string }>> = {

@@ -50,6 +50,8 @@ export type AgentStep =
       ok: boolean;
       text: string;
     }
+  /** A tool call running as a task on its server changed state (status, message). */
+  | { type: 'task'; name: string; taskId: string; status: string; statusMessage?: string }
   | { type: 'final'; text: string; stopReason: string };
 
 /** What a run ended with. */
@@ -142,6 +144,14 @@ export class Agent {
       const r = await this.host.callTool(use.name, use.input ?? {}, {
         caller: this.options.caller ?? 'agent',
         ...(signal ? { signal } : {}),
+        onTaskStatus: (t) =>
+          this.step({
+            type: 'task',
+            name: use.name,
+            taskId: t.taskId,
+            status: t.status,
+            ...(t.statusMessage !== undefined ? { statusMessage: t.statusMessage } : {}),
+          }),
       });
       const text = r.content.map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');
       const shown = text.length > MAX_RESULT_TEXT ? text.slice(0, MAX_RESULT_TEXT) + '…' : text;

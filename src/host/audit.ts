@@ -33,6 +33,8 @@ export interface AuditEntry {
   error?: string;
   /** The arguments' size in bytes (the values are not logged: they may hold secrets). */
   argumentBytes?: number;
+  /** The server's task id, when the tool call ran as a task. */
+  taskId?: string;
 }
 
 /** Receives audit entries. */

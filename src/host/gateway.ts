@@ -119,7 +119,7 @@ export class Gateway {
       const name = original ? t.name : t.alias;
       if (original && counts.get(t.name)! > 1) continue;
       if (t.definition.inputSchema?.type !== 'object') continue;
-      const { title, description, annotations, icons, outputSchema } = t.definition;
+      const { title, description, annotations, icons, outputSchema, execution } = t.definition;
       wanted.set(`tool:${name}`, {
         key: t.hash,
         register: () =>
@@ -135,6 +135,8 @@ export class Gateway {
                 : {}),
               ...(annotations ? { annotations } : {}),
               ...(icons ? { icons } : {}),
+              // A task tool stays one: the gateway runs its side as a task too.
+              ...(execution?.taskSupport ? { execution: { taskSupport: execution.taskSupport } } : {}),
             },
             (args, ctx) => this.callTool(t.server, t.name, args as Record<string, unknown>, ctx),
           ),
@@ -229,6 +231,9 @@ export class Gateway {
       return await this.host.callTool({ server, tool }, args, {
         ...this.callOptions(ctx),
         onprogress: (p) => ctx.progress(p.progress, p.total, p.message),
+        onTaskStatus: (t) => {
+          if (t.statusMessage !== undefined) ctx.status(t.statusMessage);
+        },
       });
     } catch (e) {
       // The host's refusals and local failures are results the model can read; a server's

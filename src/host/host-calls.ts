@@ -3,6 +3,7 @@
  * name) pair, check the server is up, apply the policy and the rate limit, ask a person
  * when needed, run the call, and write one audit entry whatever happens.
  */
+import type { TaskInfo } from '../client/index.js';
 import { LocalError } from '../jsonrpc/index.js';
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '../protocol/types/index.js';
 import type { Progress } from '../session/options.js';
@@ -12,7 +13,7 @@ import type { Catalog, CatalogTool } from './catalog.js';
 import { HostError } from './config-error.js';
 import type { Policy, RateLimiter } from './policy.js';
 import type { ServerConnection } from './server-connection.js';
-import type { ApprovalReason, HostUi } from './ui.js';
+import type { ApprovalReason, HostUi, ToolApprovalRequest } from './ui.js';
 
 /** Who is calling and how long to wait. */
 export interface HostCallOptions {
@@ -22,6 +23,8 @@ export interface HostCallOptions {
   /** Default: the server's `timeouts.callMs`. */
   timeoutMs?: number;
   onprogress?: (progress: Progress) => void;
+  /** When the tool runs as a task on its server: each state seen (status, message). */
+  onTaskStatus?: (task: TaskInfo) => void;
 }
 
 /** A tool named exactly, bypassing aliases. */
@@ -162,26 +165,25 @@ export async function callTool(
   const reason = REASON[entry.status];
   if (policy.decision === 'ask' || reason) {
     const ui = await deps.ui();
-    const answer = await ui.approveTool(
-      {
-        server: entry.server,
-        tool: entry.name,
-        alias: entry.alias,
-        caller,
-        arguments: args,
-        definition: entry.definition,
-        reason: reason ?? 'policy',
-        previous: entry.previous,
-        warnings: entry.warnings,
-      },
-      options.signal,
-    );
+    const question: ToolApprovalRequest = {
+      server: entry.server,
+      tool: entry.name,
+      alias: entry.alias,
+      caller,
+      arguments: args,
+      definition: entry.definition,
+      reason: reason ?? 'policy',
+      previous: entry.previous,
+      warnings: entry.warnings,
+    };
+    const answer = await ui.approveTool(question, options.signal);
     if (answer === 'deny') {
       refuse(
         'denied',
         new HostError(
           'NotApproved',
-          `The user did not approve ${JSON.stringify(entry.name)} on ${JSON.stringify(entry.server)}`,
+          ui.explainRefusal?.(question) ??
+            `The user did not approve ${JSON.stringify(entry.name)} on ${JSON.stringify(entry.server)}`,
         ),
       );
     }
@@ -192,6 +194,12 @@ export async function callTool(
     }
   }
   const started = Date.now();
+  // A long tool call may run as a task: the audit names it, and the caller sees its states.
+  let taskId: string | undefined;
+  const onTaskStatus = (t: TaskInfo): void => {
+    taskId ??= t.taskId;
+    options.onTaskStatus?.(t);
+  };
   try {
     const result = await client.callTool(
       { name: entry.name, ...(args !== undefined ? { arguments: args } : {}) },
@@ -199,17 +207,20 @@ export async function callTool(
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
         ...(options.onprogress ? { onprogress: options.onprogress } : {}),
+        onTaskStatus,
       },
     );
     deps.audit(
       record(a, decision, {
         durationMs: Date.now() - started,
         outcome: result.isError ? 'tool-error' : 'ok',
+        ...(taskId !== undefined ? { taskId } : {}),
       }),
     );
     return result;
   } catch (e) {
-    throw failed(deps, conn, record(a, decision, { durationMs: Date.now() - started }), e);
+    const extra = { durationMs: Date.now() - started, ...(taskId !== undefined ? { taskId } : {}) };
+    throw failed(deps, conn, record(a, decision, extra), e);
   }
 }
 
@@ -274,26 +285,30 @@ async function read<T>(
   let decision: AuditDecision = 'allowed';
   if (policy.decision === 'ask') {
     const ui = await deps.ui();
-    const answer = await ui.approveTool(
-      {
-        server,
-        tool: `${kind}:${target}`,
-        alias: target,
-        caller: a.caller,
-        arguments: undefined,
-        definition: {
-          name: target,
-          description: `${kind === 'resource' ? 'Read the resource' : 'Get the prompt'} ${target}`,
-          inputSchema: { type: 'object' },
-        },
-        reason: 'policy',
-        previous: undefined,
-        warnings: [],
+    const question: ToolApprovalRequest = {
+      server,
+      tool: `${kind}:${target}`,
+      alias: target,
+      caller: a.caller,
+      arguments: undefined,
+      definition: {
+        name: target,
+        description: `${kind === 'resource' ? 'Read the resource' : 'Get the prompt'} ${target}`,
+        inputSchema: { type: 'object' },
       },
-      options.signal,
-    );
+      reason: 'policy',
+      previous: undefined,
+      warnings: [],
+    };
+    const answer = await ui.approveTool(question, options.signal);
     if (answer === 'deny')
-      fail('denied', new HostError('NotApproved', `The user did not approve reading ${target}`));
+      fail(
+        'denied',
+        new HostError(
+          'NotApproved',
+          ui.explainRefusal?.(question) ?? `The user did not approve reading ${target}`,
+        ),
+      );
     decision = 'approved';
   }
   const started = Date.now();

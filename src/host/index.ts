@@ -69,6 +69,8 @@ export type {
   UrlConsentRequest,
 } from './ui.js';
 export { TerminalUi } from './terminal-ui.js';
+export { HeadlessUi } from './headless-ui.js';
+export type { NotStarted } from './headless-ui.js';
 export type { TerminalUiOptions } from './terminal-ui.js';
 export { parseFieldInput, validateForm } from './form-schema.js';
 

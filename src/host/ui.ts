@@ -113,6 +113,8 @@ export interface HostUi {
   elicitForm(request: FormRequest, signal?: AbortSignal): Promise<ElicitResult>;
   confirmUrl(request: UrlConsentRequest, signal?: AbortSignal): Promise<boolean>;
   typeCompletion(request: CompletionRequest, signal?: AbortSignal): Promise<CreateMessageResult>;
+  /** Why an approval was refused, when the UI knows better than "the user did not approve". */
+  explainRefusal?(request: ToolApprovalRequest): string | undefined;
 }
 
 type Answer<R, A> = A | ((request: R) => A | Promise<A>);

@@ -163,14 +163,44 @@ for (const revision of LEGACY) {
 }
 
 describe('what shaping keeps', () => {
-  test('the newest legacy revision and the modern one pass through untouched', () => {
-    for (const revision of ['2025-11-25', MODERN, undefined]) {
+  test('the newest legacy revision passes through untouched, the same objects', () => {
+    for (const revision of ['2025-11-25', undefined]) {
       assert.equal(revisionNeedsShaping(revision), false);
       for (const [method, { value }] of Object.entries(RESULTS)) {
         const v = value();
         assert.equal(shapeResult(method, revision, v), v, `${method} ${String(revision)}`);
       }
     }
+  });
+
+  test('2026-07-28: tools lose the execution field and capabilities the tasks key; the rest is untouched', () => {
+    assert.equal(revisionNeedsShaping(MODERN), true);
+    const tools = shapeResult('tools/list', MODERN, RESULTS['tools/list']!.value());
+    assert.deepEqual(undefinedFields(MODERN, 'ListToolsResult', tools), []);
+    assert.equal('execution' in (tools.tools as Obj[])[0]!, false);
+    assert.deepEqual((tools.tools as Obj[])[0]!.icons, icons);
+    const discover = shapeResult('server/discover', MODERN, {
+      supportedVersions: [MODERN],
+      capabilities: { tools: {}, tasks: { list: {} }, extensions: {} },
+    });
+    assert.deepEqual(discover.capabilities, { tools: {}, extensions: {} });
+    for (const method of ['tools/call', 'resources/list', 'resources/read', 'prompts/list', 'prompts/get']) {
+      const v = RESULTS[method]!.value();
+      assert.equal(shapeResult(method, MODERN, v), v, method);
+      assert.deepEqual(undefinedFields(MODERN, RESULTS[method]!.definition, v), [], method);
+    }
+  });
+
+  test('a result with nothing to change is not copied', () => {
+    const plain = {
+      content: [
+        { type: 'text', text: 'hi' },
+        { type: 'image', data: 'AA==', mimeType: 'image/png' },
+      ],
+    };
+    assert.equal(shapeResult('tools/call', '2024-11-05', plain), plain);
+    const tools = { tools: [{ name: 'a', inputSchema: { type: 'object' } }] };
+    assert.equal(shapeResult('tools/list', '2024-11-05', tools), tools);
   });
 
   test('without shaping, 2024-11-05 would see fields it lacks (the check can fail)', () => {

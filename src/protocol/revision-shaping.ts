@@ -6,9 +6,11 @@
  * an older client sees only what its schema describes and loses no meaning it could show.
  *
  * One table keyed by method says which results and notifications carry what; the session
- * calls {@link shapeResult} and {@link shapeNotification} on its outbound path. The modern
- * revision and the newest legacy one (2025-11-25) define every field we emit and pass
- * through untouched, at the cost of one set lookup.
+ * calls {@link shapeResult} and {@link shapeNotification} on its outbound path. Each
+ * revision lists the methods it needs shaped, so the newest legacy revision (2025-11-25)
+ * costs one map lookup per message, and the modern one (which dropped tool `execution` and
+ * the `tasks` capability with the tasks extension) shapes only `tools/list` and
+ * `server/discover`. A result is copied only where something changes.
  */
 
 type Obj = Record<string, unknown>;
@@ -35,6 +37,7 @@ interface Features {
 
 const r2025_03_26 = { audio: true, toolAnnotations: true, completions: true, progressMessage: true };
 const r2025_06_18 = { title: true, itemMeta: true, structured: true, resourceLink: true, lastModified: true };
+const r2025_11_25 = { icons: true, execution: true, tasks: true, implementationDetails: true };
 const none: Features = {
   audio: false,
   toolAnnotations: false,
@@ -51,12 +54,14 @@ const none: Features = {
   implementationDetails: false,
 };
 
-/** The revisions that lack something we emit; any other revision is sent as it is. */
-const OLDER: ReadonlyMap<string, Features> = new Map([
+/** What each revision defines. 2025-11-25 defines everything we emit, so it is absent. */
+const REVISIONS: ReadonlyArray<[string, Features]> = [
   ['2024-11-05', none],
   ['2025-03-26', { ...none, ...r2025_03_26 }],
   ['2025-06-18', { ...none, ...r2025_03_26, ...r2025_06_18 }],
-]);
+  // The tasks extension replaced the 2025-11-25 tool `execution` field and `tasks` capability.
+  ['2026-07-28', { ...none, ...r2025_03_26, ...r2025_06_18, ...r2025_11_25, execution: false, tasks: false }],
+];
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -72,10 +77,20 @@ function without(value: Obj, keys: readonly string[]): Obj {
   return out ?? value;
 }
 
+/** `value` with each item of its list `key` shaped; copied only when an item changed. */
 function mapList(value: Obj, key: string, shape: (item: Obj, f: Features) => Obj, f: Features): Obj {
   const list = value[key];
   if (!Array.isArray(list)) return value;
-  return { ...value, [key]: list.map((item: unknown) => (isObj(item) ? shape(item, f) : item)) };
+  let out: unknown[] | undefined;
+  for (let i = 0; i < list.length; i++) {
+    const item: unknown = list[i];
+    const shaped = isObj(item) ? shape(item, f) : item;
+    if (shaped !== item) {
+      out ??= list.slice(0, i);
+    }
+    if (out) out.push(shaped);
+  }
+  return out ? { ...value, [key]: out } : value;
 }
 
 function annotations(value: Obj, f: Features): Obj {
@@ -148,8 +163,14 @@ function callToolResult(r: Obj, f: Features): Obj {
   return out;
 }
 
+function withContent(holder: Obj, f: Features): Obj {
+  if (!isObj(holder.content)) return holder;
+  const shaped = content(holder.content, f);
+  return shaped === holder.content ? holder : { ...holder, content: shaped };
+}
+
 function getPromptResult(r: Obj, f: Features): Obj {
-  return mapList(r, 'messages', (m) => (isObj(m.content) ? { ...m, content: content(m.content, f) } : m), f);
+  return mapList(r, 'messages', withContent, f);
 }
 
 function implementation(i: Obj, f: Features): Obj {
@@ -158,44 +179,94 @@ function implementation(i: Obj, f: Features): Obj {
   return without(i, drops);
 }
 
+function capabilities(r: Obj, f: Features): Obj {
+  if (!isObj(r.capabilities)) return r;
+  const drops = f.completions ? [] : ['completions'];
+  if (!f.tasks) drops.push('tasks');
+  const caps = without(r.capabilities, drops);
+  return caps === r.capabilities ? r : { ...r, capabilities: caps };
+}
+
 function initializeResult(r: Obj, f: Features): Obj {
-  let out = r;
-  if (isObj(r.serverInfo)) out = { ...out, serverInfo: implementation(r.serverInfo, f) };
-  if (isObj(r.capabilities)) {
-    const drops = f.completions ? [] : ['completions'];
-    if (!f.tasks) drops.push('tasks');
-    out = { ...out, capabilities: without(r.capabilities, drops) };
+  let out = capabilities(r, f);
+  if (isObj(out.serverInfo)) {
+    const info = implementation(out.serverInfo, f);
+    if (info !== out.serverInfo) out = { ...out, serverInfo: info };
   }
   return out;
 }
 
-/** Results by method: what the answer to that request carries that a revision may lack. */
-const RESULTS: Readonly<Record<string, (result: Obj, f: Features) => Obj>> = {
-  initialize: initializeResult,
-  'tools/list': (r, f) => mapList(r, 'tools', tool, f),
-  'tools/call': callToolResult,
-  'resources/list': (r, f) => mapList(r, 'resources', resource, f),
-  'resources/templates/list': (r, f) => mapList(r, 'resourceTemplates', resource, f),
-  'resources/read': (r, f) => mapList(r, 'contents', resourceContents, f),
-  'prompts/list': (r, f) => mapList(r, 'prompts', prompt, f),
-  'prompts/get': getPromptResult,
+type Shaper = (value: Obj, f: Features) => Obj;
+
+/**
+ * Results by method: how to shape the answer to that request, and whether a revision needs
+ * it (a revision that defines every field the shaper touches skips it).
+ */
+const RESULTS: Readonly<Record<string, { shape: Shaper; needed: (f: Features) => boolean }>> = {
+  initialize: {
+    shape: initializeResult,
+    needed: (f) => !f.title || !f.implementationDetails || !f.completions || !f.tasks,
+  },
+  'server/discover': { shape: capabilities, needed: (f) => !f.completions || !f.tasks },
+  'tools/list': { shape: (r, f) => mapList(r, 'tools', tool, f), needed: (f) => !all(f) || !f.execution },
+  'tools/call': { shape: callToolResult, needed: (f) => !all(f) },
+  'resources/list': { shape: (r, f) => mapList(r, 'resources', resource, f), needed: (f) => !all(f) },
+  'resources/templates/list': {
+    shape: (r, f) => mapList(r, 'resourceTemplates', resource, f),
+    needed: (f) => !all(f),
+  },
+  'resources/read': {
+    shape: (r, f) => mapList(r, 'contents', resourceContents, f),
+    needed: (f) => !f.itemMeta,
+  },
+  'prompts/list': { shape: (r, f) => mapList(r, 'prompts', prompt, f), needed: (f) => !all(f) },
+  'prompts/get': { shape: getPromptResult, needed: (f) => !all(f) },
   // Answered by a client: its sampling result has content blocks too.
-  'sampling/createMessage': (r, f) => (isObj(r.content) ? { ...r, content: content(r.content, f) } : r),
+  'sampling/createMessage': { shape: withContent, needed: (f) => !all(f) },
 };
 
+/** Whether a revision has every content and item field (it may still lack execution/tasks). */
+function all(f: Features): boolean {
+  return (
+    f.audio &&
+    f.toolAnnotations &&
+    f.title &&
+    f.itemMeta &&
+    f.structured &&
+    f.resourceLink &&
+    f.lastModified &&
+    f.icons
+  );
+}
+
 /** Notification params by method. */
-const NOTIFICATIONS: Readonly<Record<string, (params: Obj, f: Features) => Obj>> = {
-  'notifications/progress': (p, f) => (f.progressMessage ? p : without(p, ['message'])),
+const NOTIFICATIONS: Readonly<Record<string, { shape: Shaper; needed: (f: Features) => boolean }>> = {
+  'notifications/progress': { shape: (p) => without(p, ['message']), needed: (f) => !f.progressMessage },
 };
+
+/** Per revision, the shaper of each method it needs shaped (computed once). */
+function tables(source: typeof RESULTS): ReadonlyMap<string, ReadonlyMap<string, (v: Obj) => Obj>> {
+  const out = new Map<string, Map<string, (v: Obj) => Obj>>();
+  for (const [revision, f] of REVISIONS) {
+    const methods = new Map<string, (v: Obj) => Obj>();
+    for (const [method, { shape, needed }] of Object.entries(source)) {
+      if (needed(f)) methods.set(method, (v) => shape(v, f));
+    }
+    if (methods.size > 0) out.set(revision, methods);
+  }
+  return out;
+}
+
+const RESULT_SHAPERS = tables(RESULTS);
+const NOTIFICATION_SHAPERS = tables(NOTIFICATIONS);
 
 /**
  * The result of `method` as `revision` defines it. Returns `result` itself when nothing
  * needs to change (always for the newest revision of each era).
  */
 export function shapeResult(method: string, revision: string | undefined, result: Obj): Obj {
-  const f = revision === undefined ? undefined : OLDER.get(revision);
-  const shape = f && RESULTS[method];
-  return shape ? shape(result, f) : result;
+  const shape = revision === undefined ? undefined : RESULT_SHAPERS.get(revision)?.get(method);
+  return shape ? shape(result) : result;
 }
 
 /** The params of notification `method` as `revision` defines them (`params` itself when unchanged). */
@@ -204,12 +275,14 @@ export function shapeNotification<P extends Obj | undefined>(
   revision: string | undefined,
   params: P,
 ): P {
-  const f = revision === undefined || params === undefined ? undefined : OLDER.get(revision);
-  const shape = f && NOTIFICATIONS[method];
-  return shape ? (shape(params as Obj, f) as P) : params;
+  const shape =
+    revision === undefined || params === undefined
+      ? undefined
+      : NOTIFICATION_SHAPERS.get(revision)?.get(method);
+  return shape ? (shape(params as Obj) as P) : params;
 }
 
 /** Whether {@link shapeResult} may change anything for `revision` (false: the revision has every field). */
 export function revisionNeedsShaping(revision: string | undefined): boolean {
-  return revision !== undefined && OLDER.has(revision);
+  return revision !== undefined && RESULT_SHAPERS.has(revision);
 }

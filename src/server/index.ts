@@ -29,6 +29,8 @@ export type {
   StandardSchemaLike,
   ValidationOutcome,
 } from './schema-adapter.js';
+export { DIRECTORY_MIME_TYPE, SKILLS_EXTENSION, registerSkills } from './skills.js';
+export type { SkillDefinition } from './skills.js';
 export { TaskRuntime } from './task-runtime.js';
 export type { TaskOptions, TaskSupport } from './task-runtime.js';
 export { InMemoryTaskStore, applyTaskPatch, isTerminal } from './task-store.js';

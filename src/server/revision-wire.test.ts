@@ -43,6 +43,8 @@ function richServer(): McpServer {
       outputJsonSchema: { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] },
       annotations: { title: 'Everything', readOnlyHint: true },
       icons,
+      // Defined by 2025-11-25 only: older revisions and 2026-07-28 (tasks extension) lack it.
+      execution: { taskSupport: 'forbidden' },
       _meta: { 'example.com/tool': 1 },
     },
     (_args, ctx) => {
@@ -138,6 +140,8 @@ for (const revision of REVISIONS) {
       const { method, params } = progress[0]!;
       assert.deepEqual(undefinedFields(revision, 'ProgressNotification', { method, params }), []);
 
+      const tools = (results.find(([m]) => m === 'tools/list')![1].tools as Obj[])[0]!;
+      assert.equal('execution' in tools, revision === '2025-11-25');
       const types = (call.content as Obj[]).map((c) => c.type);
       const promptTypes = (prompt.messages as Obj[]).map((m) => (m.content as Obj).type);
       if (revision === '2024-11-05') {

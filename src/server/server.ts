@@ -33,6 +33,7 @@ import type {
 import { ServerContext } from './server-context.js';
 import { TaskRuntime, taskSupportOf } from './task-runtime.js';
 import type { TaskOptions } from './task-runtime.js';
+import type { TaskStore } from './task-store.js';
 import { declaresTasksExtension, missingTasksExtension, modernTask } from './task-wire.js';
 import { buildTool, callTool } from './tools.js';
 import type { ToolDefinition, ToolEntry, ToolHandler } from './tools.js';
@@ -121,7 +122,11 @@ export class McpServer {
   /** What connect gives each session (modern HTTP connects once per request); reset on change. */
   private connectCapabilities: Record<string, unknown> | undefined;
   private closing = false;
+  /** Extensions declared with {@link McpServer.declareExtension}. */
+  private readonly extensions: Record<string, Record<string, unknown>> = {};
   private taskRuntime: TaskRuntime | undefined;
+  /** The task store shared by the nodes of a cluster (see joinCluster). */
+  private clusterTaskStore: TaskStore | undefined;
 
   constructor(info: Implementation, options: ServerOptions = {}) {
     this.info = info;
@@ -177,7 +182,8 @@ export class McpServer {
 
   private enableTasks(): TaskRuntime {
     if (this.taskRuntime) return this.taskRuntime;
-    const runtime = new TaskRuntime(this.options.tasks);
+    const store = this.clusterTaskStore;
+    const runtime = new TaskRuntime(store ? { ...this.options.tasks, store } : this.options.tasks);
     for (const [method, handler] of runtime.handlers()) this.handlers.set(method, handler);
     return (this.taskRuntime = runtime);
   }
@@ -242,11 +248,21 @@ export class McpServer {
    * layer calls this when it is given shared stores): change events then travel on the
    * cluster's bus, and MRTR state is sealed with the key every node shares.
    */
-  joinCluster(parts: { changeBus: ChangeBus; requestStateKey: Uint8Array }): void {
+  joinCluster(parts: { changeBus: ChangeBus; requestStateKey: Uint8Array; taskStore?: unknown }): void {
     this.unsubscribeBus();
     this.bus = parts.changeBus;
     this.unsubscribeBus = this.bus.subscribe((e) => this.deliverChange(e));
     if (!this.options.requestState) this.codec = new HmacRequestState(parts.requestStateKey);
+    if (parts.taskStore !== undefined && !this.options.tasks?.store) {
+      // Tasks move to the shared store; a runtime made before (by a task tool) is replaced.
+      this.clusterTaskStore = parts.taskStore as TaskStore;
+      const old = this.taskRuntime;
+      if (old) {
+        this.taskRuntime = undefined;
+        this.enableTasks();
+        void old.store.close();
+      }
+    }
   }
 
   /** Tells subscribers that a resource's content changed. */
@@ -271,6 +287,26 @@ export class McpServer {
 
   // ------------------------------------------------------------ connections
 
+  /**
+   * Serves a request method MCP's core does not define, such as an extension's (for
+   * example `skills/list`). The handler gets the same context as a tool: middleware, the
+   * era, the client's capabilities, auth.
+   */
+  method(name: string, handler: (params: Params, ctx: ServerContext) => unknown): Registration {
+    if (this.handlers.has(name)) throw new TypeError(`The method ${name} is already served`);
+    this.handlers.set(name, (p, rc) => this.serve(p, rc, (ctx) => handler(p, ctx)));
+    return { remove: () => void this.handlers.delete(name) };
+  }
+
+  /**
+   * Declares an extension under `capabilities.extensions` (SEP-2133), with its settings
+   * inline, for connections opened from now on.
+   */
+  declareExtension(id: string, settings: Record<string, unknown> = {}): void {
+    this.extensions[id] = settings;
+    this.connectCapabilities = undefined;
+  }
+
   /** The capabilities this server declares, from what is registered and the options. */
   capabilities(): Record<string, unknown> {
     const caps: Record<string, unknown> = { logging: {} };
@@ -280,10 +316,18 @@ export class McpServer {
     if (this.prompts.size > 0) caps.prompts = { listChanged: true };
     if (this.prompts.size > 0 || this.templates.size > 0) caps.completions = {};
     const own = this.options.capabilities;
+    const declared = Object.keys(this.extensions).length > 0 ? this.extensions : undefined;
     if (this.taskRuntime) {
       const t = this.taskRuntime.capabilities();
-      const extensions = { ...(t.extensions as object), ...(own?.extensions as object | undefined) };
+      const extensions = {
+        ...(t.extensions as object),
+        ...declared,
+        ...(own?.extensions as object | undefined),
+      };
       return { ...caps, tasks: t.tasks, ...own, extensions };
+    }
+    if (declared) {
+      return { ...caps, ...own, extensions: { ...declared, ...(own?.extensions as object | undefined) } };
     }
     return { ...caps, ...own };
   }

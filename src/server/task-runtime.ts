@@ -159,7 +159,9 @@ export class TaskRuntime {
     if (this.ownerFn) return this.ownerFn(rc);
     const principal = principalOf(rc.authInfo);
     if (principal) return `p:${principal}`;
-    if (rc.era === 'legacy') return `s:${sessionIdOf(rc.session)}`;
+    // Behind a load balancer each node has its own copy of a session: the transport names it.
+    const shared = rc.transportMeta?.sessionId;
+    if (rc.era === 'legacy') return `s:${typeof shared === 'string' ? shared : sessionIdOf(rc.session)}`;
     return '';
   }
 

@@ -628,7 +628,7 @@ export class Session implements ContextHost {
     }
     const result =
       ctx.era === 'modern' && this.role === 'server'
-        ? decorateModernResult(ctx.method, value, this.info)
+        ? shapeResult(ctx.method, ctx.protocolVersion, decorateModernResult(ctx.method, value, this.info))
         : shapeResult(ctx.method, ctx.protocolVersion, value);
     this.reply(ctx, ctx.requestId, { jsonrpc: '2.0', id: ctx.requestId, result });
   }

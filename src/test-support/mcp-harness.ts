@@ -20,6 +20,7 @@ import { isModernVersion } from '../protocol/versions.js';
 import { Session } from '../session/index.js';
 import type { RequestOptions } from '../session/index.js';
 import { validateWireMessage } from './wire-schema.js';
+import { unshapedFields } from './wire-fields.js';
 
 export type Obj = Record<string, unknown>;
 export type Side = 'client' | 'server';
@@ -136,6 +137,8 @@ export class WireTap implements Transport {
       sender: from,
       ...(respondingTo !== undefined ? { respondingTo } : {}),
     });
+    // The schemas leave objects open: also refuse fields an older revision does not define.
+    problems.push(...unshapedFields(this.revision, message, respondingTo));
     for (const p of problems) {
       this.problems.push(
         `${from} ${String(message.method ?? respondingTo ?? '?')}: ${p} in ${JSON.stringify(message).slice(0, 400)}`,

@@ -115,3 +115,41 @@ function walkChecked(defs: Json, node: unknown, value: unknown, path: string, ou
     }
   }
 }
+
+/** The results per-revision shaping covers, by the method they answer. */
+const SHAPED_RESULTS: Readonly<Record<string, string>> = {
+  initialize: 'InitializeResult',
+  'tools/list': 'ListToolsResult',
+  'tools/call': 'CallToolResult',
+  'resources/list': 'ListResourcesResult',
+  'resources/templates/list': 'ListResourceTemplatesResult',
+  'resources/read': 'ReadResourceResult',
+  'prompts/list': 'ListPromptsResult',
+  'prompts/get': 'GetPromptResult',
+  'sampling/createMessage': 'CreateMessageResult',
+};
+
+/**
+ * The revisions whose schema lacks fields mcpkit emits for newer ones: there, a message that
+ * carries such a field was not shaped (see `protocol/revision-shaping.ts`).
+ */
+const SHAPED_REVISIONS = new Set(['2024-11-05', '2025-03-26', '2025-06-18']);
+
+/**
+ * For the harness's wire tap: the fields of a result or progress notification that its
+ * (older) revision does not define. Empty for anything shaping does not cover.
+ */
+export function unshapedFields(revision: string, message: Json, respondingTo: string | undefined): string[] {
+  if (!SHAPED_REVISIONS.has(revision)) return [];
+  if (message.method === 'notifications/progress') {
+    return undefinedFields(revision, 'ProgressNotification', {
+      method: message.method,
+      params: message.params,
+    });
+  }
+  const definition = respondingTo === undefined ? undefined : SHAPED_RESULTS[respondingTo];
+  if (definition === undefined || !isObj(message.result)) return [];
+  return undefinedFields(revision, definition, message.result).map(
+    (p) => `result.${p} is not in ${revision}`,
+  );
+}

@@ -1,20 +1,14 @@
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { existsSync } from 'node:fs';
-import {
-  Agent,
-  ConfigError,
-  Host,
-  InteractiveProvider,
-  TerminalUi,
-  loadHostConfig,
-} from '../../host/index.js';
+import { Agent, ConfigError, Host, InteractiveProvider, loadHostConfig } from '../../host/index.js';
 import type { HostConfig } from '../../host/index.js';
 import { CliFailure, ExitCode } from '../exit-codes.js';
+import { commandUi, reportStart } from '../headless.js';
 import { palette } from '../format.js';
 import { defaultConfigPaths } from '../server-config.js';
 
-export const hostHelp = `Usage: mcpkit host [--config FILE] [--model NAME]
+export const hostHelp = `Usage: mcpkit host [--config FILE] [--model NAME] [--yes]
 
 Runs the mcpkit host over every server in a config file (mcpServers, or VS Code's servers):
 it asks consent before starting a local command, shows the aggregated catalog, and then
@@ -28,6 +22,8 @@ answers yourself, so no network or key is needed.
 Options:
   --config FILE   the config (default: .mcp.json, mcp.json, .vscode/mcp.json, Cursor, Claude Desktop)
   --model NAME    the model to use from the config
+  -y, --yes       consent to starting the config's commands without asking (without a
+                  terminal, questions are refused and the servers not started are named)
   -h, --help      show this help
 
 Examples:
@@ -54,6 +50,7 @@ export async function host(argv: string[]): Promise<number> {
       options: {
         config: { type: 'string' },
         model: { type: 'string' },
+        yes: { type: 'boolean', short: 'y' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -67,7 +64,7 @@ export async function host(argv: string[]): Promise<number> {
   }
   const config = await loadConfigFor(values.config);
   const p = palette(process.stderr);
-  const ui = new TerminalUi();
+  const { ui, headless } = commandUi({ canAsk: process.stdin.isTTY === true, yes: values.yes === true });
   const configured = (config as { llm?: unknown }).llm !== undefined;
   const h = new Host(
     config,
@@ -75,7 +72,9 @@ export async function host(argv: string[]): Promise<number> {
   );
   h.on('health', (s) => process.stderr.write(p.dim(`[${s.name}] ${s.state}\n`)));
   try {
-    await h.start();
+    const ready = reportStart(await h.start(), headless);
+    if (ready === 0 && Object.keys(config.servers).length > 0)
+      throw new CliFailure('No server of the config could start (see above)', ExitCode.Connection);
     const tools = h.catalog.usableTools();
     console.log(`${tools.length} tools from ${new Set(tools.map((t) => t.server)).size} servers:`);
     for (const t of tools)
@@ -87,6 +86,10 @@ export async function host(argv: string[]): Promise<number> {
           for (const c of s.toolCalls)
             process.stderr.write(p.yellow(`→ ${c.name} ${JSON.stringify(c.input)}\n`));
         }
+        if (s.type === 'task')
+          process.stderr.write(
+            p.cyan(`… ${s.name} [task ${s.status}]${s.statusMessage ? ` ${s.statusMessage}` : ''}\n`),
+          );
         if (s.type === 'tool')
           process.stderr.write(p.dim(`← ${s.name}: ${s.ok ? 'ok' : 'refused or failed'}\n`));
       },

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
-import { Gateway, Host, TerminalUi, bridge } from '../../host/index.js';
-import type { HostUi } from '../../host/index.js';
+import { Gateway, Host, bridge } from '../../host/index.js';
 import { CliFailure, ExitCode } from '../exit-codes.js';
+import { commandUi, reportStart } from '../headless.js';
 import { loadConfigFor } from './host.js';
 
 export const proxyHelp = `Usage: mcpkit proxy --config FILE [--to stdio|http] [--port N]
@@ -12,7 +12,10 @@ The gateway and the bridge. With --config, every server of the config is fronted
 server (tools namespaced server__tool), with the config's policy applied to each call. With
 a single upstream (-- COMMAND or --url), it bridges transports: a stdio server exposed over
 Streamable HTTP, or an HTTP server exposed over stdio.
-Questions (consent to start a command, approvals) go to the terminal on stderr.
+Questions (consent to start a command, approvals) go to the terminal on stderr. Without a
+terminal (or with --to stdio, whose stdin is the protocol) they are refused: each server
+not started is named with the reason, the exit code is 3 when none could start, and a
+refused tool call names the config key that would allow it.
 
 Options:
   --config FILE   servers to front (mcpServers or VS Code's servers)
@@ -63,12 +66,12 @@ export async function proxy(argv: string[]): Promise<number> {
   ).length;
   if (sources !== 1)
     throw new CliFailure('Give exactly one of --config FILE, --url URL or -- COMMAND', ExitCode.Usage);
-  const terminal = new TerminalUi();
-  // Typing the command on the command line is the consent to start it; --yes extends that to a config.
-  const consentGiven = command.length > 0 || values.yes === true;
-  const ui: HostUi = consentGiven
-    ? Object.assign(Object.create(terminal) as HostUi, { confirmCommand: async () => true })
-    : terminal;
+  // Typing the command on the command line is the consent to start it; --yes extends that to a
+  // config. Questions need a terminal, and never the stdin of a stdio gateway (the protocol).
+  const { ui, headless } = commandUi({
+    canAsk: process.stdin.isTTY === true && to !== 'stdio',
+    yes: command.length > 0 || values.yes === true,
+  });
   const stop = new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());
@@ -77,7 +80,11 @@ export async function proxy(argv: string[]): Promise<number> {
   if (values.config !== undefined) {
     const config = await loadConfigFor(values.config);
     const host = new Host(config, { ui });
-    await host.start();
+    const ready = reportStart(await host.start(), headless);
+    if (ready === 0 && Object.keys(config.servers).length > 0) {
+      await host.close();
+      throw new CliFailure('No server of the config could start (see above)', ExitCode.Connection);
+    }
     const gateway = new Gateway(host);
     if (to === 'stdio') await gateway.serveStdio();
     else {

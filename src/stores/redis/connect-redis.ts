@@ -5,6 +5,7 @@ import { RedisChannels, RedisClusterBus } from './redis-bus.js';
 import { RedisEventStore } from './redis-event-store.js';
 import type { RedisEventStoreOptions } from './redis-event-store.js';
 import { RedisLegacySessionStore } from './redis-session-store.js';
+import { RedisTaskStore } from './redis-task-store.js';
 
 export interface RedisStoresOptions extends RedisEventStoreOptions {
   /** `redis://[user:password@]host:port[/db]` (or `rediss://` for TLS). */
@@ -29,6 +30,8 @@ export interface RedisStores extends SharedStores {
   readonly nodeId: string;
   /** The command connection (for metrics; do not close it yourself). */
   readonly redis: Redis;
+  /** Tasks, shared by every node (a server's `tasks.store` option, if set, wins). */
+  readonly taskStore: RedisTaskStore;
 }
 
 function randomHex(bytes: number): string {
@@ -118,12 +121,14 @@ export async function connectRedisStores(options: RedisStoresOptions | string): 
   }
   const prefix = o.keyPrefix ?? 'mcp:';
   const nodeId = o.nodeId ?? randomHex(6);
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(nodeId)) {
-    throw new LocalError('InvalidConfiguration', 'nodeId must be 1 to 64 letters, digits, - or _');
+  if (!/^[A-Za-z0-9_-]{1,32}$/.test(nodeId)) {
+    throw new LocalError('InvalidConfiguration', 'nodeId must be 1 to 32 letters, digits, - or _');
   }
   const settings: RedisOptions = {
     // Fail at once while disconnected rather than queue: callers answer 503, nobody waits.
     enableOfflineQueue: false,
+    // Commands of one tick (a touch, a priming event, a drop) leave in one write.
+    enableAutoPipelining: true,
     maxRetriesPerRequest: 0,
     commandTimeout: o.commandTimeoutMs ?? 2000,
     retryStrategy: (times) => Math.min(50 * times, 1000),
@@ -172,6 +177,7 @@ export async function connectRedisStores(options: RedisStoresOptions | string): 
     redis,
     sessions: new RedisLegacySessionStore(redis, prefix),
     events: new RedisEventStore(redis, channels, prefix, o),
+    taskStore: new RedisTaskStore(redis, channels, prefix),
     bus,
     requestStateKey,
     onReconnect: (listener) => void reconnectListeners.push(listener),

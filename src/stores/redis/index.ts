@@ -4,3 +4,4 @@ export { RedisLegacySessionStore } from './redis-session-store.js';
 export { RedisEventStore } from './redis-event-store.js';
 export type { RedisEventStoreOptions } from './redis-event-store.js';
 export { RedisClusterBus } from './redis-bus.js';
+export { RedisTaskStore } from './redis-task-store.js';

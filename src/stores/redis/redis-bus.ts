@@ -67,9 +67,13 @@ export class RedisClusterBus implements ClusterBus {
     await channels.listen(`${this.prefix}bus:${this.nodeId}`, receive);
   }
 
-  publish(to: string | null, message: ClusterMessage): void {
+  publish(to: string | null, message: ClusterMessage): Promise<void> {
     const channel = to === null ? `${this.prefix}bus` : `${this.prefix}bus:${to}`;
-    this.redis.publish(channel, JSON.stringify({ ...message, o: this.nodeId })).catch(() => this.dropped++);
+    // Redis answers PUBLISH once it has handed the message to every subscriber's connection.
+    return this.redis.publish(channel, JSON.stringify({ ...message, o: this.nodeId })).then(
+      () => undefined,
+      () => void this.dropped++,
+    );
   }
 
   subscribe(listener: (message: ClusterMessage) => void): () => void {

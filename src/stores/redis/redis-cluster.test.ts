@@ -34,6 +34,8 @@ import type { ServeOptions } from '../../transports/http-server/node-adapter.js'
 const CLI = fileURLToPath(new URL('../../cli/main.js', import.meta.url));
 let redis: RedisProcess;
 let prefixCounter = 0;
+const waiting = new Set<string>();
+const aborted = new Set<string>();
 
 /** `count` nodes on one key prefix of their own, so the tests do not see each other's sessions. */
 async function startNodes(count: number, options: ServeOptions = {}): Promise<Fixture[]> {
@@ -41,6 +43,17 @@ async function startNodes(count: number, options: ServeOptions = {}): Promise<Fi
   return Promise.all(
     Array.from({ length: count }, async () => {
       const server = createEverythingServer({ stepMs: 20 });
+      // Runs until cancelled; the test sees where it started and where its signal fired.
+      server.tool({ name: 'wait_for_cancel', description: 'waits for cancellation' }, (_args, ctx) => {
+        const id = String(ctx.requestId);
+        waiting.add(id);
+        return new Promise((resolve) => {
+          ctx.signal.addEventListener('abort', () => {
+            aborted.add(id);
+            resolve('cancelled');
+          });
+        });
+      });
       const running = await serve(server, { ...options, redis: { url: redis.url, keyPrefix } });
       return {
         server,
@@ -253,6 +266,27 @@ describe('Redis stores: a legacy session on many nodes', () => {
     assert.match(JSON.stringify((await sample.sse.response('s1', 5000)).result), /Hello from A/);
   });
 
+  test('notifications/cancelled POSTed to B cancels the handler running on A', async () => {
+    const [a, b] = nodes as [Fixture, Fixture];
+    const sid = await openLegacySession(a.url);
+    const call = await openStream(a.url, {
+      headers: legacyHeaders(sid),
+      body: rpc('tools/call', { name: 'wait_for_cancel', arguments: {} }, 'cancel-me'),
+    });
+    try {
+      await until(() => waiting.has('cancel-me'), 5000, 'the handler to start on A');
+      const cancel = await postJson(
+        b.url,
+        notification('notifications/cancelled', { requestId: 'cancel-me', reason: 'changed my mind' }),
+        legacyHeaders(sid),
+      );
+      assert.equal(cancel.status, 202);
+      await until(() => aborted.has('cancel-me'), 5000, "the handler's signal on A");
+    } finally {
+      call.abort();
+    }
+  });
+
   test('resumption: a stream cut on A is resumed with Last-Event-ID on B, live to its end', async () => {
     const [a, b] = nodes as [Fixture, Fixture];
     const sid = await openLegacySession(a.url);
@@ -313,7 +347,7 @@ describe('Redis stores: cluster-wide limits and fan-out', () => {
       assert.equal((await postJson(b.url, rpc('ping'), legacyHeaders(s1))).status, 200);
       await eventually(
         async () => (await postJson(b.url, initializeRequest())).status === 200,
-        6000,
+        10_000,
         'idle sessions expire and free their places',
       );
       assert.equal((await postJson(a.url, rpc('ping'), legacyHeaders(s1))).status, 404, 'expired on A too');
@@ -416,5 +450,69 @@ describe('Redis stores: Redis goes away and comes back', () => {
     } finally {
       await closeAll(nodes);
     }
+  });
+});
+
+describe('Redis stores: tasks on many nodes', () => {
+  let nodes: Fixture[];
+  before(async () => {
+    nodes = await startNodes(3);
+  });
+  after(() => closeAll(nodes));
+
+  const TASKS_EXT = 'io.modelcontextprotocol/tasks';
+
+  test('modern: a task created on A is polled on B and its result read on C', async () => {
+    const [a, b, c] = nodes as [Fixture, Fixture, Fixture];
+    const meta = { 'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS_EXT]: {} } } };
+    const call = modern(
+      'tools/call',
+      { name: 'slow_compute', arguments: { seconds: 0.3, label: 'x' } },
+      { meta },
+    );
+    const created = await postJson(a.url, call.body, call.headers);
+    assert.equal(created.status, 200, created.body);
+    const task = created.json!.result as Obj;
+    assert.equal(task.resultType, 'task');
+    const get = (n: Fixture): Promise<Obj> => {
+      const m = modern('tasks/get', { taskId: task.taskId }, { meta });
+      return postJson(n.url, m.body, m.headers).then((r) => r.json!.result as Obj);
+    };
+    assert.equal((await get(b)).taskId, task.taskId, 'B sees the task A created');
+    const done = await eventually(
+      async () => {
+        const t = await get(c);
+        return t.status === 'completed' ? t : undefined;
+      },
+      10_000,
+      'the task completes',
+    );
+    assert.match(JSON.stringify(done.result), /Computed x/);
+  });
+
+  test('legacy: a task started on A is seen on B and cancelled from C; the handler on A stops', async () => {
+    const [a, b, c] = nodes as [Fixture, Fixture, Fixture];
+    const sid = await openLegacySession(a.url, { tasks: {} });
+    const started = await postJson(
+      a.url,
+      rpc('tools/call', { name: 'slow_compute', arguments: { seconds: 60 }, task: { ttl: 60_000 } }),
+      legacyHeaders(sid),
+    );
+    const task = (messagesOf(started.body)[0]!.result as Obj).task as Obj;
+    assert.equal(task.status, 'working');
+    const onB = messagesOf(
+      (await postJson(b.url, rpc('tasks/get', { taskId: task.taskId }), legacyHeaders(sid))).body,
+    );
+    assert.equal((onB[0]!.result as Obj).taskId, task.taskId, "the session's task, on another node");
+    const cancelled = messagesOf(
+      (await postJson(c.url, rpc('tasks/cancel', { taskId: task.taskId }), legacyHeaders(sid))).body,
+    );
+    assert.equal((cancelled[0]!.result as Obj).status, 'cancelled');
+    await until(() => a.server.tasks?.runningCount === 0, 5000, 'the handler on A stopped');
+    const other = await openLegacySession(b.url, { tasks: {} });
+    const foreign = messagesOf(
+      (await postJson(b.url, rpc('tasks/get', { taskId: task.taskId }), legacyHeaders(other))).body,
+    );
+    assert.ok(foreign[0]!.error, 'another session cannot see it');
   });
 });

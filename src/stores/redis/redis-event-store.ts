@@ -3,6 +3,7 @@ import { WireError, errorResponse } from '../../jsonrpc/index.js';
 import type { JsonRpcMessage, RequestId } from '../../jsonrpc/index.js';
 import type { AppendOptions, EventStore } from '../../transports/http-server/event-store.js';
 import { streamOfEventId } from '../../transports/http-server/event-store.js';
+import { decodeRequestIds } from '../../transports/http-server/shared-state.js';
 import type { FollowableEventStore } from '../../transports/http-server/shared-state.js';
 import type { RedisChannels } from './redis-bus.js';
 
@@ -15,10 +16,25 @@ export interface RedisEventStoreOptions {
   livenessMs?: number;
 }
 
-/** The node that writes a shared stream, from its id (`<session>~<node>~<n>`). */
-function writerOf(streamId: string): string | undefined {
+/** One event kept back, or about to be written. */
+interface Held {
+  seq: number;
+  /** The message's JSON; '' for the priming event. */
+  json: string;
+  last: boolean;
+  requestIds?: readonly RequestId[] | undefined;
+}
+
+/**
+ * The node that writes a shared stream, and the requests it answers when its id carries
+ * them: `<session>~<node>~<n>[~<request ids>]`.
+ */
+function partsOf(streamId: string): { writer: string; requestIds: RequestId[] | undefined } | undefined {
   const parts = streamId.split('~');
-  return parts.length === 3 ? parts[1] : undefined;
+  if (parts.length === 3) return { writer: parts[1]!, requestIds: undefined };
+  if (parts.length !== 4) return undefined;
+  const requestIds = decodeRequestIds(parts[3]!);
+  return requestIds ? { writer: parts[1]!, requestIds } : undefined;
 }
 
 function parseSeq(eventId: string, streamId: string): number {
@@ -39,6 +55,10 @@ export class RedisEventStore implements EventStore, FollowableEventStore {
   private readonly livenessMs: number;
   /** Appends Redis refused (it was down): those events cannot be replayed. */
   lost = 0;
+  /** Events kept back while their client reads them live, by stream. */
+  private readonly held = new Map<string, Held[]>();
+  /** Streams this node has written to Redis and not dropped yet: only those need deleting. */
+  private readonly stored = new Set<string>();
 
   constructor(
     private readonly redis: Redis,
@@ -53,6 +73,28 @@ export class RedisEventStore implements EventStore, FollowableEventStore {
 
   append(streamId: string, message: JsonRpcMessage | null, options?: AppendOptions): string {
     const seq = this.next.get(streamId) ?? 0;
+    const event: Held = {
+      seq,
+      json: message === null ? '' : JSON.stringify(message),
+      last: options?.last === true,
+      requestIds: options?.requestIds,
+    };
+    if (options?.deferred) {
+      this.next.set(streamId, seq + 1);
+      let held = this.held.get(streamId);
+      if (!held) {
+        if (this.held.size >= 100_000) {
+          const oldest = this.held.keys().next().value;
+          if (oldest !== undefined) this.flush(oldest);
+        }
+        this.held.set(streamId, (held = []));
+      }
+      held.push(event);
+      // The priming event stays: it says which requests the stream answers.
+      if (held.length > this.maxLen) held.splice(1, 1);
+      return `${streamId}.${seq}`;
+    }
+    this.flush(streamId);
     if (options?.last) this.next.delete(streamId);
     else {
       if (seq === 0 && this.next.size >= 100_000) {
@@ -61,18 +103,37 @@ export class RedisEventStore implements EventStore, FollowableEventStore {
       }
       this.next.set(streamId, seq + 1);
     }
-    const key = `${this.prefix}ev:${streamId}`;
-    const json = message === null ? '' : JSON.stringify(message);
-    const fields: string[] = ['m', json];
-    if (options?.requestIds) fields.push('r', JSON.stringify(options.requestIds));
-    if (options?.last) fields.push('e', '1');
-    const p = this.redis
-      .multi()
-      .xadd(key, 'MAXLEN', '~', this.maxLen, `0-${seq + 1}`, ...fields)
-      .pexpire(key, this.ttlMs);
-    if (message !== null) p.publish(key, `${seq}\n${options?.last ? 1 : 0}\n${json}`);
-    p.exec().catch(() => this.lost++);
+    this.write(streamId, [event]);
     return `${streamId}.${seq}`;
+  }
+
+  flush(streamId: string): void {
+    const held = this.held.get(streamId);
+    if (!held) return;
+    this.held.delete(streamId);
+    this.write(streamId, held);
+  }
+
+  /** Stores events (pipelined, not awaited) and publishes them to followers. */
+  private write(streamId: string, events: readonly Held[]): void {
+    if (this.stored.size >= 100_000) this.stored.clear(); // Forgotten ones expire by their TTL.
+    this.stored.add(streamId);
+    const key = `${this.prefix}ev:${streamId}`;
+    const p = this.redis.pipeline();
+    for (const e of events) {
+      const fields: string[] = ['m', e.json];
+      if (e.requestIds) fields.push('r', JSON.stringify(e.requestIds));
+      if (e.last) fields.push('e', '1');
+      p.xadd(key, 'MAXLEN', '~', this.maxLen, `0-${e.seq + 1}`, ...fields);
+      if (e.json) p.publish(key, `${e.seq}\n${e.last ? 1 : 0}\n${e.json}`);
+    }
+    p.pexpire(key, this.ttlMs);
+    p.exec().then(
+      (results) => {
+        if (results?.some(([err]) => err)) this.lost++;
+      },
+      () => this.lost++,
+    );
   }
 
   async replayAfter(
@@ -95,7 +156,9 @@ export class RedisEventStore implements EventStore, FollowableEventStore {
 
   drop(streamId: string): void {
     this.next.delete(streamId);
-    this.redis.del(`${this.prefix}ev:${streamId}`).catch(() => undefined);
+    this.held.delete(streamId);
+    // A stream whose client read it to the end was never written: nothing to delete.
+    if (this.stored.delete(streamId)) this.redis.del(`${this.prefix}ev:${streamId}`).catch(() => undefined);
   }
 
   async follow(
@@ -104,13 +167,15 @@ export class RedisEventStore implements EventStore, FollowableEventStore {
     end: () => void,
   ): Promise<(() => void) | undefined> {
     const streamId = streamOfEventId(lastEventId);
-    const writer = streamId === undefined ? undefined : writerOf(streamId);
-    if (streamId === undefined || writer === undefined) return undefined;
+    const parts = streamId === undefined ? undefined : partsOf(streamId);
+    if (streamId === undefined || parts === undefined) return undefined;
+    const writer = parts.writer;
     const after = parseSeq(lastEventId, streamId);
     if (after < 0) return undefined;
     const key = `${this.prefix}ev:${streamId}`;
     let seen = after;
-    let requests: RequestId[] = [];
+    let requests: RequestId[] = parts.requestIds ?? [];
+    let heard = false;
     const answered = new Set<RequestId>();
     let live = false;
     let finished = false;
@@ -128,6 +193,7 @@ export class RedisEventStore implements EventStore, FollowableEventStore {
       end();
     };
     const take = (seq: number, json: string, last: boolean): void => {
+      heard = true;
       if (finished || seq <= seen) return;
       seen = seq;
       if (json) {
@@ -152,10 +218,14 @@ export class RedisEventStore implements EventStore, FollowableEventStore {
       stop();
       throw e;
     }
-    if (entries.length === 0) {
+    // A stream whose id does not carry its requests is stored from its priming event on:
+    // not there means unknown. Otherwise its node may not have stored it yet (it does when
+    // the client leaves), or may have stopped first.
+    if (entries.length === 0 && !parts.requestIds) {
       stop();
       return undefined;
     }
+    let quietChecks = 0;
     const replay = (list: [string, string[]][]): void => {
       for (const [id, fields] of list) {
         const r = fieldOf(fields, 'r');
@@ -172,7 +242,12 @@ export class RedisEventStore implements EventStore, FollowableEventStore {
     const timer = (held.timer = setInterval(() => {
       void (async () => {
         try {
-          if ((await this.redis.exists(`${this.prefix}node:${writer}`)) === 1 || finished) return;
+          if ((await this.redis.exists(`${this.prefix}node:${writer}`)) === 1 || finished) {
+            // Alive, and still nothing stored after a few checks: the stream ended before its
+            // client left, so there is nothing to resume; close rather than wait forever.
+            if (!heard && entries.length === 0 && ++quietChecks >= 3) finish();
+            return;
+          }
           replay(await this.redis.xrange(key, `(0-${seen + 1}`, '+'));
         } catch {
           return; // Redis is down: no verdict on the writer yet.

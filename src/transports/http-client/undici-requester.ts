@@ -3,7 +3,6 @@
  * engine under Node's own `fetch`, without fetch's web objects. It costs about half of
  * `node:http` per request here (and a fifth of `fetch`). Node only.
  */
-import { Agent } from 'undici';
 import type { Dispatcher } from 'undici';
 import { LocalError } from '../../jsonrpc/index.js';
 import { Utf8Feed, unsupportedScheme } from './requester.js';
@@ -17,7 +16,13 @@ export interface UndiciRequesterOptions {
 /** Bytes a reply buffers before anyone reads it; past this the socket is paused. */
 const UNREAD_LIMIT = 1024 * 1024;
 
-let shared: Agent | undefined;
+/** The shared keep-alive Agent; undici loads on the first request that needs it, not at import. */
+let shared: Dispatcher | undefined;
+let loading: Promise<Dispatcher> | undefined;
+
+function sharedAgent(): Promise<Dispatcher> {
+  return (loading ??= import('undici').then(({ Agent }) => (shared = new Agent())));
+}
 
 type Sink = (chunk: Buffer) => boolean | void;
 
@@ -210,22 +215,30 @@ export function undiciRequester(options: UndiciRequesterOptions = {}): HttpReque
     if (cancel.aborted) return Promise.reject(cancel.reason);
     const refused = unsupportedScheme(url);
     if (refused) return Promise.reject(refused);
-    const dispatcher = options.dispatcher ?? (shared ??= new Agent());
-    return new Promise<HttpReply>((resolve, reject) => {
-      const handler = new UndiciReply(cancel, (reply, error) => (reply ? resolve(reply) : reject(error)));
-      cancel.onAbort((reason) => handler.onAbortRequested(reason));
-      dispatcher.dispatch(
-        {
-          origin: url.origin,
-          path: url.pathname + url.search,
-          method: request.method,
-          headers: request.headers,
-          body: request.body ?? null,
-          headersTimeout: 0,
-          bodyTimeout: 0,
-        },
-        handler,
-      );
-    });
+    const dispatcher = options.dispatcher ?? shared;
+    if (dispatcher === undefined) return sharedAgent().then((agent) => send(request, agent));
+    return send(request, dispatcher);
   };
+}
+
+/** Dispatches one request; resolves with its reply once the head arrives. */
+function send(request: HttpRequest, dispatcher: Dispatcher): Promise<HttpReply> {
+  const { url, cancel } = request;
+  if (cancel.aborted) return Promise.reject(cancel.reason);
+  return new Promise<HttpReply>((resolve, reject) => {
+    const handler = new UndiciReply(cancel, (reply, error) => (reply ? resolve(reply) : reject(error)));
+    cancel.onAbort((reason) => handler.onAbortRequested(reason));
+    dispatcher.dispatch(
+      {
+        origin: url.origin,
+        path: url.pathname + url.search,
+        method: request.method,
+        headers: request.headers,
+        body: request.body ?? null,
+        headersTimeout: 0,
+        bodyTimeout: 0,
+      },
+      handler,
+    );
+  });
 }

@@ -6,6 +6,12 @@ export interface AppendOptions {
   last?: boolean;
   /** On the priming event: the requests the stream answers, so a follower can fail them if their node stops. */
   requestIds?: readonly RequestId[];
+  /**
+   * The client is reading the stream live: a shared store may keep the event in this node's
+   * memory until {@link EventStore.flush} (the client left) and drop it unseen when the
+   * stream ends, so a call whose client stays pays no write for its events.
+   */
+  deferred?: boolean;
 }
 
 /**
@@ -25,6 +31,8 @@ export interface EventStore {
   ): string | undefined | Promise<string | undefined>;
   /** Forgets a stream. */
   drop(streamId: string): void | Promise<void>;
+  /** Stores the events kept back with `deferred`: the client left and may resume elsewhere. */
+  flush?(streamId: string): void;
 }
 
 /** The stream id inside an event id (`<stream>.<sequence>`). */

@@ -23,6 +23,8 @@ export interface HttpExchange {
   onClose(listener: () => void): void;
   /** Authentication details attached by an auth layer in front of the handler. */
   authInfo?: unknown;
+  /** The client's network address, when the runtime knows it (for per-client quotas). */
+  readonly remoteAddress?: string | undefined;
   /** Sends a complete response. */
   respond(status: number, headers: Record<string, string>, body?: string): void;
   /** Starts a streamed response (SSE). */
@@ -34,7 +36,11 @@ export type BodyResult =
 
 /** A streamed response body. */
 export interface ResponseStream {
-  /** Writes a chunk; false when the client is gone. */
+  /**
+   * Writes a chunk; false when the client is gone, or when it reads so slowly that more
+   * than the stream's buffer cap is waiting for it (the stream is then dropped: a
+   * resumable client comes back with Last-Event-ID).
+   */
   write(chunk: string): boolean;
   end(): void;
   readonly ended: boolean;

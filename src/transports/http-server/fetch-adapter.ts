@@ -18,7 +18,10 @@ export class FetchExchange implements HttpExchange {
   private aborter: AbortController | undefined;
   private gone = false;
 
-  constructor(private readonly request: Request) {
+  constructor(
+    private readonly request: Request,
+    private readonly maxStreamBuffer = 4 << 20,
+  ) {
     this.method = request.method;
     const url = new URL(request.url);
     this.path = url.pathname;
@@ -95,21 +98,33 @@ export class FetchExchange implements HttpExchange {
   stream(status: number, headers: Record<string, string>): ResponseStream {
     let controller!: ReadableStreamDefaultController<Uint8Array>;
     let ended = false;
-    const body = new ReadableStream<Uint8Array>({
-      start: (c) => {
-        controller = c;
+    const body = new ReadableStream<Uint8Array>(
+      {
+        start: (c) => {
+          controller = c;
+        },
+        cancel: () => {
+          ended = true;
+          this.gone = true;
+          this.aborter?.abort();
+        },
       },
-      cancel: () => {
-        ended = true;
-        this.gone = true;
-        this.aborter?.abort();
-      },
-    });
+      // Counted in bytes, so desiredSize says how far over the cap an unread stream is.
+      { highWaterMark: this.maxStreamBuffer, size: (chunk) => chunk.byteLength },
+    );
     this.resolve(new Response(body, { status, headers }));
     return {
       write: (chunk) => {
         if (ended) return false;
         controller.enqueue(enc.encode(chunk));
+        if ((controller.desiredSize ?? 0) < 0) {
+          // The client does not read: drop the stream rather than buffer on.
+          ended = true;
+          this.gone = true;
+          controller.error(new Error('stream buffer cap exceeded'));
+          this.aborter?.abort();
+          return false;
+        }
         return true;
       },
       end: () => {
@@ -142,8 +157,9 @@ export function createFetchHandler(
 ): { fetch: (request: Request) => Promise<Response>; handler: McpHttpHandler } {
   const handler = new McpHttpHandler(connector, options);
   const authenticate = options.authenticate;
+  const maxStreamBuffer = options.maxStreamBufferBytes ?? 4 * 1024 * 1024;
   const fetch = async (request: Request): Promise<Response> => {
-    const ex = new FetchExchange(request);
+    const ex = new FetchExchange(request, maxStreamBuffer);
     if (authenticate) {
       const auth = await authenticate(request);
       if (auth instanceof Response) return auth;

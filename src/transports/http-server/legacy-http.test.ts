@@ -410,20 +410,33 @@ describe('limits', () => {
     }
   });
 
-  test('maxSessions: 2 → the third initialize gets 503 with Retry-After; a DELETE frees a place', async () => {
+  test('maxSessions: 2 → the least recently used idle session makes room; 503 only when all are busy', async () => {
     const g = await startEverything({ maxSessions: 2 });
+    const streams: Array<{ abort(): void }> = [];
     try {
       const first = await openLegacySession(g.url);
-      await openLegacySession(g.url);
+      const second = await openLegacySession(g.url);
+      assert.equal((await postJson(g.url, rpc('ping'), inSession(first))).status, 200);
+      // `second` is now the least recently used: the newcomer takes its place.
       const third = await postJson(g.url, initializeRequest());
-      assert.equal(third.status, 503);
-      assert.ok(third.headers['retry-after']);
-      assert.equal(third.headers['mcp-session-id'], undefined);
+      assert.equal(third.status, 200);
+      const thirdId = third.headers['mcp-session-id'] as string;
+      assert.equal((await postJson(g.url, rpc('ping'), inSession(second))).status, 404);
+      assert.equal((await postJson(g.url, rpc('ping'), inSession(first))).status, 200);
       assert.equal(g.running.handler.sessionCount, 2);
+      // Both busy (a GET stream open each): a newcomer gets 503 with Retry-After.
+      for (const sid of [first, thirdId]) {
+        streams.push(await openStream(g.url, { method: 'GET', headers: inSession(sid) }));
+      }
+      const fourth = await postJson(g.url, initializeRequest());
+      assert.equal(fourth.status, 503);
+      assert.ok(fourth.headers['retry-after']);
+      assert.equal(fourth.headers['mcp-session-id'], undefined);
       await request(g.url, { method: 'DELETE', headers: inSession(first) });
       await openLegacySession(g.url);
       assert.equal(g.running.handler.sessionCount, 2);
     } finally {
+      for (const s of streams) s.abort();
       await g.close();
     }
   });

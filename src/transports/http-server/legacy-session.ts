@@ -10,6 +10,7 @@ import type {
 } from '../../jsonrpc/index.js';
 import { isAtLeast } from '../../protocol/versions.js';
 import type { EventStore } from './event-store.js';
+import { encodeRequestIds } from './shared-state.js';
 import type { FollowableEventStore } from './shared-state.js';
 import { MemoryEventStore } from './event-store.js';
 import type { ResponseStream } from './exchange.js';
@@ -43,6 +44,8 @@ class PostStream {
   chain: Promise<void> | undefined;
   /** Whether the revision allows a priming event and an early close (2025-11-25 on). */
   resumable = false;
+  /** Whether the stream id carries its request ids (shared stores; see encodeRequestIds). */
+  idsInId = false;
 
   constructor(
     readonly id: string,
@@ -78,6 +81,8 @@ export interface LegacySessionOptions {
    * resumption or an answer to where it belongs.
    */
   nodeId?: string;
+  /** How long a finished stream whose client went away is kept for it to resume (default 60 s). */
+  resumeWindowMs?: number;
 }
 
 /** The id prefix of requests replayed to rebuild a session; their answers go nowhere. */
@@ -166,12 +171,16 @@ export class LegacySessionTransport implements Transport {
     }
     if (requestIds.length > 0) {
       const counter = (this.streamCounter++).toString(36);
+      // Shared: the stream id names its node and, when short enough, its requests, so the
+      // priming event can stay in memory until the client leaves (see AppendOptions.deferred).
+      const token = this.options.nodeId === undefined ? undefined : encodeRequestIds(requestIds);
       const stream = new PostStream(
         this.options.nodeId === undefined
           ? `${this.sessionId.slice(0, 8)}${counter}`
-          : `${this.sessionId}~${this.options.nodeId}~${counter}`,
+          : `${this.sessionId}~${this.options.nodeId}~${counter}${token === undefined ? '' : `~${token}`}`,
         'json' in mode ? mode.json : undefined,
       );
+      stream.idsInId = token !== undefined;
       for (const id of requestIds) {
         stream.pending.add(id);
         this.byRequest.set(id, stream);
@@ -184,8 +193,12 @@ export class LegacySessionTransport implements Transport {
       } else {
         stream.json = [];
       }
-      if (stream.resumable) {
-        info = { ...info, transportMeta: { closeStream: () => this.dropConnection(stream) } };
+      if (stream.resumable || this.options.nodeId !== undefined) {
+        const meta: Record<string, unknown> = {};
+        if (stream.resumable) meta.closeStream = () => this.dropConnection(stream);
+        // Shared stores: the session's tasks belong to the session, whichever node serves it.
+        if (this.options.nodeId !== undefined) meta.sessionId = this.sessionId;
+        info = { ...info, transportMeta: meta };
       }
     }
     this.sink?.frame(frame, info);
@@ -193,7 +206,7 @@ export class LegacySessionTransport implements Transport {
 
   /** The connection of a POST's SSE stream went away; its messages wait in the event store. */
   detach(out: ResponseStream): void {
-    for (const s of this.streams.values()) if (s.out === out) s.out = undefined;
+    for (const s of this.streams.values()) if (s.out === out) this.lose(s);
     for (const [f, stop] of this.followers) if (f.out === out) stop();
     if (this.standalone === out) this.standalone = undefined;
   }
@@ -202,8 +215,14 @@ export class LegacySessionTransport implements Transport {
   private dropConnection(stream: PostStream): void {
     const out = stream.out;
     if (!out || stream.done) return;
-    stream.out = undefined;
+    this.lose(stream);
     out.end();
+  }
+
+  /** A stream's client is gone: what was kept back for it must now be where any node can replay it. */
+  private lose(stream: PostStream): void {
+    stream.out = undefined;
+    this.store.flush?.(stream.id);
   }
 
   /** Whether `lastEventId` names a stream of this session. */
@@ -218,6 +237,11 @@ export class LegacySessionTransport implements Transport {
   /** Whether requests are still being answered (the session is not idle). */
   get busy(): boolean {
     return this.byRequest.size > 0;
+  }
+
+  /** Requests received and not yet answered. */
+  get inFlight(): number {
+    return this.byRequest.size;
   }
 
   /** Whether a GET stream is already open. */
@@ -343,7 +367,14 @@ export class LegacySessionTransport implements Transport {
    */
   private prime(stream: PostStream): void {
     if (!stream.resumable) return;
-    const primingId = this.store.append(stream.id, null, { requestIds: [...stream.pending] });
+    // A stream whose id carries its requests (shared stores) may keep its priming event in
+    // memory until its client leaves: see AppendOptions.deferred.
+    const requestIds = [...stream.pending];
+    const primingId = this.store.append(
+      stream.id,
+      null,
+      stream.idsInId ? { requestIds, deferred: true } : { requestIds },
+    );
     if (typeof primingId === 'string') {
       if (!stream.out!.write(ssePriming(primingId, this.options.retryMs))) stream.out = undefined;
     } else {
@@ -378,7 +409,12 @@ export class LegacySessionTransport implements Transport {
 
   /** Stores one message of an SSE stream and writes it, in order, once its event id is known. */
   private publish(stream: PostStream, message: JsonRpcMessage, last: boolean): void {
-    const id = this.store.append(stream.id, message, last ? { last } : undefined);
+    const deferred = this.options.nodeId !== undefined && stream.out !== undefined;
+    const id = this.store.append(
+      stream.id,
+      message,
+      last || deferred ? { ...(last ? { last } : {}), ...(deferred ? { deferred } : {}) } : undefined,
+    );
     if (typeof id === 'string' && stream.chain === undefined) {
       this.emit(stream, message, id, last);
     } else {
@@ -390,7 +426,7 @@ export class LegacySessionTransport implements Transport {
 
   /** Writes one event; after the last one, ends the stream (or keeps it for a resuming client). */
   private emit(stream: PostStream, message: JsonRpcMessage, eventId: string, last: boolean): void {
-    if (stream.out && !stream.out.write(sseEvent(serializeMessage(message), eventId))) stream.out = undefined;
+    if (stream.out && !stream.out.write(sseEvent(serializeMessage(message), eventId))) this.lose(stream);
     if (last && stream.out) {
       stream.out.end();
       stream.out = undefined;
@@ -398,6 +434,12 @@ export class LegacySessionTransport implements Transport {
     } else if (last && this.options.nodeId !== undefined) {
       // The shared store keeps the events for a client resuming on any node, this one included.
       this.streams.delete(stream.id);
+    } else if (last) {
+      // Its client went away: its events wait in the store for a bounded resume window only.
+      const timer = setTimeout(() => {
+        if (stream.out === undefined && this.streams.get(stream.id) === stream) this.forgetStream(stream);
+      }, this.options.resumeWindowMs ?? 60_000);
+      timer.unref?.();
     }
   }
 

@@ -41,8 +41,30 @@ export interface McpHttpOptions extends HostGuardOptions {
   responseMode?: 'sse' | 'json';
   /** Legacy sessions idle longer than this are closed (default 30 minutes). */
   sessionIdleMs?: number;
-  /** At most this many legacy sessions at once (default 10,000); more get 503. */
+  /**
+   * At most this many legacy sessions at once (default 10,000). At the cap the least
+   * recently used idle session is closed to make room; only when every session is busy
+   * does a newcomer get 503.
+   */
   maxSessions?: number;
+  /** A session that did nothing after `initialize` is closed after this long (default 30 s). */
+  sessionInitIdleMs?: number;
+  /**
+   * At most this many legacy sessions per client (its authenticated principal, else its
+   * network address; default 1,000): its least recently used idle one makes room, or 429.
+   */
+  maxSessionsPerClient?: number;
+  /** Requests one legacy session may have in flight (default 1,000); more get a JSON-RPC error. */
+  maxInFlightPerSession?: number;
+  /** Most messages in one JSON-RPC batch (default 100); larger batches get 400. */
+  maxBatchSize?: number;
+  /**
+   * Bytes an SSE stream may have waiting for a client that does not read (default 4 MiB);
+   * past that the stream is dropped, and a resumable client comes back with Last-Event-ID.
+   */
+  maxStreamBufferBytes?: number;
+  /** How long the events of a stream whose client went away are kept for it to resume (default 60 s). */
+  resumeWindowMs?: number;
   /** Where resumable SSE events are kept (default: in memory, bounded). */
   eventStore?: EventStore;
   /** The `retry` hint in priming events, in ms (default 1000). */
@@ -150,6 +172,17 @@ function isModernVersionHeader(value: string | undefined): boolean {
   return value !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(value) && eraOf(value) === 'modern';
 }
 
+/** Whom a session counts against for quotas: its principal, else its network address. */
+function clientKey(principal: string, address: string | undefined): string {
+  return principal !== '' ? `p:${principal}` : `a:${address ?? ''}`;
+}
+
+/** `initialize` and `notifications/initialized`: what every session does, used or not. */
+function isInitializeTraffic(frame: JsonRpcMessage | ParsedBatch): boolean {
+  if (frame instanceof ParsedBatch || !('method' in frame)) return false;
+  return frame.method === 'initialize' || frame.method === 'notifications/initialized';
+}
+
 function isModernRequest(frame: ParsedFrame): frame is JsonRpcRequest {
   if (frame instanceof InvalidMessage || frame instanceof ParsedBatch || !('method' in frame)) return false;
   const meta = frame.params?._meta;
@@ -166,7 +199,9 @@ export class McpHttpHandler {
   private readonly path: string;
   private readonly guard: HostGuard;
   private readonly maxBody: number;
+  /** Live legacy sessions, least recently used first. */
   private readonly sessions = new Map<string, SessionEntry>();
+  private readonly perClient = new Map<string, number>();
   private readonly store: EventStore;
   private readonly sweeper: ReturnType<typeof setInterval>;
   private readonly sse: LegacySseEndpoints | undefined;
@@ -179,7 +214,19 @@ export class McpHttpHandler {
     private readonly connector: McpConnector,
     private readonly options: McpHttpOptions = {},
   ) {
-    for (const key of ['maxBodyBytes', 'sessionIdleMs', 'maxSessions', 'retryMs', 'keepAliveMs'] as const) {
+    for (const key of [
+      'maxBodyBytes',
+      'sessionIdleMs',
+      'maxSessions',
+      'retryMs',
+      'keepAliveMs',
+      'sessionInitIdleMs',
+      'maxSessionsPerClient',
+      'maxInFlightPerSession',
+      'maxBatchSize',
+      'maxStreamBufferBytes',
+      'resumeWindowMs',
+    ] as const) {
       const v = options[key];
       // A zero, negative or NaN interval would turn into a 1 ms timer, or a limit into none.
       if (v !== undefined && !(typeof v === 'number' && v > 0 && Number.isFinite(v))) {
@@ -197,14 +244,20 @@ export class McpHttpHandler {
       const shared = (this.shared = new SharedSessions(options.stores, {
         sessions: this.sessions,
         limits: this.limits,
-        open: (id, principal) => this.open(id, principal),
+        open: (id, principal) => this.open(id, principal, clientKey(principal, undefined)),
+        forget: (id, entry) => this.forget(id, entry),
       }));
       connector.joinCluster?.({
         changeBus: shared.changeBus,
         requestStateKey: options.stores.requestStateKey,
+        ...(options.stores.taskStore !== undefined ? { taskStore: options.stores.taskStore } : {}),
       });
     }
-    this.sweeper = setInterval(() => this.sweep(idle), Math.min(60_000, idle));
+    const initIdle = Math.min(idle, options.sessionInitIdleMs ?? 30_000);
+    this.sweeper = setInterval(
+      () => this.sweep(idle, initIdle),
+      Math.max(100, Math.min(60_000, idle, Math.ceil(initIdle / 2))),
+    );
     this.sweeper.unref?.();
     const sse =
       options.legacySse === undefined ? { ssePath: '/sse', messagesPath: '/messages' } : options.legacySse;
@@ -337,6 +390,15 @@ export class McpHttpHandler {
         `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(version)}`,
       );
     }
+    const maxBatch = this.options.maxBatchSize ?? 100;
+    if (frame instanceof ParsedBatch && frame.items.length > maxBatch) {
+      return sendError(
+        ex,
+        400,
+        ErrorCode.InvalidRequest,
+        `Bad Request: a batch of ${frame.items.length} messages; the limit is ${maxBatch}`,
+      );
+    }
     if (frame instanceof ParsedBatch && !allowsBatch(entry.transport.version)) {
       // Refused here: the session's answer to a refused batch has no id, so no stream would carry it.
       return sendError(
@@ -350,8 +412,18 @@ export class McpHttpHandler {
   }
 
   private async initialize(ex: HttpExchange, frame: ParsedFrame): Promise<void> {
-    const id = newSessionId();
     const principal = principalOf(ex.authInfo);
+    const client = clientKey(principal, ex.remoteAddress);
+    const perClient = this.options.maxSessionsPerClient ?? 1000;
+    if ((this.perClient.get(client) ?? 0) >= perClient && !this.evictIdle(client)) {
+      return sendError(ex, 429, ErrorCode.InternalError, 'Too many sessions for this client', null, {
+        'retry-after': '5',
+      });
+    }
+    // At the cap the least recently used idle session here makes room; with shared stores the
+    // cap is the cluster's, which the store enforces.
+    if (!this.shared && this.sessions.size >= this.limits.maxSessions) this.evictIdle(undefined);
+    const id = newSessionId();
     const initText = this.shared ? JSON.stringify(frame) : '';
     const created = await this.sessionStore.create(id, principal, initText, this.limits);
     if (!created) {
@@ -359,28 +431,26 @@ export class McpHttpHandler {
         'retry-after': '5',
       });
     }
-    const entry = await this.open(id, principal);
+    const entry = await this.open(id, principal, client);
     entry.ops = 1;
     if (this.shared) entry.history = [initText];
     return this.deliverLegacy(ex, entry, frame as JsonRpcMessage, id);
   }
 
   /** This node's copy of a session: a transport connected to a new server session. */
-  private async open(id: string, principal: string): Promise<SessionEntry> {
+  private async open(id: string, principal: string, client: string): Promise<SessionEntry> {
     const transport = new LegacySessionTransport(id, principal, {
       eventStore: this.store,
       retryMs: this.options.retryMs ?? 1000,
       keepAliveMs: this.options.keepAliveMs ?? 15_000,
+      resumeWindowMs: this.options.resumeWindowMs ?? 60_000,
       ...(this.shared ? { nodeId: this.shared.nodeId } : {}),
     });
     const connection = await this.connector.connect(transport);
-    const entry: SessionEntry = { transport, connection, ops: 0 };
-    transport.onclosed = () => {
-      if (this.sessions.get(id) === entry) this.sessions.delete(id);
-      // Closing a copy on one node does not end a shared session; closing the only copy does.
-      if (!this.shared) void this.sessionStore.delete(id);
-    };
+    const entry: SessionEntry = { transport, connection, ops: 0, client, used: false };
+    transport.onclosed = () => this.forget(id, entry);
     this.sessions.set(id, entry);
+    this.perClient.set(client, (this.perClient.get(client) ?? 0) + 1);
     return entry;
   }
 
@@ -393,7 +463,35 @@ export class McpHttpHandler {
     const entry = id.length <= 128 ? this.sessions.get(id) : undefined;
     if (!entry || entry.transport.closed || entry.transport.principal !== principalOf(ex.authInfo))
       return undefined;
+    // Most recently used last: the map's order is the eviction order.
+    this.sessions.delete(id);
+    this.sessions.set(id, entry);
     return entry;
+  }
+
+  /**
+   * Removes this node's copy of a session from the books (once), whoever closed it. Without
+   * shared stores that ends the session; with them, only `SharedSessions.end` does.
+   */
+  private forget(id: string, entry: SessionEntry): void {
+    if (this.sessions.get(id) !== entry) return;
+    this.sessions.delete(id);
+    if (!this.shared) void this.sessionStore.delete(id);
+    const n = (this.perClient.get(entry.client) ?? 1) - 1;
+    if (n <= 0) this.perClient.delete(entry.client);
+    else this.perClient.set(entry.client, n);
+  }
+
+  /** Closes the least recently used idle session (of one client, or of anyone); false when all are busy. */
+  private evictIdle(client: string | undefined): boolean {
+    for (const [id, entry] of this.sessions) {
+      if (client !== undefined && entry.client !== client) continue;
+      if (entry.transport.busy || entry.transport.hasStandalone) continue;
+      this.forget(id, entry);
+      void entry.connection.close();
+      return true;
+    }
+    return false;
   }
 
   private async deliverLegacy(
@@ -408,6 +506,19 @@ export class McpHttpHandler {
       if (this.shared.route(sessionId, entry, frame)) return ex.respond(202, { 'mcp-session-id': sessionId });
     }
     const ids = requestIdsOf(frame);
+    if (!entry.used && !isInitializeTraffic(frame)) entry.used = true;
+    const maxInFlight = this.options.maxInFlightPerSession ?? 1000;
+    if (ids.length > 0 && t.inFlight + ids.length > maxInFlight) {
+      // One answer for the POST: a single request's id, or none for a batch.
+      return sendError(
+        ex,
+        429,
+        ErrorCode.InternalError,
+        `Too many requests in flight in this session (limit ${maxInFlight}); wait for answers first`,
+        ids.length === 1 ? ids[0]! : null,
+        { 'mcp-session-id': sessionId, 'retry-after': '1' },
+      );
+    }
     const info = ex.authInfo === undefined ? {} : { authInfo: ex.authInfo };
     if (ids.length === 0) {
       await t.deliver(frame, ids, info, NO_REPLY);
@@ -457,6 +568,7 @@ export class McpHttpHandler {
     }
     const t = entry.transport;
     t.lastActive = Date.now();
+    entry.used = true;
     const lastEventId = ex.header('last-event-id');
     if (lastEventId === undefined && t.hasStandalone) {
       return sendError(ex, 409, ErrorCode.InvalidRequest, 'Conflict: this session already has a GET stream');
@@ -496,17 +608,20 @@ export class McpHttpHandler {
     const entry = await this.sessionFor(ex, sessionId);
     if (!entry) return sendError(ex, 404, ErrorCode.InvalidRequest, 'Session not found');
     if (this.shared) await this.shared.end(sessionId);
-    this.sessions.delete(sessionId);
+    this.forget(sessionId, entry);
     await entry.connection.close();
     ex.respond(200, {});
   }
 
-  private sweep(idleMs: number): void {
+  private sweep(idleMs: number, initIdleMs: number): void {
     if (this.shared) return this.shared.sweep(idleMs);
-    const cutoff = Date.now() - idleMs;
+    const now = Date.now();
     for (const [id, entry] of this.sessions) {
-      if (entry.transport.lastActive < cutoff && !entry.transport.busy) {
-        this.sessions.delete(id);
+      const t = entry.transport;
+      if (t.busy) continue;
+      const limit = entry.used || t.hasStandalone ? idleMs : initIdleMs;
+      if (t.lastActive < now - limit) {
+        this.forget(id, entry);
         void entry.connection.close();
       }
     }
@@ -519,6 +634,7 @@ export class McpHttpHandler {
     this.shared?.close();
     const all = [...this.sessions.values()];
     this.sessions.clear();
+    this.perClient.clear();
     await Promise.all(all.map((e) => e.connection.close()));
     await this.sse?.close();
   }

@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { BodyResult, HttpExchange, ResponseStream } from './exchange.js';
 import { McpHttpHandler } from './mcp-http-handler.js';
 import type { McpHttpOptions } from './mcp-http-handler.js';
@@ -33,12 +33,17 @@ class NodeExchange implements HttpExchange {
     private readonly req: IncomingMessage,
     private readonly res: ServerResponse,
     private readonly drainLimit = 8 << 20,
+    private readonly maxStreamBuffer = 4 << 20,
   ) {
     this.method = req.method ?? 'GET';
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     this.path = q === -1 ? url : url.slice(0, q);
     this.query = q === -1 ? '' : url.slice(q + 1);
+  }
+
+  get remoteAddress(): string | undefined {
+    return this.req.socket.remoteAddress;
   }
 
   header(name: string): string | undefined {
@@ -144,7 +149,7 @@ class NodeExchange implements HttpExchange {
   }
 
   stream(status: number, headers: Record<string, string>): ResponseStream {
-    return new NodeSseStream(this.res, status, headers);
+    return new NodeSseStream(this.res, status, headers, this.maxStreamBuffer);
   }
 }
 
@@ -175,6 +180,7 @@ class NodeSseStream implements ResponseStream {
     private readonly res: ServerResponse,
     private readonly status: number,
     private readonly headers: Record<string, string>,
+    private readonly maxBuffer: number,
   ) {
     this.queue();
   }
@@ -183,6 +189,8 @@ class NodeSseStream implements ResponseStream {
     const res = this.res;
     if (this.done || res.destroyed || res.writableEnded) return false;
     this.pending += chunk;
+    // A client that does not read: past the cap, drop the stream rather than buffer on.
+    if (this.pending.length + res.writableLength > this.maxBuffer) return this.drop();
     this.queue();
     return true;
   }
@@ -213,7 +221,16 @@ class NodeSseStream implements ResponseStream {
     if (this.pending !== '') {
       res.write(this.pending);
       this.pending = '';
+      if (res.writableLength > this.maxBuffer) this.drop();
     }
+  }
+
+  /** Cuts the connection of a stream whose client stopped reading; a resumable client comes back. */
+  private drop(): false {
+    this.done = true;
+    this.pending = '';
+    this.res.destroy();
+    return false;
   }
 
   private queue(): void {
@@ -237,6 +254,11 @@ export type NodeAuthenticator = (
  * A `(req, res)` listener for node:http, and through it Express, Fastify (raw) or anything
  * else that exposes Node's request and response.
  *
+ * The server is yours, and so are its timeouts: `serve()` sets `headersTimeout` 10 s,
+ * `requestTimeout` 30 s and a 1 s `connectionsCheckingInterval`; Node's own defaults (60 s,
+ * 300 s, checked every 30 s) let a slow-drip client hold a connection for minutes. Set
+ * them on your server (see RELIABILITY.md) when it faces untrusted clients.
+ *
  * @example
  * ```ts
  * const { listener } = createNodeListener(server);
@@ -250,8 +272,10 @@ export function createNodeListener(
   const handler = new McpHttpHandler(connector, options);
   const authenticate = options.authenticate;
   const drainLimit = 2 * (options.maxBodyBytes ?? 4 * 1024 * 1024);
+  const maxStreamBuffer = options.maxStreamBufferBytes ?? 4 * 1024 * 1024;
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
-    const ex = new NodeExchange(req, res, drainLimit);
+    const ex = new NodeExchange(req, res, drainLimit, maxStreamBuffer);
+    warnAboutTimeouts(req);
     if (!authenticate) {
       void handler.handle(ex);
       return;
@@ -264,6 +288,22 @@ export function createNodeListener(
     })();
   };
   return { listener, handler };
+}
+
+let timeoutsChecked = false;
+
+/** Once per process: says so when the user's own server keeps Node's lax slow-client timeouts. */
+function warnAboutTimeouts(req: IncomingMessage): void {
+  if (timeoutsChecked) return;
+  timeoutsChecked = true;
+  const server = (req.socket as { server?: Server }).server;
+  if (server && server.requestTimeout === 300_000 && server.headersTimeout === 60_000) {
+    console.error(
+      "[mcpkit] createNodeListener: this http.Server keeps Node's default timeouts (headers 60 s, " +
+        'request 300 s); set server.headersTimeout and server.requestTimeout (serve() uses 10 s and 30 s) ' +
+        'so slow clients cannot hold connections open',
+    );
+  }
 }
 
 export interface ServeOptions extends McpHttpOptions {
@@ -326,6 +366,11 @@ export async function serve(connector: McpConnector, options: ServeOptions = {})
   );
   httpServer.headersTimeout = headersTimeout;
   httpServer.requestTimeout = requestTimeout;
+  // Node times nothing out before a connection's first byte: a silent (half-open) socket
+  // would be held forever. It gets headersTimeout to start a request; each request clears it
+  // (and Node's keepAliveTimeout takes over between requests).
+  httpServer.on('connection', (socket: Socket) => socket.setTimeout(headersTimeout, () => socket.destroy()));
+  httpServer.on('request', (req: IncomingMessage) => req.socket.setTimeout(0));
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', (e) => {
       void handler.close().then(() => ownStores?.close());

@@ -11,7 +11,11 @@ export interface McpConnector {
    * Joins a cluster of nodes: change events travel on `changeBus`, and MRTR `requestState`
    * is sealed with `requestStateKey`, the same on every node.
    */
-  joinCluster?(parts: { changeBus: ClusterChangeBus; requestStateKey: Uint8Array }): void;
+  joinCluster?(parts: {
+    changeBus: ClusterChangeBus;
+    requestStateKey: Uint8Array;
+    taskStore?: unknown;
+  }): void;
 }
 
 /** The change bus shape the server uses (see the server's `ChangeBus`). */

@@ -11,6 +11,12 @@ export interface SessionEntry {
   ops: number;
   /** Those ops' text, to put the session back if the store loses it (a Redis restart without persistence). */
   history?: string[];
+  /** When the store last confirmed the session (ms since the epoch). */
+  checkedAt?: number;
+  /** Whom the session counts against for quotas (principal, else address). */
+  client: string;
+  /** Whether the client did anything after initialize. */
+  used: boolean;
 }
 
 /** The most ops a node keeps per session to restore it (the store's own bound). */
@@ -34,6 +40,8 @@ export interface SharedSessionsHost {
   readonly limits: SessionLimits;
   /** Makes this node's copy of a session (a transport connected to a new server session). */
   open(id: string, principal: string): Promise<SessionEntry>;
+  /** Takes this node's copy of a session off the books (quotas included). */
+  forget(id: string, entry: SessionEntry): void;
 }
 
 /**
@@ -46,6 +54,13 @@ export class SharedSessions {
   private readonly building = new Map<string, Promise<SessionEntry>>();
   private readonly changeListeners = new Set<(event: ChangeEvent) => void>();
   private readonly unsubscribe: () => void;
+  /**
+   * How long a confirmation from the store holds for this node's copy. Within it a request
+   * costs no round trip to the store: changes made elsewhere reach the copy through the bus
+   * (state changes carry their text, an end closes the copy), and the idle clock is still
+   * restarted well within the idle time.
+   */
+  private readonly leaseMs: number;
 
   constructor(
     readonly stores: SharedStores,
@@ -53,6 +68,7 @@ export class SharedSessions {
   ) {
     this.unsubscribe = stores.bus.subscribe((m) => this.onMessage(m));
     stores.onReconnect?.(() => void this.restoreAll());
+    this.leaseMs = Math.min(1000, host.limits.idleMs / 4);
   }
 
   /**
@@ -81,7 +97,7 @@ export class SharedSessions {
   readonly changeBus = {
     publish: (event: ChangeEvent): void => {
       this.emitChange(event);
-      this.stores.bus.publish(null, { t: 'change', e: event });
+      void this.stores.bus.publish(null, { t: 'change', e: event });
     },
     subscribe: (listener: (event: ChangeEvent) => void): (() => void) => {
       this.changeListeners.add(listener);
@@ -96,6 +112,10 @@ export class SharedSessions {
    */
   async find(id: string, principal: string): Promise<SessionEntry | undefined> {
     const local = this.host.sessions.get(id);
+    const now = Date.now();
+    if (local && !local.transport.closed && now - (local.checkedAt ?? 0) < this.leaseMs) {
+      return local.transport.principal === principal ? local : undefined;
+    }
     const record = await this.stores.sessions.touch(id, local?.ops ?? 0, this.host.limits);
     if (!record) {
       if (local) this.forget(id, local);
@@ -104,12 +124,14 @@ export class SharedSessions {
     if (record.principal !== principal) return undefined;
     if (local && !local.transport.closed) {
       this.apply(local, record);
+      local.checkedAt = now;
       return local;
     }
     let pending = this.building.get(id);
     if (!pending) {
       pending = this.host.open(id, record.principal).then((entry) => {
         this.apply(entry, record);
+        entry.checkedAt = now;
         return entry;
       });
       this.building.set(id, pending);
@@ -133,19 +155,21 @@ export class SharedSessions {
    */
   async record(id: string, entry: SessionEntry, frame: JsonRpcMessage | ParsedBatch): Promise<void> {
     const items = frame instanceof ParsedBatch ? frame.items : [frame];
-    let changed = false;
     for (const m of items) {
       if (m instanceof InvalidMessage || !('method' in m) || !STATE_METHODS.has(m.method)) continue;
       const text = JSON.stringify(m);
       const count = await this.stores.sessions.appendOp(id, text);
+      if (count <= 0) continue; // Gone, or at the bound: not shared.
       // Delivered here now; anything another node added meanwhile comes with the next touch.
       if (count === entry.ops + 1) {
         entry.ops = count;
         if (entry.history && entry.history.length < MAX_HISTORY) entry.history.push(text);
+      } else {
+        entry.checkedAt = 0;
       }
-      changed = true;
+      // Sent before this POST is answered, so other nodes have it before the client's next request.
+      await this.stores.bus.publish(null, { t: 'ops', s: id, n: count, m: text });
     }
-    if (changed) this.stores.bus.publish(null, { t: 'ops', s: id });
   }
 
   /**
@@ -158,7 +182,7 @@ export class SharedSessions {
     if (!('method' in frame)) {
       if (frame.id === null || entry.transport.ownRequestId(frame.id) !== undefined) return false;
       const raw = String(frame.id);
-      this.stores.bus.publish(raw.slice(0, raw.lastIndexOf(':')), {
+      void this.stores.bus.publish(raw.slice(0, raw.lastIndexOf(':')), {
         t: 'deliver',
         s: id,
         m: JSON.stringify(frame),
@@ -166,7 +190,7 @@ export class SharedSessions {
       return true;
     }
     if (!('id' in frame) && !STATE_METHODS.has(frame.method)) {
-      this.stores.bus.publish(null, { t: 'deliver', s: id, m: JSON.stringify(frame) });
+      void this.stores.bus.publish(null, { t: 'deliver', s: id, m: JSON.stringify(frame) });
     }
     return false;
   }
@@ -174,7 +198,7 @@ export class SharedSessions {
   /** Ends a session on every node. */
   async end(id: string): Promise<void> {
     await this.stores.sessions.delete(id);
-    this.stores.bus.publish(null, { t: 'end', s: id });
+    await this.stores.bus.publish(null, { t: 'end', s: id });
     const local = this.host.sessions.get(id);
     if (local) this.forget(id, local);
   }
@@ -200,7 +224,7 @@ export class SharedSessions {
   }
 
   private forget(id: string, entry: SessionEntry): void {
-    if (this.host.sessions.get(id) === entry) this.host.sessions.delete(id);
+    this.host.forget(id, entry);
     void entry.connection.close();
   }
 
@@ -220,6 +244,14 @@ export class SharedSessions {
     if (!entry) return;
     if (m.t === 'end') return this.forget(m.s, entry);
     if (m.t === 'ops') {
+      if (m.n === entry.ops + 1 && m.m !== undefined) {
+        entry.transport.replay([m.m]);
+        entry.ops = m.n;
+        if (entry.history && entry.history.length < MAX_HISTORY) entry.history.push(m.m);
+        return;
+      }
+      if (m.n !== undefined && m.n <= entry.ops) return;
+      entry.checkedAt = 0; // Out of step: the next request reads the store.
       Promise.resolve(this.stores.sessions.touch(m.s, entry.ops, this.host.limits)).then(
         (r) => (r ? this.apply(entry, r) : this.forget(m.s, entry)),
         () => undefined,

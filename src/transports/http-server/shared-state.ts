@@ -1,4 +1,4 @@
-import type { JsonRpcMessage } from '../../jsonrpc/index.js';
+import type { JsonRpcMessage, RequestId } from '../../jsonrpc/index.js';
 import type { EventStore } from './event-store.js';
 
 /**
@@ -66,8 +66,8 @@ export interface LegacySessionStore {
 export type ClusterMessage =
   /** A client's message for a session held on the receiving node(s): a response, a cancellation, progress. */
   | { t: 'deliver'; s: string; m: string }
-  /** The session's recorded state changed: nodes holding it replay the new ops. */
-  | { t: 'ops'; s: string }
+  /** The session's recorded state changed: nodes holding it replay op number `n` (its text `m`), or read the store. */
+  | { t: 'ops'; s: string; n?: number; m?: string }
   /** The session was ended (DELETE, expiry): nodes holding it close their copy. */
   | { t: 'end'; s: string }
   /** A server change to announce (list_changed, resources/updated) to every node's clients. */
@@ -81,8 +81,12 @@ export type ClusterMessage =
 export interface ClusterBus {
   /** This node's id, unique in the cluster. */
   readonly nodeId: string;
-  /** Sends to one node, or to every node but this one when `to` is null. */
-  publish(to: string | null, message: ClusterMessage): void;
+  /**
+   * Sends to one node, or to every node but this one when `to` is null. Resolves once the
+   * message is on its way to the receivers (never rejects: a message lost is counted), so a
+   * state change can be announced before the client hears it was made.
+   */
+  publish(to: string | null, message: ClusterMessage): Promise<void>;
   /** Receives messages for this node; returns the function that stops it. */
   subscribe(listener: (message: ClusterMessage) => void): () => void;
 }
@@ -112,6 +116,8 @@ export interface SharedStores {
   readonly bus: ClusterBus;
   /** The key every node seals MRTR `requestState` with. */
   readonly requestStateKey: Uint8Array;
+  /** Where the server keeps tasks (the server's `TaskStore`), when the backend has one. */
+  readonly taskStore?: unknown;
   /** Calls `listener` each time the store is reachable again after an outage. */
   onReconnect?(listener: () => void): void;
   close(): Promise<void>;
@@ -165,5 +171,33 @@ export class MemoryLegacySessionStore implements LegacySessionStore {
   /** Sessions held (for tests and metrics). */
   get size(): number {
     return this.records.size;
+  }
+}
+
+/**
+ * The ids of a stream's requests as a token in its stream id (base64url JSON), so a node that
+ * resumes the stream can fail them if their node stopped before storing anything; undefined
+ * when they are too long to carry that way.
+ */
+export function encodeRequestIds(ids: readonly RequestId[]): string | undefined {
+  const bytes = new TextEncoder().encode(JSON.stringify(ids));
+  if (bytes.length > 64) return undefined;
+  let s = '';
+  for (let i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]!);
+  return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** The request ids carried by {@link encodeRequestIds}; undefined when the token is not one. */
+export function decodeRequestIds(token: string): RequestId[] | undefined {
+  try {
+    const bin = atob(token.replace(/-/g, '+').replace(/_/g, '/'));
+    const bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    const ids: unknown = JSON.parse(new TextDecoder().decode(bytes));
+    return Array.isArray(ids) && ids.every((x) => typeof x === 'string' || typeof x === 'number')
+      ? (ids as RequestId[])
+      : undefined;
+  } catch {
+    return undefined;
   }
 }

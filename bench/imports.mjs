@@ -1,0 +1,98 @@
+// Import cost of each public entry point, in a fresh process each time, beside the official
+// SDKs' nearest equivalents: the time `await import()` takes after node has started.
+// Interleaved runs, medians.
+//
+//   node bench/imports.mjs [--quick] [--json]      (after npm run build)
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { median } from './lib/stats.mjs';
+
+const quick = process.argv.includes('--quick');
+const asJson = process.argv.includes('--json');
+const RUNS = quick ? 5 : 11;
+const root = fileURLToPath(new URL('..', import.meta.url));
+const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
+const require = createRequire(`${root}package.json`);
+
+/** The file an `exports` entry points at under node's conditions. */
+function entryFile(subpath) {
+  const e = pkg.exports[subpath];
+  const target = typeof e === 'string' ? e : (e.node?.default ?? e.default);
+  return pathToFileURL(`${root}${target}`).href;
+}
+
+/** Each mcpkit entry, its budget in ms, and the nearest official SDK modules (v1, v2). */
+const entries = [
+  ['mcpkit', '.', 30, '@modelcontextprotocol/sdk/server/mcp.js', '@modelcontextprotocol/server'],
+  [
+    'mcpkit/server',
+    './server',
+    30,
+    '@modelcontextprotocol/sdk/server/mcp.js',
+    '@modelcontextprotocol/server',
+  ],
+  [
+    'mcpkit/client',
+    './client',
+    30,
+    '@modelcontextprotocol/sdk/client/index.js',
+    '@modelcontextprotocol/client',
+  ],
+  ['mcpkit/stdio', './stdio', 30, '@modelcontextprotocol/sdk/server/stdio.js', undefined],
+  ['mcpkit/http', './http', 30, '@modelcontextprotocol/sdk/server/streamableHttp.js', undefined],
+  [
+    'mcpkit/http-client',
+    './http-client',
+    30,
+    '@modelcontextprotocol/sdk/client/streamableHttp.js',
+    undefined,
+  ],
+  ['mcpkit/auth', './auth', 30, '@modelcontextprotocol/sdk/client/auth.js', undefined],
+  ['mcpkit/auth/node', './auth/node', 30, '@modelcontextprotocol/sdk/server/auth/router.js', undefined],
+  ['mcpkit/host', './host', 60, undefined, undefined],
+];
+
+const url = (spec) => (spec.startsWith('.') ? entryFile(spec) : pathToFileURL(require.resolve(spec)).href);
+
+/** ms for `await import(url)` in a fresh node process. */
+function importMs(u) {
+  const code = `const t = performance.now(); await import(${JSON.stringify(u)}); process.stdout.write(String(performance.now() - t));`;
+  return Number(execFileSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' }));
+}
+
+const targets = new Map();
+for (const [, sub, , v1, v2] of entries) {
+  targets.set(sub, url(sub));
+  if (v1) targets.set(v1, url(v1));
+  if (v2) targets.set(v2, url(v2));
+}
+const times = Object.fromEntries([...targets.keys()].map((k) => [k, []]));
+for (const u of targets.values()) importMs(u); // warms the file cache
+for (let i = 0; i < RUNS; i++) for (const [k, u] of targets) times[k].push(importMs(u));
+const ms = Object.fromEntries(Object.entries(times).map(([k, xs]) => [k, median(xs)]));
+
+const rows = entries.map(([name, sub, budget, v1, v2]) => ({
+  entry: name,
+  ms: ms[sub],
+  budget,
+  v1: v1 && { module: v1.replace('@modelcontextprotocol/', ''), ms: ms[v1] },
+  v2: v2 && { module: v2.replace('@modelcontextprotocol/', ''), ms: ms[v2] },
+}));
+if (asJson) {
+  console.log(JSON.stringify(rows));
+} else {
+  console.log(`Import cost after node start (${RUNS} fresh processes each, medians, ms)`);
+  for (const r of rows) {
+    const sdk = [
+      r.v1 && `v1 ${r.v1.module} ${r.v1.ms.toFixed(0)}`,
+      r.v2 && `v2 ${r.v2.module} ${r.v2.ms.toFixed(0)}`,
+    ]
+      .filter(Boolean)
+      .join(', ');
+    console.log(
+      `  ${r.entry.padEnd(20)} ${r.ms.toFixed(1).padStart(6)}  (budget ${r.budget}${r.ms <= r.budget ? ', met' : ', OVER'})  ${sdk}`,
+    );
+  }
+}

@@ -1,0 +1,226 @@
+// `npm run bench`: every benchmark in one run, summed up in one table. mcpkit beside the
+// official SDK v1 and v2 and a hand-written floor, with ratios. Each benchmark runs in its
+// own process; the stdio ones are pinned to one CPU (taskset), where this machine's
+// unpinned results are bimodal. Absolute figures move with the machine's load; ratios from
+// one run are what count.
+//
+//   npm run bench            (builds first; about 8 minutes)
+//   node bench/run.mjs --quick
+import { execFileSync } from 'node:child_process';
+import { cpus, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+
+const quick = process.argv.includes('--quick');
+const here = (p) => fileURLToPath(new URL(p, import.meta.url));
+let canPin = true;
+try {
+  execFileSync('taskset', ['-c', '0', 'true']);
+} catch {
+  canPin = false;
+}
+
+/** Runs one benchmark script with --json; pinned to one CPU when asked and possible. */
+function run(script, { pin = false, args = [] } = {}) {
+  const argv = [here(script), '--json', ...(quick ? ['--quick'] : []), ...args];
+  const [cmd, a] =
+    pin && canPin ? ['taskset', ['-c', '1', process.execPath, ...argv]] : [process.execPath, argv];
+  process.stderr.write(`running ${script}${pin && canPin ? ' (pinned to CPU 1)' : ''}…\n`);
+  const out = execFileSync(cmd, a, {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 1 << 24,
+  });
+  return JSON.parse(out.trim().split('\n').pop());
+}
+
+const started = performance.now();
+const load = loadavg()[0];
+const stdio = run('./stdio.mjs', { pin: true });
+const stdioCpu = run('./stdio-cpu.mjs', { pin: true, args: ['--best'] });
+const http = run('./http.mjs');
+const httpCpu = run('./http-cpu.mjs', { args: ['--best'] });
+const cli = run('./cli.mjs');
+const imports = run('./imports.mjs');
+
+const rows = [];
+/** One table row; `higher` says whether more is better (calls/s) or less (ms, µs, KB). */
+function row(workload, unit, higher, v, note = '') {
+  const vs = (other) => {
+    if (v.mcpkit === undefined || other === undefined || !(other > 0) || !(v.mcpkit > 0)) return '';
+    const r = higher ? v.mcpkit / other : other / v.mcpkit;
+    return `${r.toFixed(2)}×`;
+  };
+  rows.push({ workload, unit, ...v, vsV1: vs(v.v1), vsV2: vs(v.v2), vsFloor: vs(v.floor), note });
+}
+const pinNote = canPin ? 'pinned to 1 CPU' : '';
+row(
+  'stdio sequential tools/call',
+  'calls/s',
+  true,
+  {
+    floor: stdio.seq.floor,
+    v1: stdio.seq['sdk-v1'],
+    v2: stdio.seq['sdk-v2'],
+    mcpkit: stdio.seq.mcpkit,
+  },
+  pinNote,
+);
+row(
+  'stdio 64 in flight',
+  'calls/s',
+  true,
+  {
+    floor: stdio.conc.floor,
+    v1: stdio.conc['sdk-v1'],
+    v2: stdio.conc['sdk-v2'],
+    mcpkit: stdio.conc.mcpkit,
+  },
+  pinNote,
+);
+row(
+  'stdio 1 MiB echo',
+  'calls/s',
+  true,
+  {
+    floor: stdio.big.floor,
+    v1: stdio.big['sdk-v1'],
+    v2: stdio.big['sdk-v2'],
+    mcpkit: stdio.big.mcpkit,
+  },
+  pinNote,
+);
+row(
+  'stdio sequential, demo-server via CLI',
+  'calls/s',
+  true,
+  {
+    floor: stdio.seq.floor,
+    v1: stdio.seq['sdk-v1'],
+    v2: stdio.seq['sdk-v2'],
+    mcpkit: stdio.seq['mcpkit-demo'],
+  },
+  `${(stdio.seq['mcpkit-demo'] / stdio.seq['mcpkit-json']).toFixed(2)}× the one-tool library server`,
+);
+row(
+  'stdio cold start (spawn, initialize, tools/list)',
+  'ms',
+  false,
+  {
+    floor: stdio.cold.floor,
+    v1: stdio.cold['sdk-v1'],
+    mcpkit: stdio.cold['mcpkit-json'],
+  },
+  `with zod: ${stdio.cold.mcpkit.toFixed(0)} ms; bare node: ${stdio.bare.toFixed(0)} ms`,
+);
+row(
+  'stdio server CPU per call, legacy',
+  'µs',
+  false,
+  {
+    floor: stdioCpu['floor|legacy'],
+    mcpkit: stdioCpu['mcpkit|legacy'],
+  },
+  'raw client, best round',
+);
+row(
+  'stdio server CPU per call, modern',
+  'µs',
+  false,
+  {
+    floor: stdioCpu['floor|modern'],
+    mcpkit: stdioCpu['mcpkit|modern'],
+  },
+  `modern/legacy: mcpkit ${(stdioCpu['mcpkit|modern'] / stdioCpu['mcpkit|legacy']).toFixed(2)}, floor (size alone) ${(stdioCpu['floor|modern'] / stdioCpu['floor|legacy']).toFixed(2)}`,
+);
+for (const [label, w] of Object.entries(http.workloads)) {
+  row(
+    `HTTP legacy ${label}`,
+    'calls/s',
+    true,
+    {
+      floor: w['floor raw'].rate,
+      v1: w['sdk-v1 own'].rate,
+      v2: w['sdk-v2 own'].rate,
+      mcpkit: w['mcpkit own'].rate,
+    },
+    'each SDK with its own client; floor with a raw client',
+  );
+  row(
+    `HTTP legacy ${label}, server CPU per call`,
+    'µs',
+    false,
+    {
+      floor: w['floor raw'].server,
+      v1: w['sdk-v1 raw'].server,
+      v2: w['sdk-v2 raw'].server,
+      mcpkit: w['mcpkit raw'].server,
+    },
+    'raw client for all',
+  );
+}
+for (const n of [1, 32]) {
+  const c = (impl, kind) => httpCpu[`${impl}|${kind}|${n}`]?.us;
+  if (c('mcpkit', 'modern') === undefined) continue;
+  row(
+    `HTTP modern, ${n} client${n > 1 ? 's' : ''}, server CPU per call`,
+    'µs',
+    false,
+    {
+      floor: c('floor', 'modern'),
+      mcpkit: c('mcpkit', 'modern'),
+    },
+    `modern/legacy JSON: mcpkit ${(c('mcpkit', 'modern') / c('mcpkit', 'legacy json')).toFixed(2)}, floor (size alone) ${(c('floor', 'modern') / c('floor', 'legacy json')).toFixed(2)}; SSE/floor ${(c('mcpkit', 'legacy sse') / c('floor', 'legacy sse')).toFixed(2)}`,
+  );
+}
+const s = http.sessions;
+row('HTTP idle legacy session, heap', 'KB', false, {
+  floor: s.floor.kb,
+  v1: s['sdk-v1'].kb,
+  v2: s['sdk-v2'].kb,
+  mcpkit: s.mcpkit.kb,
+});
+const m = cli.medians;
+row('CLI --help', 'ms', false, { floor: m['node -e 0'], mcpkit: m['mcpkit --help'] }, 'floor: node -e 0');
+row(
+  'CLI tools --json -- stdio server',
+  'ms',
+  false,
+  { floor: m['raw tools client'], mcpkit: m['mcpkit tools --json'] },
+  'floor: a raw NDJSON client',
+);
+row(
+  'CLI demo-server --stdio cold start',
+  'ms',
+  false,
+  {
+    floor: m.floor,
+    v1: m['sdk-v1'],
+    mcpkit: m['mcpkit demo-server --stdio'],
+  },
+  'v1: the one-tool SDK server',
+);
+for (const r of imports) {
+  row(
+    `import ${r.entry}`,
+    'ms',
+    false,
+    { v1: r.v1?.ms, v2: r.v2?.ms, mcpkit: r.ms },
+    [r.v1 && `v1: ${r.v1.module}`, r.v2 && `v2: ${r.v2.module}`, `budget ${r.budget} ms`]
+      .filter(Boolean)
+      .join('; '),
+  );
+}
+
+const fmt = (x) => (x === undefined ? '' : x >= 100 ? Math.round(x).toLocaleString('en-US') : x.toFixed(1));
+console.log(
+  `\nmcpkit benchmarks — node ${process.version}, ${cpus().length} CPUs, load ${load.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end${quick ? ', --quick' : ''}`,
+);
+console.log('Ratios: how many times better mcpkit is (above 1.00× is better, whatever the unit).\n');
+console.log('| workload | unit | floor | SDK v1 | SDK v2 | mcpkit | vs v1 | vs v2 | vs floor | notes |');
+console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---|');
+for (const r of rows) {
+  console.log(
+    `| ${r.workload} | ${r.unit} | ${fmt(r.floor)} | ${fmt(r.v1)} | ${fmt(r.v2)} | ${fmt(r.mcpkit)} | ${r.vsV1} | ${r.vsV2} | ${r.vsFloor} | ${r.note} |`,
+  );
+}
+console.log(`\nTotal ${((performance.now() - started) / 1000).toFixed(0)} s.`);

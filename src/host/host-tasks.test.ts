@@ -1,0 +1,124 @@
+/**
+ * Tasks through the host and the gateway: a task tool called through the host follows its
+ * task (status to the caller, the task id in the audit), the policy applies to it like to
+ * any tool, and the gateway serves task tools as task tools to its own clients in both
+ * generations, relaying status messages and cancellation.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Client } from '../client/index.js';
+import type { TaskInfo } from '../client/index.js';
+import { createEverythingServer } from '../demo/everything-server.js';
+import { StreamableHttpClientTransport } from '../transports/http-client/index.js';
+import { serve } from '../transports/http-server/index.js';
+import type { RunningServer } from '../transports/http-server/index.js';
+import { Agent } from './agent.js';
+import type { AgentStep } from './agent.js';
+import { Gateway } from './gateway.js';
+import { ScriptedProvider, textAnswer } from './llm.js';
+import type { Host } from './host.js';
+import { HostError } from './config-error.js';
+import type { AuditTrail } from './audit.js';
+import { makeHost, waitFor } from './test-helpers.js';
+
+const text = (r: { content: Array<{ type: string; text?: string }> }): string =>
+  r.content.map((c) => c.text ?? `[${c.type}]`).join('');
+
+describe('tasks through the host and the gateway', () => {
+  let web: RunningServer;
+  const upstream = createEverythingServer({ tasks: { pollIntervalMs: 100 } });
+  let host: Host;
+  let trail: AuditTrail;
+
+  before(async () => {
+    web = await serve(upstream, { port: 0 });
+    ({ host, trail } = makeHost({
+      web: { url: web.url, era: 'legacy', policy: { default: 'allow', tools: { failing_job: 'deny' } } },
+    }));
+    await host.start();
+  });
+
+  after(async () => {
+    await host.close();
+    await web.close();
+  });
+
+  test('the host follows a task tool, reports its states and audits the task id', async () => {
+    const seen: TaskInfo[] = [];
+    const r = await host.callTool(
+      { server: 'web', tool: 'research_report' },
+      { topic: 'reefs' },
+      { onTaskStatus: (t) => seen.push(t) },
+    );
+    assert.equal(text(r), 'Report on reefs: sources agree; nothing alarming found.');
+    assert.ok(seen.some((t) => t.status === 'working' && /on reefs/.test(t.statusMessage ?? '')));
+    const entry = trail.entries.filter((e) => e.target === 'research_report').at(-1)!;
+    assert.equal(entry.outcome, 'ok');
+    assert.equal(entry.taskId, seen[0]!.taskId);
+  });
+
+  test('the agent shows a task tool call as it runs', async () => {
+    const llm = new ScriptedProvider([
+      {
+        role: 'assistant' as const,
+        content: [
+          { type: 'tool_use' as const, id: 'u1', name: 'web__research_report', input: { topic: 'eels' } },
+        ],
+        model: '',
+        stopReason: 'toolUse',
+      },
+      () => textAnswer('done'),
+    ]);
+    const steps: AgentStep[] = [];
+    const agent = new Agent(host, { provider: llm, model: 'scripted', onStep: (st) => steps.push(st) });
+    assert.equal((await agent.run('Report on eels')).text, 'done');
+    const tasks = steps.filter((st) => st.type === 'task');
+    assert.ok(tasks.length > 0);
+    assert.ok(tasks.every((st) => st.type === 'task' && st.name === 'web__research_report'));
+    const tool = steps.find((st) => st.type === 'tool');
+    assert.ok(tool && tool.type === 'tool' && tool.ok);
+  });
+
+  test('the policy applies to task tools like to any other', async () => {
+    await assert.rejects(
+      host.callTool({ server: 'web', tool: 'failing_job' }, {}),
+      (e: unknown) => e instanceof HostError && e.code === 'Denied',
+    );
+    assert.equal(trail.entries.at(-1)!.decision, 'denied');
+  });
+
+  for (const era of ['legacy', 'modern'] as const) {
+    test(`the gateway serves task tools as tasks (${era} client)`, async () => {
+      const gateway = new Gateway(host);
+      const running = await gateway.serveHttp();
+      const client = new Client({ name: 'gateway-tasks', version: '1.0.0' }, { era });
+      try {
+        await client.connect(new StreamableHttpClientTransport({ url: running.url }));
+        const listed: Record<string, unknown> = {};
+        for await (const t of client.tools()) listed[t.name] = t.execution?.taskSupport;
+        assert.equal(listed.web__research_report, 'required');
+        const statuses: TaskInfo[] = [];
+        const r = await client.callTool(
+          { name: 'web__research_report', arguments: { topic: 'kelp' } },
+          { onTaskStatus: (t) => statuses.push(t) },
+        );
+        assert.equal(text(r), 'Report on kelp: sources agree; nothing alarming found.');
+        assert.ok(statuses.length > 0 && statuses[0]!.taskId.length > 0);
+        assert.ok(
+          statuses.some((t) => /on kelp/.test(t.statusMessage ?? '')),
+          JSON.stringify(statuses),
+        );
+        // Cancelling the gateway's task cancels the upstream one.
+        const before = upstream.tasks!.runningCount;
+        const task = await client.tasks.start({ name: 'web__research_report', arguments: { topic: 'stop' } });
+        await waitFor(() => upstream.tasks!.runningCount > before, 5000, 'the upstream task to start');
+        await task.cancel();
+        await waitFor(() => upstream.tasks!.runningCount === before, 5000, 'the upstream task to stop');
+        assert.equal((await task.status()).status, 'cancelled');
+      } finally {
+        await client.close();
+        await gateway.close();
+      }
+    });
+  }
+});
