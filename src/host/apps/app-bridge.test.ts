@@ -219,6 +219,33 @@ describe('AppBridge tool policy', () => {
     await p.close();
   });
 
+  test('a view may have only maxInFlight proxied requests at once', async () => {
+    const rejected: string[] = [];
+    const p = await pair({ maxInFlight: 2, onRejected: (what) => rejected.push(what) });
+    await p.init();
+    const controller = new AbortController();
+    const slow = [1, 2].map(() =>
+      p.view.request('tools/call', { name: 'slow' }, { signal: controller.signal }).catch((e: Error) => e),
+    );
+    while (p.calls.length < 2) await new Promise((r) => setImmediate(r));
+    await assert.rejects(p.view.request('tools/call', { name: 'app_only' }), code(-32000));
+    await assert.rejects(p.view.request('resources/read', { uri: 'ui://v' }), code(-32000));
+    assert.deepEqual(rejected, [
+      'too many proxied requests in flight',
+      'too many proxied requests in flight',
+    ]);
+    controller.abort();
+    await Promise.all(slow);
+    // The slots free once the aborted calls have unwound on the host side.
+    let again: Obj | undefined;
+    for (let i = 0; i < 1000 && !again; i++) {
+      again = await p.view.request('tools/call', { name: 'app_only' }).catch(() => undefined);
+      if (!again) await new Promise((r) => setImmediate(r));
+    }
+    assert.ok(again, 'a slot is free again');
+    await p.close();
+  });
+
   test("the view's cancellation aborts the proxied call", async () => {
     const p = await pair();
     await p.init();

@@ -77,6 +77,8 @@ export interface AppBridgeOptions {
   onInitialized?: (params: AppInitializeParams) => void;
   /** Something the bridge refused (for an audit log): a message from a wrong origin, a denied call. */
   onRejected?: (what: string, detail?: unknown) => void;
+  /** Proxied requests (`tools/call`, `resources/*`) a view may have in flight at once; more are refused. Default 8. */
+  maxInFlight?: number;
   /** Timeout for the bridge's own requests to the view (`ui/resource-teardown`, `ping`). Default 5 s. */
   timeoutMs?: number;
   /** Where the JSON-RPC engine reports internal problems. Default: the console. */
@@ -182,6 +184,7 @@ export class AppBridge {
   private inputSent = false;
   private queue: Array<[string, Params]> = [];
   private closed = false;
+  private inFlight = 0;
   private markReady!: () => void;
   private failReady!: (e: Error) => void;
 
@@ -390,9 +393,9 @@ export class AppBridge {
     s.setNotificationHandler('ui/notifications/sandbox-proxy-ready', () => this.sendResource());
     s.setRequestHandler('ui/initialize', (p) => this.initialize(p));
     s.setNotificationHandler('ui/notifications/initialized', () => this.onInitialized());
-    s.setRequestHandler('tools/call', (p, ctx) => this.callTool(p, ctx));
-    s.setRequestHandler('resources/read', (p, ctx) => this.readResource(p, ctx));
-    s.setRequestHandler('resources/list', (p, ctx) => this.listResources(p, ctx));
+    s.setRequestHandler('tools/call', (p, ctx) => this.bounded(() => this.callTool(p, ctx)));
+    s.setRequestHandler('resources/read', (p, ctx) => this.bounded(() => this.readResource(p, ctx)));
+    s.setRequestHandler('resources/list', (p, ctx) => this.bounded(() => this.listResources(p, ctx)));
     s.setRequestHandler('ui/open-link', (p) => this.openLink(p));
     s.setRequestHandler('ui/message', (p) => this.message(p));
     s.setRequestHandler('ui/update-model-context', (p) => this.updateModelContext(p));
@@ -463,6 +466,20 @@ export class AppBridge {
     for (const [method, params] of queued) this.session.notify(method, params).catch(() => undefined);
     this.options.onInitialized?.(this.initParams);
     this.markReady();
+  }
+
+  /** Runs a proxied request unless the view already has too many in flight (memory stays bounded). */
+  private async bounded(run: () => Promise<Record<string, unknown>>): Promise<Record<string, unknown>> {
+    if (this.inFlight >= (this.options.maxInFlight ?? 8)) {
+      this.options.onRejected?.('too many proxied requests in flight', this.inFlight);
+      throw denied('Too many requests in flight; wait for an answer first');
+    }
+    this.inFlight++;
+    try {
+      return await run();
+    } finally {
+      this.inFlight--;
+    }
   }
 
   private requireInitialized(method: string): void {

@@ -7,6 +7,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '../../client/index.js';
+import { WireError } from '../../jsonrpc/index.js';
 import { appsClientCapabilities } from '../../protocol/apps.js';
 import { McpServer, registerApp, registerAppTool } from '../../server/index.js';
 import { assertAppsSchema } from '../../test-support/apps-schema.js';
@@ -68,6 +69,14 @@ describe('AppBridge in Chromium: a view built with the official App class', { sk
       structuredContent: { doubled: Number((args as Obj).x) * 2 },
     }));
     registerAppTool(server, { name: 'probe_model_only', visibility: ['model'] }, () => 'should not run');
+    // The same view on a tool whose call fails with a protocol error, for openAppView's cancel path.
+    registerApp(
+      server,
+      { name: 'probe_broken', resourceUri: 'ui://probe/broken.html', html: officialAppHtml(PROBE) },
+      () => {
+        throw WireError.invalidParams('the probe is broken');
+      },
+    );
     client = new Client(
       { name: 'apps-test-host', version: '1' },
       { capabilities: appsClientCapabilities(), logger: () => undefined },
@@ -200,6 +209,22 @@ describe('AppBridge in Chromium: a view built with the official App class', { sk
     }
     assert.ok(checked >= 6, `checked ${checked} messages`);
     assert.deepEqual(host.errors, []);
+    await host.close();
+  });
+
+  test('openAppView: a call that fails reaches the view as tool-cancelled, after the input', async () => {
+    const host = await bed.open(client);
+    await host.mount({ tool: 'probe_broken', args: { n: 1 }, oneCall: true });
+    const view = await host.viewFrame();
+    await view.waitForFunction(() =>
+      (window as unknown as { log: unknown[][] }).log.some((e) => e[0] === 'cancelled'),
+    );
+    const log = (await view.evaluate(() => (window as unknown as { log: unknown[][] }).log)) as unknown[][];
+    assert.deepEqual(log[0], ['input', { n: 1 }]);
+    assert.equal(log[1]![0], 'cancelled');
+    assert.match(String(log[1]![1]), /the probe is broken/);
+    assert.ok(!log.some((e) => e[0] === 'result'));
+    assert.deepEqual((await host.event('call-result'))[1] ?? null, null, 'the outcome resolves to undefined');
     await host.close();
   });
 });
