@@ -49,7 +49,8 @@ describe('everything server: legacy version negotiation', () => {
         ...(version >= '2025-11-25'
           ? { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }
           : {}),
-        ...DEMO_EXTENSIONS,
+        // The skills extension: the extensions capability exists from 2025-11-25 on.
+        ...(version >= '2025-11-25' ? DEMO_EXTENSIONS : {}),
       });
       assert.equal(init.peerInfo?.name, 'mcpkit-everything');
       assert.deepEqual(await client.request('ping'), {});

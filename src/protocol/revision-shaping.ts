@@ -33,11 +33,19 @@ interface Features {
   readonly execution: boolean;
   readonly tasks: boolean;
   readonly implementationDetails: boolean;
+  /** The `extensions` capability (SEP-2133, 2025-11-25). */
+  readonly extensions: boolean;
 }
 
 const r2025_03_26 = { audio: true, toolAnnotations: true, completions: true, progressMessage: true };
 const r2025_06_18 = { title: true, itemMeta: true, structured: true, resourceLink: true, lastModified: true };
-const r2025_11_25 = { icons: true, execution: true, tasks: true, implementationDetails: true };
+const r2025_11_25 = {
+  icons: true,
+  execution: true,
+  tasks: true,
+  implementationDetails: true,
+  extensions: true,
+};
 const none: Features = {
   audio: false,
   toolAnnotations: false,
@@ -52,6 +60,7 @@ const none: Features = {
   execution: false,
   tasks: false,
   implementationDetails: false,
+  extensions: false,
 };
 
 /** What each revision defines. 2025-11-25 defines everything we emit, so it is absent. */
@@ -183,6 +192,7 @@ function capabilities(r: Obj, f: Features): Obj {
   if (!isObj(r.capabilities)) return r;
   const drops = f.completions ? [] : ['completions'];
   if (!f.tasks) drops.push('tasks');
+  if (!f.extensions) drops.push('extensions');
   const caps = without(r.capabilities, drops);
   return caps === r.capabilities ? r : { ...r, capabilities: caps };
 }
@@ -205,9 +215,9 @@ type Shaper = (value: Obj, f: Features) => Obj;
 const RESULTS: Readonly<Record<string, { shape: Shaper; needed: (f: Features) => boolean }>> = {
   initialize: {
     shape: initializeResult,
-    needed: (f) => !f.title || !f.implementationDetails || !f.completions || !f.tasks,
+    needed: (f) => !f.title || !f.implementationDetails || !f.completions || !f.tasks || !f.extensions,
   },
-  'server/discover': { shape: capabilities, needed: (f) => !f.completions || !f.tasks },
+  'server/discover': { shape: capabilities, needed: (f) => !f.completions || !f.tasks || !f.extensions },
   'tools/list': { shape: (r, f) => mapList(r, 'tools', tool, f), needed: (f) => !all(f) || !f.execution },
   'tools/call': { shape: callToolResult, needed: (f) => !all(f) },
   'resources/list': { shape: (r, f) => mapList(r, 'resources', resource, f), needed: (f) => !all(f) },

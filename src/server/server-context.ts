@@ -236,9 +236,21 @@ export class ServerContext {
    *
    * @example
    * ```ts
-   * const { user_name, greeting } = await ctx.ask({
-   *   user_name: { method: 'elicitation/create', params: { message: 'Your name?', requestedSchema } },
-   *   greeting: { method: 'sampling/createMessage', params: { messages, maxTokens: 50 } },
+   * server.tool({ name: 'welcome', input: z.object({}) }, async (_args, ctx) => {
+   *   const { user_name, greeting } = await ctx.ask({
+   *     user_name: {
+   *       method: 'elicitation/create',
+   *       params: {
+   *         message: 'Your name?',
+   *         requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+   *       },
+   *     },
+   *     greeting: {
+   *       method: 'sampling/createMessage',
+   *       params: { messages: [{ role: 'user', content: { type: 'text', text: 'A greeting' } }], maxTokens: 50 },
+   *     },
+   *   });
+   *   return `${JSON.stringify(greeting.content)}, ${String(user_name.content?.name)}`;
    * });
    * ```
    */

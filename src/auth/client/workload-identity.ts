@@ -21,6 +21,8 @@ const JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
  *
  * @example
  * ```ts
+ * import { readFile } from 'node:fs/promises';
+ * const tokenPath = '/var/run/secrets/tokens/mcp-token';
  * const oauth = new OAuthClient({
  *   serverUrl,
  *   preRegistered: { clientId: 'ci-deployer' },
