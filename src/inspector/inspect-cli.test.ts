@@ -11,7 +11,7 @@ import { chmodSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from 
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { lineMatching } from './browser-helpers.js';
+import { lineMatching } from './test-helpers.js';
 import { CLI, DEMO_STDIO } from './test-helpers.js';
 
 const children: ChildProcess[] = [];

@@ -13,7 +13,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { validateWireMessage } from '../test-support/wire-schema.js';
-import { NO_CHROMIUM, closePage, lineMatching, openPage, runFromPage, shot } from './browser-helpers.js';
+import { NO_CHROMIUM, closePage, lineMatching, openPage, runFromPage, shot } from './test-helpers.js';
 import type { WireEntry } from './inspector-host.js';
 import { CLI, DEMO_STDIO, launchChromium } from './test-helpers.js';
 

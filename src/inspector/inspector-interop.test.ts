@@ -11,7 +11,7 @@ import type { ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
-import { NO_CHROMIUM, closePage, lineMatching, openPage, runFromPage, shot } from './browser-helpers.js';
+import { NO_CHROMIUM, closePage, lineMatching, openPage, runFromPage, shot } from './test-helpers.js';
 import { CLI, DEMO_STDIO, EVERYTHING, launchChromium, startInspector } from './test-helpers.js';
 import type { RunningInspector } from './test-helpers.js';
 
