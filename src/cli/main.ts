@@ -42,6 +42,10 @@ const commands: Record<string, { summary: string; load: () => Promise<LoadedComm
     summary: 'an interactive session with one server',
     load: () => import('./commands/shell.js').then((m) => ({ run: m.shell, help: m.shellHelp })),
   },
+  inspect: {
+    summary: 'a web inspector for servers (127.0.0.1, token)',
+    load: () => import('./commands/inspect.js').then((m) => ({ run: m.inspect, help: m.inspectHelp })),
+  },
   host: {
     summary: 'the host over a config: consent, catalog, agent loop',
     load: () => import('./commands/host.js').then((m) => ({ run: m.host, help: m.hostHelp })),

@@ -2,6 +2,7 @@
  * The Host: many servers from one config, one policy, one catalog, one audit log, and
  * the LLM. It is what an application embeds to be an MCP host.
  */
+import type { Client } from '../client/index.js';
 import { isModelVisible } from '../protocol/apps.js';
 import type { Transport } from '../jsonrpc/index.js';
 import type {
@@ -56,6 +57,8 @@ export interface HostOptions {
   samplingPerMinute?: number;
   /** Log messages per server and second passed on as `log` events (default 50; the rest are counted and dropped). */
   logsPerSecond?: number;
+  /** Extra client capabilities declared to every server (e.g. `appsClientCapabilities()` for a host that renders MCP App views). */
+  clientCapabilities?: Record<string, unknown>;
 }
 
 /**
@@ -141,6 +144,14 @@ export class Host {
   /** Every server's health. */
   health(): ServerHealth[] {
     return [...this.connections.values()].map((c) => c.health());
+  }
+
+  /**
+   * The live client of a server while it is ready, for what the host does not wrap
+   * (subscriptions, completions, ping, the log level). Calls made on it bypass the policy.
+   */
+  client(server: string): Client | undefined {
+    return this.connections.get(server)?.current;
   }
 
   /** Stops every server (process groups get SIGTERM, then SIGKILL) and waits for them. */
@@ -279,6 +290,7 @@ export class Host {
     };
     const conn = new ServerConnection(server, {
       clientInfo: this.options.clientInfo ?? { name: 'mcpkit-host', version: '0.1.0' },
+      ...(this.options.clientCapabilities ? { capabilities: this.options.clientCapabilities } : {}),
       handlers: handlersFor(server.name, {
         ui: () => this.ui(),
         router: this.router,

@@ -47,6 +47,8 @@ export interface ServerHealth {
 /** What a connection needs from the host. */
 export interface ConnectionDeps {
   clientInfo: { name: string; version: string };
+  /** Extra capabilities merged over those the handlers declare. */
+  capabilities?: Record<string, unknown>;
   handlers: ClientHandlers;
   /** Builds the transport of one attempt (the host's factory: stdio or HTTP). */
   createTransport(config: ServerConfig): Transport;
@@ -205,6 +207,7 @@ export class ServerConnection {
       probeTimeoutMs: config.timeouts.probeMs,
       timeoutMs: config.timeouts.callMs,
       handlers: this.deps.handlers,
+      ...(this.deps.capabilities ? { capabilities: this.deps.capabilities } : {}),
       logger: this.deps.logger,
       cacheNamespace: `host:${config.name}`,
     });

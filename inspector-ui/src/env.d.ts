@@ -1,0 +1,2 @@
+// Style sheets are imported for their side effect (Vite bundles them).
+declare module '*.css';

@@ -1,0 +1,122 @@
+// The inspector's page: a header with the screens, the questions servers ask, and the
+// screen itself. Deep links (?tool=NAME&args=JSON&run=1) open a tool and run it.
+import { render } from 'preact';
+import { useState } from 'preact/hooks';
+import { connect, useStore } from './store';
+import { ServersScreen } from './servers';
+import { ToolsScreen, presetTool } from './tools';
+import { PromptsScreen, ResourcesScreen } from './resources';
+import { Questions } from './questions';
+import { LogsScreen, WireScreen } from './traffic';
+import { TasksScreen, tasksFromWire } from './tasks';
+import './style.css';
+
+type Screen = 'servers' | 'tools' | 'resources' | 'prompts' | 'tasks' | 'logs' | 'wire';
+
+interface DeepLink {
+  tool: string;
+  server: string | undefined;
+  args: Record<string, unknown>;
+  run: boolean;
+  error?: string;
+}
+
+function readDeepLink(): DeepLink | undefined {
+  const q = new URLSearchParams(location.search);
+  const tool = q.get('tool');
+  const out: DeepLink | undefined = tool
+    ? { tool, server: q.get('server') ?? undefined, args: {}, run: q.get('run') === '1' }
+    : undefined;
+  if (out && q.has('args')) {
+    try {
+      const a: unknown = JSON.parse(q.get('args')!);
+      if (typeof a === 'object' && a !== null && !Array.isArray(a)) out.args = a as Record<string, unknown>;
+      else throw new Error('not an object');
+    } catch (e) {
+      out.error = `args is not a JSON object: ${(e as Error).message}`;
+      out.run = false;
+    }
+  }
+  // The token stays out of the address bar (and history); `run` so a reload does not run again.
+  q.delete('token');
+  q.delete('run');
+  const rest = q.toString();
+  history.replaceState(null, '', location.pathname + (rest ? `?${rest}` : ''));
+  return out;
+}
+
+const link = readDeepLink();
+let linkUsed = false;
+
+function App() {
+  const s = useStore();
+  const [screen, setScreen] = useState<Screen>(link ? 'tools' : 'servers');
+  const [tool, setTool] = useState<string | undefined>(undefined);
+  const [open, setOpen] = useState<{ server: string; uri: string } | undefined>(undefined);
+  if (link && !linkUsed) {
+    const t = s.catalog.tools.find((x) => x.name === link.tool && (!link.server || x.server === link.server));
+    if (t) {
+      linkUsed = true;
+      presetTool(`${t.server}/${t.name}`, link.args, link.run);
+      setTool(`${t.server}/${t.name}`);
+    }
+  }
+  const tabs: Array<[Screen, string, number | undefined]> = [
+    ['servers', 'Servers', s.servers.length],
+    ['tools', 'Tools', s.catalog.tools.length],
+    ['resources', 'Resources', s.catalog.resources.length + s.catalog.templates.length],
+    ['prompts', 'Prompts', s.catalog.prompts.length],
+    ['tasks', 'Tasks', tasksFromWire(s.wire).length],
+    ['logs', 'Logs & notifications', undefined],
+    ['wire', 'Wire', s.wire.length],
+  ];
+  const ready = s.servers.filter((x) => x.state === 'ready').length;
+  return (
+    <>
+      <header>
+        <span class="brand">mcpkit inspect</span>
+        <nav>
+          {tabs.map(([id, label, n]) => (
+            <button class={screen === id ? 'on' : ''} data-screen={id} onClick={() => setScreen(id)}>
+              {label}
+              {n !== undefined && <span class="count">{n}</span>}
+            </button>
+          ))}
+        </nav>
+        <span
+          class={`conn ${s.connected ? 'up' : 'down'}`}
+          data-testid="connection"
+          title="the inspector's event stream"
+        >
+          {s.connected ? `${ready}/${s.servers.length} ready` : 'disconnected'}
+        </span>
+      </header>
+      {link?.error && <div class="result error">{link.error}</div>}
+      {link && !linkUsed && s.servers.some((x) => x.state === 'ready') && (
+        <p class="muted">Waiting for tool {link.tool}…</p>
+      )}
+      <Questions />
+      <main>
+        {screen === 'servers' && <ServersScreen />}
+        {screen === 'tools' && (
+          <ToolsScreen
+            selected={tool}
+            onSelect={setTool}
+            onOpenLink={(server, uri) => {
+              setOpen({ server, uri });
+              setScreen('resources');
+            }}
+          />
+        )}
+        {screen === 'resources' && <ResourcesScreen open={open} />}
+        {screen === 'prompts' && <PromptsScreen />}
+        {screen === 'tasks' && <TasksScreen />}
+        {screen === 'logs' && <LogsScreen />}
+        {screen === 'wire' && <WireScreen />}
+      </main>
+    </>
+  );
+}
+
+connect();
+render(<App />, document.getElementById('app')!);

@@ -1,0 +1,141 @@
+import { basename } from 'node:path';
+import { ConfigError, createTransport, openInBrowser, parseHostConfig } from '../../host/index.js';
+import type { HostConfig, ServerConfig } from '../../host/index.js';
+import { InspectorHost } from '../../inspector/inspector-host.js';
+import { startInspectorServer } from '../../inspector/server.js';
+import { StreamableHttpClientTransport } from '../../transports/http-client/node.js';
+import { parseCommand, TARGET_HELP } from '../connection.js';
+import type { GlobalOptions } from '../connection.js';
+import { CliFailure, ExitCode } from '../exit-codes.js';
+import { findServer } from '../server-config.js';
+import { loadConfigFor } from './host.js';
+import { storedCredentials } from './login.js';
+
+export const inspectHelp = `Usage: mcpkit inspect [--port N] [--open] <target>
+
+A web inspector for MCP servers, on 127.0.0.1: the servers and their health, tools with
+forms built from their schemas, results by content type, MCP App views, resources and
+subscriptions, prompts, elicitation and sampling answered in the page, the live log and
+every JSON-RPC message. It prints the URL to open, with a random access token.
+
+With --config FILE and no --server, every server of the config is inspected.
+
+Options:
+  --port N      the port (default 0: any free port)
+  --open        open the page in the default browser
+
+Deep links: append &tool=NAME&args=<URL-encoded JSON>&run=1 to the printed URL to open
+that tool and run it.
+
+${TARGET_HELP}
+
+Examples:
+  mcpkit inspect -- npx @modelcontextprotocol/server-everything
+  mcpkit inspect --url http://127.0.0.1:3000/mcp --open
+  mcpkit inspect --config .mcp.json`;
+
+/** A short name for a command's server: its last plain argument (`server-everything`), or the command. */
+export function serverName(command: readonly string[]): string {
+  const plain = command.slice(1).filter((a) => !a.startsWith('-') && !/^\d+$/.test(a));
+  const last = plain[plain.length - 1] ?? command[0] ?? 'server';
+  const name = basename(last)
+    .replace(/\.(m?js|cjs|ts|py)$/, '')
+    .replace(/[^\w.-]/g, '_');
+  return name || 'server';
+}
+
+/** The host config for the command line's target: one server, or every server of a config file. */
+async function configFor(g: GlobalOptions): Promise<HostConfig> {
+  const chosen = [g.url !== undefined, g.server !== undefined, g.command.length > 0].filter(Boolean).length;
+  if (chosen > 1) throw new CliFailure('Choose one target: --url, --server or -- COMMAND', ExitCode.Usage);
+  if (chosen === 0 && g.config === undefined)
+    throw new CliFailure(
+      'No target: pass --url URL, --server NAME, --config FILE or -- COMMAND ARGS',
+      ExitCode.Usage,
+    );
+  const common = {
+    era: g.era,
+    ...(g.timeoutMs !== undefined ? { timeoutMs: g.timeoutMs } : {}),
+  };
+  let raw: Record<string, unknown>;
+  if (g.url !== undefined) {
+    let u: URL;
+    try {
+      u = new URL(g.url);
+      if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('not http');
+    } catch {
+      throw new CliFailure(`--url must be an http or https URL, not "${g.url}"`, ExitCode.Usage);
+    }
+    raw = { [u.hostname]: { url: g.url, headers: g.headers, ...common } };
+  } else if (g.server !== undefined) {
+    const { entry } = findServer(g.server, g.config);
+    raw = { [g.server]: { ...entry, ...common } };
+  } else if (g.command.length > 0) {
+    raw = { [serverName(g.command)]: { command: g.command[0], args: g.command.slice(1), ...common } };
+  } else {
+    // Every server of the config file, as the host reads it.
+    return { ...(await loadConfigFor(g.config)), defaultDecision: 'allow' };
+  }
+  try {
+    // The person at the page decides each call: the inspector allows what no rule denies.
+    return { ...parseHostConfig({ mcpServers: raw }, { env: process.env }), defaultDecision: 'allow' };
+  } catch (e) {
+    if (e instanceof ConfigError) throw new CliFailure(e.message.split('\n').join('; '), ExitCode.Usage);
+    throw e;
+  }
+}
+
+export async function inspect(argv: string[]): Promise<number> {
+  const { global, values, help } = parseCommand(
+    argv,
+    { port: { type: 'string' }, open: { type: 'boolean' } },
+    'mcpkit inspect [--port N] [--open] <target>',
+  );
+  if (help) {
+    console.log(inspectHelp);
+    return ExitCode.Ok;
+  }
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new CliFailure(`--port must be a port number, not "${String(values.port)}"`, ExitCode.Usage);
+  const config = await configFor(global);
+  const url = global.url;
+  const session = new InspectorHost(config, {
+    // A URL given on the command line uses the tokens `mcpkit login` stored for it.
+    createTransport: (c: ServerConfig) =>
+      url !== undefined && c.transport === 'http' && c.url === url
+        ? new StreamableHttpClientTransport({
+            url,
+            headers: c.headers,
+            legacySseFallback: true,
+            auth: storedCredentials(url),
+          })
+        : createTransport(c),
+  });
+  let server;
+  try {
+    server = await startInspectorServer(session, { port });
+  } catch (e) {
+    await session.close();
+    throw new CliFailure(`Could not listen on 127.0.0.1:${port}: ${(e as Error).message}`, ExitCode.Usage);
+  }
+  console.log(`mcpkit inspector: open ${server.url}`);
+  if (values.open === true)
+    openInBrowser(server.url).catch((e: unknown) =>
+      console.error(`mcpkit: could not open a browser: ${(e as Error).message}`),
+    );
+  // `on`, not `once`: a listener must stay registered while the signal is delivered, or
+  // the stdio transport's own guard takes the signal as unhandled and ends the process
+  // before the servers are closed cleanly.
+  let stop!: () => void;
+  const stopped = new Promise<void>((resolve) => (stop = resolve));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  void session.start().catch((e: unknown) => console.error(`mcpkit: ${(e as Error).message}`));
+  await stopped;
+  await server.close();
+  await session.close();
+  process.off('SIGINT', stop);
+  process.off('SIGTERM', stop);
+  return ExitCode.Ok;
+}

@@ -1,0 +1,100 @@
+/**
+ * `mcpkit inspect` as a user runs it: the printed URL, `--port`, `--open` (a browser
+ * started without a shell, the URL as one argument: a stand-in `xdg-open` on PATH records
+ * what it was given), usage errors, and a clean stop on SIGTERM.
+ */
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { lineMatching } from './test-helpers.js';
+import { CLI, DEMO_STDIO } from './test-helpers.js';
+
+const children: ChildProcess[] = [];
+
+function inspect(args: string[], env: NodeJS.ProcessEnv = process.env): ChildProcess {
+  const child = spawn(process.execPath, [CLI, 'inspect', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env,
+  });
+  children.push(child);
+  return child;
+}
+
+async function stop(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null) return child.exitCode;
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  child.kill('SIGTERM');
+  return exited;
+}
+
+async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as { port: number }).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
+describe('mcpkit inspect (CLI)', () => {
+  after(async () => {
+    for (const c of children) await stop(c);
+  });
+
+  test('--port N is honoured and --open starts the browser without a shell, the URL as one argument', async () => {
+    const bin = mkdtempSync(join(tmpdir(), 'mcpkit-open-'));
+    const record = join(bin, 'opened.txt');
+    // A stand-in browser opener: writes each argument it got on its own line.
+    writeFileSync(
+      join(bin, 'xdg-open'),
+      `#!/bin/sh\nfor a in "$@"; do printf '%s\\n' "$a" >> '${record}'; done\n`,
+    );
+    chmodSync(join(bin, 'xdg-open'), 0o755);
+    const port = await freePort();
+    const child = inspect(['--port', String(port), '--open', '--', process.execPath, DEMO_STDIO], {
+      ...process.env,
+      PATH: `${bin}:${process.env.PATH ?? ''}`,
+    });
+    const url = await lineMatching(child, 'stdout', /open (http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/);
+    assert.equal(new URL(url).port, String(port));
+    const deadline = Date.now() + 10_000;
+    while (!existsSync(record) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(readFileSync(record, 'utf8').split('\n').filter(Boolean), [url]);
+    assert.equal(await stop(child), 0);
+  });
+
+  test('usage errors: no target, two targets, a bad port', () => {
+    for (const [args, message] of [
+      [[], /No target/],
+      [['--url', 'http://127.0.0.1:1/mcp', '--', 'node'], /Choose one target/],
+      [['--port', 'x', '--', 'node'], /--port must be a port number/],
+    ] as const) {
+      const r = spawnSync(process.execPath, [CLI, 'inspect', ...args], { encoding: 'utf8' });
+      assert.equal(r.status, 2, r.stderr);
+      assert.match(r.stderr, message);
+    }
+  });
+
+  test('a port in use is a clear error', async () => {
+    const busy = createServer();
+    await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
+    const port = (busy.address() as { port: number }).port;
+    try {
+      const r = spawnSync(
+        process.execPath,
+        [CLI, 'inspect', '--port', String(port), '--', process.execPath, DEMO_STDIO],
+        {
+          encoding: 'utf8',
+        },
+      );
+      assert.equal(r.status, 2);
+      assert.match(r.stderr, /Could not listen on 127\.0\.0\.1:\d+: .*EADDRINUSE/);
+    } finally {
+      busy.close();
+    }
+  });
+});

@@ -1,0 +1,327 @@
+/**
+ * What the inspector page sees and does, on top of the {@link Host}: the host supervises
+ * the servers, keeps the catalog and applies the policy; this adds the page's view of
+ * it (health, catalog, the wire history, logs, notices, pending questions) as a bounded
+ * history plus a live event feed, and the operations the API exposes.
+ */
+import { Host, InteractiveProvider, createTransport } from '../host/index.js';
+import { appsClientCapabilities } from '../protocol/apps.js';
+import type { HostConfig, ServerConfig, ServerHealth } from '../host/index.js';
+import type { Transport } from '../jsonrpc/index.js';
+import type { Subscription } from '../client/index.js';
+import { WebUi } from './web-ui.js';
+import type { Question } from './web-ui.js';
+import { WireRecorder } from './wire-recorder.js';
+import type { WireDirection } from './wire-recorder.js';
+
+/** One entry of the wire history. */
+export interface WireEntry {
+  seq: number;
+  time: number;
+  server: string;
+  dir: WireDirection;
+  message: unknown;
+  invalid?: string;
+}
+
+/** An event sent to the page. */
+export type InspectorEvent =
+  | { type: 'health'; health: ServerView }
+  | { type: 'catalog'; catalog: CatalogView }
+  | { type: 'wire'; entry: WireEntry }
+  | { type: 'log'; entry: LogEntry }
+  | { type: 'notice'; entry: NoticeEntry }
+  | { type: 'question'; added?: Question; removed?: string }
+  | { type: 'progress'; callId: string; progress: unknown }
+  | { type: 'subscription'; id: string; event: unknown };
+
+export interface LogEntry {
+  time: number;
+  server: string;
+  level: string;
+  logger: string | undefined;
+  data: unknown;
+}
+
+export interface NoticeEntry {
+  time: number;
+  server: string | undefined;
+  message: string;
+}
+
+/** A server's health, with what it said about itself once connected. */
+export interface ServerView extends ServerHealth {
+  capabilities: Record<string, unknown> | undefined;
+  instructions: string | undefined;
+}
+
+/** The catalog as the page shows it, per server. */
+export interface CatalogView {
+  tools: Array<{ server: string; name: string; alias: string; definition: unknown; warnings: unknown }>;
+  resources: Array<{ server: string; definition: unknown }>;
+  templates: Array<{ server: string; definition: unknown }>;
+  prompts: Array<{ server: string; name: string; definition: unknown }>;
+}
+
+/** Everything the page needs when it (re)connects. */
+export interface InspectorSnapshot {
+  servers: ServerView[];
+  targets: Array<{ name: string; transport: string; target: string }>;
+  catalog: CatalogView;
+  questions: Question[];
+  wire: WireEntry[];
+  logs: LogEntry[];
+  notices: NoticeEntry[];
+  subscriptions: Array<{ id: string; server: string; uri: string }>;
+}
+
+const WIRE_KEEP = 2000;
+const LOGS_KEEP = 1000;
+/** A message larger than this is kept as a summary in the history (the call's result still has it all). */
+const WIRE_MESSAGE_BYTES = 512 * 1024;
+
+/** Options of {@link InspectorHost}. */
+export interface InspectorHostOptions {
+  /** Builds a server's transport (default: the host's stdio and HTTP transports). */
+  createTransport?: (config: ServerConfig) => Transport;
+}
+
+/**
+ * The inspector's session: one {@link Host} over the target's servers, with every
+ * message recorded. Call tools, read resources and get prompts through the host (and
+ * so through its policy), answer the host's questions from the page.
+ */
+export class InspectorHost {
+  readonly host: Host;
+  readonly ui = new WebUi();
+  private readonly listeners = new Set<(e: InspectorEvent) => void>();
+  private readonly wire: WireEntry[] = [];
+  private readonly logs: LogEntry[] = [];
+  private readonly notices: NoticeEntry[] = [];
+  private readonly subscriptions = new Map<string, { server: string; uri: string; sub: Subscription }>();
+  private seq = 0;
+  private nextId = 1;
+
+  constructor(
+    readonly config: HostConfig,
+    options: InspectorHostOptions = {},
+  ) {
+    const make = options.createTransport ?? ((c: ServerConfig) => createTransport(c));
+    this.host = new Host(config, {
+      ui: this.ui,
+      clientInfo: { name: 'mcpkit-inspector', version: '0.1.0' },
+      pinning: 'off',
+      // Sampling is answered by the person at the page, who types the model's reply.
+      llm: { provider: new InteractiveProvider(this.ui), model: 'you (typed in the inspector)' },
+      // The page opens an approved URL itself, in a new tab.
+      openUrl: async () => undefined,
+      logsPerSecond: 200,
+      // The page renders MCP App views, so servers may offer them.
+      clientCapabilities: appsClientCapabilities(),
+      createTransport: (c) =>
+        new WireRecorder(make(c), (dir, message, invalid) => this.record(c.name, dir, message, invalid)),
+    });
+    this.ui.onchange = (change) => this.emit({ type: 'question', ...change });
+    this.host.on('health', (health) => this.emit({ type: 'health', health: this.view(health) }));
+    this.host.on('catalog', () => this.emit({ type: 'catalog', catalog: this.catalog() }));
+    this.host.on('log', (l) => {
+      const entry: LogEntry = { time: Date.now(), ...l };
+      push(this.logs, entry, LOGS_KEEP);
+      this.emit({ type: 'log', entry });
+    });
+    this.host.on('notice', (n) => {
+      const entry: NoticeEntry = { time: Date.now(), ...n };
+      push(this.notices, entry, LOGS_KEEP);
+      this.emit({ type: 'notice', entry });
+    });
+  }
+
+  /** Starts every server; resolves when each has settled its first attempt. */
+  async start(): Promise<void> {
+    await this.host.start();
+  }
+
+  async close(): Promise<void> {
+    this.ui.cancelAll();
+    for (const s of this.subscriptions.values()) await s.sub.close().catch(() => undefined);
+    this.subscriptions.clear();
+    await this.host.close();
+  }
+
+  /** Adds a live listener; returns the function that removes it. */
+  subscribe(listener: (e: InspectorEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  snapshot(): InspectorSnapshot {
+    return {
+      servers: this.host.health().map((h) => this.view(h)),
+      targets: Object.values(this.config.servers).map((s) => ({
+        name: s.name,
+        transport: s.transport,
+        target: s.transport === 'stdio' ? [s.command, ...s.args].join(' ') : s.url,
+      })),
+      catalog: this.catalog(),
+      questions: this.ui.questions(),
+      wire: [...this.wire],
+      logs: [...this.logs],
+      notices: [...this.notices],
+      subscriptions: [...this.subscriptions].map(([id, s]) => ({ id, server: s.server, uri: s.uri })),
+    };
+  }
+
+  catalog(): CatalogView {
+    const c = this.host.catalog;
+    return {
+      tools: c.tools().map((t) => ({
+        server: t.server,
+        name: t.name,
+        alias: t.alias,
+        definition: t.definition,
+        warnings: t.warnings,
+      })),
+      resources: c.resources().map((r) => ({ server: r.server, definition: r.definition })),
+      templates: c.resourceTemplates().map((r) => ({ server: r.server, definition: r.definition })),
+      prompts: c.prompts().map((p) => ({ server: p.server, name: p.name, definition: p.definition })),
+    };
+  }
+
+  /** Calls a tool through the host; progress goes to the page under `callId`. */
+  callTool(
+    server: string,
+    tool: string,
+    args: Record<string, unknown>,
+    callId: string,
+    signal: AbortSignal,
+    caller: 'inspector' | 'app' = 'inspector',
+  ) {
+    return this.host.callTool({ server, tool }, args, {
+      caller,
+      signal,
+      onprogress: (progress) => this.emit({ type: 'progress', callId, progress }),
+    });
+  }
+
+  readResource(server: string, uri: string, signal: AbortSignal) {
+    return this.host.readResource(server, uri, { caller: 'inspector', signal });
+  }
+
+  getPrompt(server: string, name: string, args: Record<string, string>, signal: AbortSignal) {
+    return this.host.getPrompt({ server, prompt: name }, args, { caller: 'inspector', signal });
+  }
+
+  /** Completion of a prompt or template argument (not a policy matter: it runs nothing). */
+  complete(server: string, params: Record<string, unknown>, signal: AbortSignal) {
+    return this.live(server).complete(params as never, { signal });
+  }
+
+  /** A liveness check: `ping` (legacy), `server/discover` (modern, which has no ping). Its time in ms. */
+  async ping(server: string, signal: AbortSignal): Promise<{ ms: number; method: string }> {
+    const client = this.live(server);
+    const started = performance.now();
+    const method = client.era === 'modern' ? 'server/discover' : 'ping';
+    if (method === 'ping') await client.ping({ signal });
+    else await client.discover({ signal });
+    return { ms: Math.round((performance.now() - started) * 10) / 10, method };
+  }
+
+  setLogLevel(server: string, level: string, signal: AbortSignal) {
+    return this.live(server).setLoggingLevel(level as never, { signal });
+  }
+
+  /** Changes the roots one server is told (the host keeps them within its own roots, if any). */
+  setRoots(server: string, paths: readonly string[]) {
+    return this.host.setRoots(server, paths);
+  }
+
+  /** One page of the server's tasks (`tasks/list`, 2025-11-25 only: the extension has no listing). */
+  listTasks(server: string, signal: AbortSignal) {
+    return this.live(server).tasks.list(undefined, { signal });
+  }
+
+  /** Asks the server to cancel a task (`tasks/cancel`, both generations). */
+  cancelTask(server: string, taskId: string, signal: AbortSignal) {
+    return this.live(server).tasks.cancel(taskId, { signal });
+  }
+
+  /** A task's state now (`tasks/get`). */
+  getTask(server: string, taskId: string, signal: AbortSignal) {
+    return this.live(server).tasks.get(taskId, { signal });
+  }
+
+  /** Watches one resource for `notifications/resources/updated` (both eras). */
+  async subscribeResource(server: string, uri: string): Promise<string> {
+    const sub = await this.live(server).subscribe({ resources: [uri] });
+    const id = `s${this.nextId++}`;
+    this.subscriptions.set(id, { server, uri, sub });
+    this.emit({ type: 'subscription', id, event: { type: 'started', server, uri } });
+    void (async () => {
+      try {
+        for await (const event of sub) this.emit({ type: 'subscription', id, event });
+      } catch {
+        // the connection went away: the subscription ends with it
+      }
+      if (this.subscriptions.get(id)?.sub === sub) {
+        this.subscriptions.delete(id);
+        this.emit({ type: 'subscription', id, event: { type: 'ended' } });
+      }
+    })();
+    return id;
+  }
+
+  async unsubscribe(id: string): Promise<boolean> {
+    const s = this.subscriptions.get(id);
+    if (!s) return false;
+    this.subscriptions.delete(id);
+    await s.sub.close();
+    this.emit({ type: 'subscription', id, event: { type: 'ended' } });
+    return true;
+  }
+
+  private view(h: ServerHealth): ServerView {
+    const client = h.state === 'ready' ? this.host.client(h.name) : undefined;
+    return {
+      ...h,
+      capabilities: client?.serverCapabilities as Record<string, unknown> | undefined,
+      instructions: client?.instructions,
+    };
+  }
+
+  private live(server: string) {
+    const client = this.host.client(server);
+    if (!client) {
+      const h = this.host.health().find((x) => x.name === server);
+      throw new Error(h ? `Server "${server}" is ${h.state}` : `No server named "${server}"`);
+    }
+    return client;
+  }
+
+  private record(server: string, dir: WireDirection, message: unknown, invalid?: string): void {
+    let kept = message;
+    const text = JSON.stringify(message) ?? '';
+    if (text.length > WIRE_MESSAGE_BYTES) {
+      const m = message as { id?: unknown; method?: unknown };
+      kept = { id: m?.id, method: m?.method, _inspector: `(${text.length} bytes, not kept in the history)` };
+    }
+    const entry: WireEntry = { seq: ++this.seq, time: Date.now(), server, dir, message: kept };
+    if (invalid !== undefined) entry.invalid = invalid;
+    push(this.wire, entry, WIRE_KEEP);
+    this.emit({ type: 'wire', entry });
+  }
+
+  private emit(e: InspectorEvent): void {
+    for (const l of this.listeners) {
+      try {
+        l(e);
+      } catch {
+        // one broken page must not break the others
+      }
+    }
+  }
+}
+
+function push<T>(list: T[], item: T, keep: number): void {
+  list.push(item);
+  if (list.length > keep) list.splice(0, list.length - keep);
+}
