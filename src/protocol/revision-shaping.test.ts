@@ -173,11 +173,21 @@ describe('what shaping keeps', () => {
     }
   });
 
-  test('2026-07-28 passes through untouched (its tool execution field is kept for the tasks support)', () => {
-    assert.equal(revisionNeedsShaping(MODERN), false);
-    for (const [method, { value }] of Object.entries(RESULTS)) {
-      const v = value();
+  test('2026-07-28: tools lose the execution field and capabilities the tasks key; the rest is untouched', () => {
+    assert.equal(revisionNeedsShaping(MODERN), true);
+    const tools = shapeResult('tools/list', MODERN, RESULTS['tools/list']!.value());
+    assert.deepEqual(undefinedFields(MODERN, 'ListToolsResult', tools), []);
+    assert.equal('execution' in (tools.tools as Obj[])[0]!, false);
+    assert.deepEqual((tools.tools as Obj[])[0]!.icons, icons);
+    const discover = shapeResult('server/discover', MODERN, {
+      supportedVersions: [MODERN],
+      capabilities: { tools: {}, tasks: { list: {} }, extensions: {} },
+    });
+    assert.deepEqual(discover.capabilities, { tools: {}, extensions: {} });
+    for (const method of ['tools/call', 'resources/list', 'resources/read', 'prompts/list', 'prompts/get']) {
+      const v = RESULTS[method]!.value();
       assert.equal(shapeResult(method, MODERN, v), v, method);
+      assert.deepEqual(undefinedFields(MODERN, RESULTS[method]!.definition, v), [], method);
     }
   });
 

@@ -7,9 +7,10 @@
  *
  * One table keyed by method says which results and notifications carry what; the session
  * calls {@link shapeResult} and {@link shapeNotification} on its outbound path. Each
- * revision lists the methods it needs shaped, so the newest legacy revision (2025-11-25) and
- * the modern one cost one map lookup per message. A result is copied only where something
- * changes.
+ * revision lists the methods it needs shaped, so the newest legacy revision (2025-11-25)
+ * costs one map lookup per message, and the modern one (which dropped tool `execution` and
+ * the `tasks` capability with the tasks extension) shapes only `tools/list` and
+ * `server/discover`. A result is copied only where something changes.
  */
 
 type Obj = Record<string, unknown>;
@@ -38,6 +39,7 @@ interface Features {
 
 const r2025_03_26 = { audio: true, toolAnnotations: true, completions: true, progressMessage: true };
 const r2025_06_18 = { title: true, itemMeta: true, structured: true, resourceLink: true, lastModified: true };
+const r2025_11_25 = { icons: true, execution: true, tasks: true, implementationDetails: true };
 const none: Features = {
   audio: false,
   toolAnnotations: false,
@@ -60,9 +62,8 @@ const REVISIONS: ReadonlyArray<[string, Features]> = [
   ['2024-11-05', none],
   ['2025-03-26', { ...none, ...r2025_03_26 }],
   ['2025-06-18', { ...none, ...r2025_03_26, ...r2025_06_18 }],
-  // 2026-07-28 has no tool `execution` or `tasks` capability either (the tasks extension
-  // replaced them), but mcpkit's tasks support still lists `execution.taskSupport` to modern
-  // clients, so the modern revision is left as it is for now.
+  // The tasks extension replaced the 2025-11-25 tool `execution` field and `tasks` capability.
+  ['2026-07-28', { ...none, ...r2025_03_26, ...r2025_06_18, ...r2025_11_25, execution: false, tasks: false }],
 ];
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -43,7 +43,7 @@ function richServer(): McpServer {
       outputJsonSchema: { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] },
       annotations: { title: 'Everything', readOnlyHint: true },
       icons,
-      // Defined from 2025-11-25 on (kept for modern clients too: mcpkit's tasks support lists it).
+      // Defined by 2025-11-25 only: older revisions and 2026-07-28 (tasks extension) lack it.
       execution: { taskSupport: 'forbidden' },
       _meta: { 'example.com/tool': 1 },
     },
@@ -132,11 +132,7 @@ for (const revision of REVISIONS) {
         const definition = RESULT_DEFINITIONS[method];
         if (!definition) continue;
         checked.add(method);
-        // 2026-07-28 has no tool `execution`, but mcpkit's tasks support lists it to modern clients.
-        const lacking = undefinedFields(revision, definition, result).filter(
-          (p) => !(revision === '2026-07-28' && p.endsWith('.execution')),
-        );
-        assert.deepEqual(lacking, [], `${method} for ${revision}`);
+        assert.deepEqual(undefinedFields(revision, definition, result), [], `${method} for ${revision}`);
       }
       const expected = Object.keys(RESULT_DEFINITIONS).filter((m) => m !== 'initialize' || revision < '2026');
       assert.deepEqual([...checked].sort(), expected.sort());
@@ -145,7 +141,7 @@ for (const revision of REVISIONS) {
       assert.deepEqual(undefinedFields(revision, 'ProgressNotification', { method, params }), []);
 
       const tools = (results.find(([m]) => m === 'tools/list')![1].tools as Obj[])[0]!;
-      assert.equal('execution' in tools, revision >= '2025-11-25');
+      assert.equal('execution' in tools, revision === '2025-11-25');
       const types = (call.content as Obj[]).map((c) => c.type);
       const promptTypes = (prompt.messages as Obj[]).map((m) => (m.content as Obj).type);
       if (revision === '2024-11-05') {
