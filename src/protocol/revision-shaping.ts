@@ -39,7 +39,13 @@ interface Features {
 
 const r2025_03_26 = { audio: true, toolAnnotations: true, completions: true, progressMessage: true };
 const r2025_06_18 = { title: true, itemMeta: true, structured: true, resourceLink: true, lastModified: true };
-const r2025_11_25 = { icons: true, execution: true, tasks: true, implementationDetails: true };
+const r2025_11_25 = {
+  icons: true,
+  execution: true,
+  tasks: true,
+  implementationDetails: true,
+  extensions: true,
+};
 const none: Features = {
   audio: false,
   toolAnnotations: false,

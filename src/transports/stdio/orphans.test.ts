@@ -68,6 +68,24 @@ describe('orphaned servers', () => {
     }
   });
 
+  test("a handler installed with process.once counts as the program's own", async () => {
+    const { parent, server, out } = await startParent('own-once-handler', 'stubborn');
+    try {
+      parent.kill('SIGTERM');
+      await until(() => out().includes('alive after SIGTERM'), 5000);
+      parent.kill('SIGINT');
+      await until(() => out().includes('alive after SIGINT'), 5000);
+      assert.equal(parent.exitCode, null, 'the program is still running');
+      assert.ok(alive(server), 'the server is still there');
+    } finally {
+      const exited = once(parent, 'exit');
+      parent.kill('SIGKILL');
+      await exited;
+      process.kill(-server, 'SIGKILL');
+      await until(() => !alive(server), 5000);
+    }
+  });
+
   test('SIGKILL: the server sees stdin end and exits by itself', async () => {
     const { parent, server } = await startParent();
     const exited = once(parent, 'exit');

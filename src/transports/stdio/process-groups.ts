@@ -42,7 +42,9 @@ export function trackGroup(pgid: number): void {
   if (!hooked) {
     hooked = true;
     process.once('exit', killAllNow);
-    for (const s of SIGNALS) process.on(s, onSignal);
+    // First in line, so the program's own handlers are still counted when ours runs: a
+    // `process.once` handler removes itself before it is called.
+    for (const s of SIGNALS) process.prependListener(s, onSignal);
   }
 }
 
