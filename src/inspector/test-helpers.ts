@@ -12,6 +12,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseHostConfig } from '../host/index.js';
+import { CHROMIUM, CHROMIUM_ARGS } from '../test-support/chromium.js';
 import { InspectorHost } from './inspector-host.js';
 import { startInspectorServer } from './server.js';
 import type { InspectorServer } from './server.js';
@@ -24,7 +25,6 @@ export const CLI = here('../cli/main.js');
 export const EVERYTHING = fileURLToPath(
   import.meta.resolve('@modelcontextprotocol/server-everything/dist/index.js'),
 );
-export const CHROMIUM = '/usr/bin/chromium';
 /** Screenshots of each screen, kept as test artifacts (git-ignored). */
 export const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/inspector/', import.meta.url));
 
@@ -95,16 +95,7 @@ export async function launchChromium(): Promise<Browser | undefined> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: [...CHROMIUM_ARGS],
   });
 }
 

@@ -5,12 +5,10 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client } from '../../client/index.js';
+import type { Client } from '../../client/index.js';
 import { createEverythingServer } from '../../demo/everything-server.js';
-import { appsClientCapabilities } from '../../protocol/apps.js';
 import type { McpServer } from '../../server/index.js';
-import { createMemoryPair } from '../../transports/memory/index.js';
-import { AppsTestBed, SKIP_CHROMIUM } from './test-helpers.js';
+import { AppsTestBed, appsClientOf, SKIP_CHROMIUM } from './test-helpers.js';
 
 describe('AppBridge in Chromium: the demo counter app', { skip: SKIP_CHROMIUM }, () => {
   let bed: AppsTestBed;
@@ -21,13 +19,7 @@ describe('AppBridge in Chromium: the demo counter app', { skip: SKIP_CHROMIUM },
     // This suite's proxy takes the host origin from its URL (?host=), the others' have it baked in.
     bed = await AppsTestBed.start({ bakeHostOrigin: false });
     server = createEverythingServer({ stepMs: 5 });
-    client = new Client(
-      { name: 'apps-test-host', version: '1' },
-      { capabilities: appsClientCapabilities(), logger: () => undefined },
-    );
-    const [a, b] = createMemoryPair();
-    await server.connect(b);
-    await client.connect(a);
+    client = await appsClientOf(server);
   });
 
   after(async () => {

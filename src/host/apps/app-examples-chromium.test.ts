@@ -7,10 +7,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { Client } from '../../client/index.js';
-import { appsClientCapabilities } from '../../protocol/apps.js';
 import { StdioClientTransport } from '../../transports/stdio/index.js';
-import { AppsTestBed, SKIP_CHROMIUM } from './test-helpers.js';
+import { AppsTestBed, SKIP_CHROMIUM, appsClient } from './test-helpers.js';
 
 const EXAMPLES = {
   vanillajs: '@modelcontextprotocol/server-basic-vanillajs',
@@ -34,11 +32,7 @@ describe('AppBridge in Chromium: the official example app servers', { skip: SKIP
 
   for (const [name, pkg] of Object.entries(EXAMPLES)) {
     test(`server-basic-${name}: renders, gets the result, and calls back through the host`, async () => {
-      const client = new Client(
-        { name: 'apps-test-host', version: '1' },
-        { capabilities: appsClientCapabilities(), logger: () => undefined },
-      );
-      await client.connect(
+      const client = await appsClient(
         new StdioClientTransport({
           command: process.execPath,
           args: [entry(pkg), '--stdio'],

@@ -6,13 +6,11 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client } from '../../client/index.js';
+import type { Client } from '../../client/index.js';
 import { WireError } from '../../jsonrpc/index.js';
-import { appsClientCapabilities } from '../../protocol/apps.js';
 import { McpServer, registerApp, registerAppTool } from '../../server/index.js';
 import { assertAppsSchema } from '../../test-support/apps-schema.js';
-import { createMemoryPair } from '../../transports/memory/index.js';
-import { AppsTestBed, SKIP_CHROMIUM, officialAppHtml } from './test-helpers.js';
+import { AppsTestBed, appsClientOf, SKIP_CHROMIUM, officialAppHtml } from './test-helpers.js';
 
 type Obj = Record<string, unknown>;
 
@@ -77,13 +75,7 @@ describe('AppBridge in Chromium: a view built with the official App class', { sk
         throw WireError.invalidParams('the probe is broken');
       },
     );
-    client = new Client(
-      { name: 'apps-test-host', version: '1' },
-      { capabilities: appsClientCapabilities(), logger: () => undefined },
-    );
-    const [a, b] = createMemoryPair();
-    await server.connect(b);
-    await client.connect(a);
+    client = await appsClientOf(server);
   });
 
   after(async () => {

@@ -7,11 +7,9 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client } from '../../client/index.js';
-import { appsClientCapabilities } from '../../protocol/apps.js';
+import type { Client } from '../../client/index.js';
 import { McpServer, registerApp, registerAppTool } from '../../server/index.js';
-import { createMemoryPair } from '../../transports/memory/index.js';
-import { AppsTestBed, HOST_SECRET, SKIP_CHROMIUM } from './test-helpers.js';
+import { AppsTestBed, appsClientOf, HOST_SECRET, SKIP_CHROMIUM } from './test-helpers.js';
 
 type Obj = Record<string, unknown>;
 
@@ -133,13 +131,7 @@ describe('AppBridge in Chromium: the sandbox holds against a hostile view', { sk
         return `${name} ran`;
       });
     }
-    client = new Client(
-      { name: 'apps-test-host', version: '1' },
-      { capabilities: appsClientCapabilities(), logger: () => undefined },
-    );
-    const [a, b] = createMemoryPair();
-    await server.connect(b);
-    await client.connect(a);
+    client = await appsClientOf(server);
   });
 
   after(async () => {

@@ -14,12 +14,33 @@ import { tmpdir } from 'node:os';
 import { join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Frame, FrameLocator, Page } from 'playwright-core';
-import type { Client } from '../../client/index.js';
+import { Client } from '../../client/index.js';
+import type { Transport } from '../../jsonrpc/index.js';
+import { appsClientCapabilities } from '../../protocol/apps.js';
+import type { McpServer } from '../../server/index.js';
+import { createMemoryPair } from '../../transports/memory/index.js';
+import { CHROMIUM, CHROMIUM_ARGS } from '../../test-support/chromium.js';
 import { startSandboxProxyServer } from '../node-sandbox-server.js';
 import type { SandboxProxyServer } from '../node-sandbox-server.js';
 
-export const CHROMIUM = process.env.MCPKIT_CHROMIUM ?? '/usr/bin/chromium';
 /** Why the Chromium tests skip, or false when they run. */
+/** The test host's client: it declares the Apps extension, and is connected to `transport`. */
+export async function appsClient(transport: Transport): Promise<Client> {
+  const client = new Client(
+    { name: 'apps-test-host', version: '1' },
+    { capabilities: appsClientCapabilities(), logger: () => undefined },
+  );
+  await client.connect(transport);
+  return client;
+}
+
+/** The test host's client, connected to an in-process server. */
+export async function appsClientOf(server: McpServer): Promise<Client> {
+  const [a, b] = createMemoryPair();
+  await server.connect(b);
+  return appsClient(a);
+}
+
 export const SKIP_CHROMIUM: string | false = existsSync(CHROMIUM)
   ? false
   : `${CHROMIUM} is missing (.ci/run installs the chromium package)`;
@@ -146,16 +167,7 @@ export class AppsTestBed {
     const context = await chromium.launchPersistentContext(userDataDir, {
       executablePath: CHROMIUM,
       headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      args: [...CHROMIUM_ARGS],
     });
     return new AppsTestBed(host, proxy, declared, evil, context, userDataDir);
   }
