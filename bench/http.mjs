@@ -11,15 +11,13 @@
 //
 //   npm run bench:http          (builds first; about 3 minutes)
 //   node bench/http.mjs --quick (about 30 seconds); --json for npm run bench's table
-import { spawn } from 'node:child_process';
-import http from 'node:http';
 import { cpus, loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from '@modelcontextprotocol/client';
 import { Client } from '../dist/client/index.js';
 import { StreamableHttpClientTransport } from '../dist/transports/http-client/node.js';
+import { agent, rawLegacyClient, startServer } from './lib/http-raw.mjs';
 
 const quick = process.argv.includes('--quick');
 const asJson = process.argv.includes('--json');
@@ -52,108 +50,8 @@ const warnings = new Map();
 process.removeAllListeners('warning');
 process.on('warning', (w) => warnings.set(w.name, (warnings.get(w.name) ?? 0) + 1));
 
-// ------------------------------------------------------------------ servers
-
-const here = (p) => fileURLToPath(new URL(p, import.meta.url));
-
-async function startServer(impl) {
-  const child = spawn(process.execPath, ['--expose-gc', here(`./servers/http-${impl}.mjs`)], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const ports = await new Promise((resolve, reject) => {
-    child.once('message', resolve);
-    child.once('exit', (code) => reject(new Error(`${impl} server exited with ${code}`)));
-  });
-  let seq = 0;
-  const ask = (type) =>
-    new Promise((resolve) => {
-      const s = ++seq;
-      const on = (m) => {
-        if (m?.type === type && m.seq === s) {
-          child.off('message', on);
-          resolve(m.value);
-        }
-      };
-      child.on('message', on);
-      child.send({ type, seq: s });
-    });
-  return {
-    ports,
-    /** heapUsed in the server after forced GC. */
-    heap: () => ask('heap'),
-    /** CPU time (user + system) the server used so far, in µs. */
-    cpu: () => ask('cpu'),
-    stop: () =>
-      new Promise((resolve) => {
-        child.once('exit', resolve);
-        child.kill('SIGKILL');
-      }),
-  };
-}
-
-// ------------------------------------------------------------------ the raw client
-
-const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
-
-function request(port, method, headers, body) {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path: '/mcp', method, headers, agent }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () =>
-        resolve({ status: res.statusCode, headers: res.headers, text: Buffer.concat(chunks).toString() }),
-      );
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-/** The JSON-RPC message in a JSON or SSE body (the last non-empty `data:`). */
-function messageOf(r) {
-  if (r.status !== 200) throw new Error(`HTTP ${r.status}: ${r.text.slice(0, 200)}`);
-  if (!(r.headers['content-type'] ?? '').startsWith('text/event-stream')) return JSON.parse(r.text);
-  let data;
-  for (const line of r.text.split('\n'))
-    if (line.startsWith('data:') && line.length > 6) data = line.slice(5);
-  return JSON.parse(data);
-}
-
-/** A legacy session by hand: initialize, initialized, then tools/call POSTs on a keep-alive agent. */
-async function rawClient(port) {
-  const base = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-  const init = await request(
-    port,
-    'POST',
-    base,
-    JSON.stringify({
-      jsonrpc: '2.0',
-      id: 0,
-      method: 'initialize',
-      params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-    }),
-  );
-  messageOf(init);
-  const headers = { ...base, 'mcp-protocol-version': VERSION };
-  if (init.headers['mcp-session-id']) headers['mcp-session-id'] = init.headers['mcp-session-id'];
-  const note = await request(port, 'POST', headers, '{"jsonrpc":"2.0","method":"notifications/initialized"}');
-  if (note.status !== 202 && note.status !== 200) throw new Error(`initialized: HTTP ${note.status}`);
-  let id = 1;
-  return {
-    call: async (text) => {
-      const body = {
-        jsonrpc: '2.0',
-        id: id++,
-        method: 'tools/call',
-        params: { name: 'echo', arguments: { text } },
-      };
-      const m = messageOf(await request(port, 'POST', headers, JSON.stringify(body)));
-      if (m.result?.content?.[0]?.text !== text) throw new Error(`bad answer: ${JSON.stringify(m)}`);
-    },
-    close: () => request(port, 'DELETE', headers),
-  };
-}
+// The server runner and the raw keep-alive client are shared with the other HTTP benchmarks.
+const rawClient = (port) => rawLegacyClient(port, VERSION);
 
 // ------------------------------------------------------------------ the SDKs' and our clients
 
