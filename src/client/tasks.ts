@@ -13,8 +13,9 @@ import type { Era } from '../protocol/versions.js';
 import type { RequestOptions } from '../session/options.js';
 import type { InputAnswerer } from './mrtr.js';
 
-/** The extension's identifier. */
-export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+import { TASKS_EXTENSION } from '../protocol/extension-ids.js';
+
+export { TASKS_EXTENSION };
 
 /** A task's state, the same in both generations. */
 export interface TaskInfo {

@@ -23,6 +23,7 @@ import { InMemoryTaskStore, isTerminal } from './task-store.js';
 import type { StoredError, TaskRecord, TaskStore } from './task-store.js';
 import {
   RELATED_TASK,
+  TASKS_EXTENSION,
   declaresTasksExtension,
   legacyTask,
   missingTasksExtension,
@@ -150,7 +151,7 @@ export class TaskRuntime {
   capabilities(): Record<string, unknown> {
     return {
       tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
-      extensions: { 'io.modelcontextprotocol/tasks': {} },
+      extensions: { [TASKS_EXTENSION]: {} },
     };
   }
 

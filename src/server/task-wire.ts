@@ -6,8 +6,9 @@
 import { ErrorCode, WireError } from '../jsonrpc/index.js';
 import type { TaskRecord } from './task-store.js';
 
-/** The tasks extension's identifier (capability key and reserved label). */
-export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+import { TASKS_EXTENSION } from '../protocol/extension-ids.js';
+
+export { TASKS_EXTENSION };
 
 /** The `_meta` key that ties a message to its task (2025-11-25). */
 export const RELATED_TASK = 'io.modelcontextprotocol/related-task';

@@ -1,4 +1,5 @@
 import { WireError } from '../jsonrpc/index.js';
+import { TASKS_EXTENSION } from '../protocol/extension-ids.js';
 import { isLogLevel } from './logging-levels.js';
 import type { LogLevel } from './logging-levels.js';
 import { modernOnly } from './lifecycle.js';
@@ -14,34 +15,17 @@ interface BuiltinHost {
 
 const hostOf = (ctx: { session: unknown }): BuiltinHost => ctx.session as BuiltinHost;
 
-const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
-
 /**
- * Tasks are declared in two places: the `tasks` slot of 2025-11-25 and, from 2026-07-28,
- * the `io.modelcontextprotocol/tasks` extension. Each revision sees only its own.
+ * The server's capabilities as a legacy connection sees them: without the 2026-07-28 tasks
+ * extension (2025-11-25 declares tasks in its own `tasks` slot). Everything else that differs
+ * by revision (that slot, `extensions`, `completions`) is the shaping table's job.
  */
-export function capabilitiesFor(
-  caps: Record<string, unknown>,
-  era: 'legacy' | 'modern',
-  version: string,
-): Record<string, unknown> {
-  const ext = caps.extensions as Record<string, unknown> | undefined;
-  const hasExt = typeof ext === 'object' && ext !== null && Object.hasOwn(ext, TASKS_EXTENSION);
-  const dropSlot = caps.tasks !== undefined && (era === 'modern' || version < '2025-11-25');
-  // Revisions before 2025-11-25 have no `extensions` capability at all.
-  const dropExtensions = caps.extensions !== undefined && era === 'legacy' && version < '2025-11-25';
-  if (!dropSlot && !dropExtensions && !(hasExt && era === 'legacy')) return caps;
-  const out = { ...caps };
-  if (dropSlot) delete out.tasks;
-  if (dropExtensions) {
-    delete out.extensions;
-    return out;
-  }
-  if (hasExt && era === 'legacy') {
-    const { [TASKS_EXTENSION]: _tasks, ...rest } = ext;
-    if (Object.keys(rest).length > 0) out.extensions = rest;
-    else delete out.extensions;
-  }
+export function legacyCapabilities(caps: Record<string, unknown>): Record<string, unknown> {
+  const ext = caps.extensions;
+  if (typeof ext !== 'object' || ext === null || !Object.hasOwn(ext, TASKS_EXTENSION)) return caps;
+  const { [TASKS_EXTENSION]: _tasks, ...rest } = ext as Record<string, unknown>;
+  const out: Record<string, unknown> = { ...caps, extensions: rest };
+  if (Object.keys(rest).length === 0) delete out.extensions;
   return out;
 }
 
@@ -53,7 +37,7 @@ export const discoverHandler: RequestHandler = (_params, ctx) => {
   const s = hostOf(ctx);
   const result: Record<string, unknown> = {
     supportedVersions: [...modernOnly(s.versions)].reverse(),
-    capabilities: capabilitiesFor(s.capabilities, 'modern', ''),
+    capabilities: s.capabilities,
   };
   if (s.instructions !== undefined) result.instructions = s.instructions;
   return result;

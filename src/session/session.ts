@@ -14,7 +14,7 @@ import { MetaKey } from '../protocol/meta-keys.js';
 import { ALL_VERSIONS, allowsBatch } from '../protocol/versions.js';
 import type { Era } from '../protocol/versions.js';
 import { BatchCollector } from './batch-collector.js';
-import { capabilitiesFor, discoverHandler, pingHandler, setLevelHandler } from './builtins.js';
+import { discoverHandler, legacyCapabilities, pingHandler, setLevelHandler } from './builtins.js';
 import { runInitialize } from './client-handshake.js';
 import { refuseOutbound } from './outbound-checks.js';
 import { defaultLogger } from './session-types.js';
@@ -612,7 +612,7 @@ export class Session implements ContextHost {
     this.legacyState = 'initializing';
     const result: Record<string, unknown> = {
       protocolVersion: outcome.version,
-      capabilities: capabilitiesFor(this.capabilities, 'legacy', outcome.version),
+      capabilities: legacyCapabilities(this.capabilities),
       serverInfo: this.info,
     };
     if (this.instructions !== undefined) result.instructions = this.instructions;
