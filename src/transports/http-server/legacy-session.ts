@@ -209,7 +209,11 @@ export class LegacySessionTransport implements Transport {
         if (stream.resumable) meta.closeStream = () => this.dropConnection(stream);
         // Shared stores: the session's tasks belong to the session, whichever node serves it.
         if (this.options.nodeId !== undefined) meta.sessionId = this.sessionId;
-        info = { ...info, transportMeta: meta };
+        // Built field by field: a spread followed by a new key takes V8's slow path.
+        const withMeta: FrameInfo = { transportMeta: meta };
+        if (info.authInfo !== undefined) withMeta.authInfo = info.authInfo;
+        if (info.signal !== undefined) withMeta.signal = info.signal;
+        info = withMeta;
       }
     }
     this.sink?.frame(frame, info);

@@ -156,9 +156,24 @@ class NodeExchange implements HttpExchange {
   }
 }
 
+/**
+ * For each shared (frozen) headers object, a copy with a Content-Length slot, refilled for
+ * each response: Node reads the object within writeHead and keeps nothing of it.
+ */
+const sizedHeaders = new WeakMap<Record<string, string>, Record<string, string>>();
+
 /** Response headers plus the Content-Length of a body known in full. */
 function withLength(headers: Record<string, string>, body: string): Record<string, string> {
-  return { ...headers, 'content-length': String(Buffer.byteLength(body)) };
+  const length = String(Buffer.byteLength(body));
+  if (!Object.isFrozen(headers)) return { ...headers, 'content-length': length };
+  let sized = sizedHeaders.get(headers);
+  if (!sized) {
+    sized = { ...headers, 'content-length': length };
+    sizedHeaders.set(headers, sized);
+  } else {
+    sized['content-length'] = length;
+  }
+  return sized;
 }
 
 /** Streams with writes waiting for the end of the tick, flushed by one shared setImmediate. */
