@@ -44,6 +44,8 @@ import { checkResultShape } from './result-checks.js';
 import { eventOf } from './subscription.js';
 import type { Subscription } from './subscription.js';
 import { DEFAULT_RESUBSCRIBE, SubscriptionHub } from './subscriptions.js';
+import { ClientTaskReceiver } from './task-receiver.js';
+import type { TaskRequestOptions } from './task-receiver.js';
 import { TaskClient, readTask, withTasksExtension } from './tasks.js';
 import { TransportTap } from './transport-tap.js';
 import type {
@@ -139,6 +141,8 @@ export class Client {
   private refreshing = false;
   private refreshAgain = false;
   private readonly tasksOn: boolean;
+  /** Set when the server may task-augment elicitation and sampling (2025-11-25). */
+  private readonly taskRequests: TaskRequestOptions | undefined;
   /** Each tool's `execution.taskSupport`, from the last `tools/list`. */
   private readonly taskSupport = new Map<string, unknown>();
   private listedForTasks = false;
@@ -153,7 +157,14 @@ export class Client {
     options: ClientOptions = {},
   ) {
     this.handlers = new HandlerSet(options.handlers);
-    this.capabilities = mergeCapabilities(this.handlers.capabilities, options.capabilities);
+    const taskCap = options.taskRequests ? ClientTaskReceiver.capability(this.handlers) : undefined;
+    this.taskRequests = !taskCap
+      ? undefined
+      : options.taskRequests === true
+        ? {}
+        : options.taskRequests || {};
+    const derived = taskCap ? { ...this.handlers.capabilities, tasks: taskCap } : this.handlers.capabilities;
+    this.capabilities = mergeCapabilities(derived, options.capabilities);
     this.era_ = options.era ?? 'auto';
     this.probeTimeoutMs = options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
     this.timeoutMs = options.timeoutMs;
@@ -248,6 +259,7 @@ export class Client {
       withMeta: (p) => this.withMeta(p),
     });
     this.handlers.register(session);
+    if (this.taskRequests) new ClientTaskReceiver(this.handlers, this.taskRequests).register(session);
     session.onnotification = (n) => this.handleNotification(hub, n);
     session.onclose = (error) => {
       closing.abort();

@@ -14,6 +14,7 @@ import type {
 } from '../protocol/types/index.js';
 import type { JsonRpcNotification } from '../jsonrpc/index.js';
 import type { ResultCache } from './result-cache.js';
+import type { TaskRequestOptions } from './task-receiver.js';
 import type { TaskInfo } from './tasks.js';
 
 /** Which era the client speaks: `auto` probes and falls back; see {@link ClientOptions.era}. */
@@ -142,6 +143,15 @@ export interface ClientOptions {
    * all of that off.
    */
   tasks?: boolean;
+  /**
+   * Let the server task-augment `elicitation/create` and `sampling/createMessage`
+   * (2025-11-25 experimental tasks; default off). The client then declares
+   * `tasks.requests.elicitation.create` / `sampling.createMessage` (for the handlers it
+   * has), `tasks.list` and `tasks.cancel`, answers an augmented request with a
+   * `CreateTaskResult`, runs the handler in the background and serves the server's
+   * `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel` for those tasks.
+   */
+  taskRequests?: boolean | TaskRequestOptions;
   /** Called with the new tool list after an automatic refresh. */
   onToolsChanged?: (tools: Tool[]) => void;
   /**
