@@ -362,8 +362,16 @@ export class Client {
       this.listedForTasks = true;
       for await (const _tool of this.tools(options)) void _tool;
     }
-    if (serverTasks && p.task === undefined && this.taskSupport.get(params.name) === 'required')
-      p = { ...p, task: {} };
+    const support = this.taskSupport.get(params.name);
+    if (
+      serverTasks &&
+      p.task === undefined &&
+      (support === 'required' || (options?.task && support === 'optional'))
+    )
+      p = {
+        ...p,
+        task: typeof options?.task === 'object' && options.task.ttlMs ? { ttl: options.task.ttlMs } : {},
+      };
     try {
       return await this.send('tools/call', p, options);
     } catch (e) {

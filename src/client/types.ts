@@ -27,6 +27,12 @@ export type CallOptions = Pick<
 > & {
   /** When a tool call runs as a task: each state of the task as it is seen. */
   onTaskStatus?: (task: TaskInfo) => void;
+  /**
+   * Run a `tools/call` as a task where the tool allows it (2025-11-25: a tool whose
+   * `taskSupport` is `optional`; `required` ones always are), with the TTL asked for.
+   * In the modern era the server decides, and this changes nothing.
+   */
+  task?: boolean | { ttlMs?: number };
 };
 
 /** What a handler learns about the request it answers. */
