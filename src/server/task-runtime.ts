@@ -46,10 +46,15 @@ export interface TaskOptions {
   /** Tasks per `tasks/list` page (default 50). */
   pageSize?: number;
   /**
-   * Who owns a request's tasks. Default: the authenticated principal when there is one;
-   * otherwise the connection in the 2025-11-25 generation, and the unguessable task id
-   * alone in the extension (which has no `tasks/list`). Unauthenticated modern callers
-   * share one owner, so they share the `maxLivePerOwner` cap.
+   * Who owns a request's tasks: only the owner may get, read, list, update or cancel them.
+   * Default: the authenticated principal when there is one (so any session, on any node
+   * sharing the store, after any restart). Otherwise, in 2025-11-25, the MCP session: the
+   * `Mcp-Session-Id` when sessions are shared between nodes (so another node serving the
+   * same session reaches its tasks), else the connection; a new session of the same
+   * unauthenticated client is someone else, since nothing proves it is not. In the
+   * extension (no `tasks/list`) an unauthenticated task is reached by its unguessable id
+   * alone, as the extension intends; those callers share one `maxLivePerOwner` cap.
+   * Set this to bind tasks to something else your deployment trusts.
    */
   owner?: (rc: RequestContext) => string;
 }
