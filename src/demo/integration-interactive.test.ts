@@ -7,12 +7,11 @@
  * modern era they come back as `input_required` results and the client retries.
  */
 import assert from 'node:assert/strict';
-import { within } from '../client/test-helpers.js';
-import { delay, until } from '../test-support/mcp-harness.js';
 import type { Obj, WireTap } from '../test-support/mcp-harness.js';
 import { firstText, runScenarios } from '../test-support/integration.js';
 import type { Scenario, ScenarioContext } from '../test-support/integration.js';
-import { DEMO_TOOL_NAMES, ROOTS, TOOL_CASES } from './test-helpers.js';
+import { DEMO_TOOL_NAMES, ROOTS, TOOL_CASES } from '../test-support/demo-cases.js';
+import { delay, waitFor, within } from '../test-support/waiting.js';
 
 const WATCHED = 'test://watched-resource';
 
@@ -181,12 +180,12 @@ const scenarios: Scenario[] = [
       const n = toolLists.length;
       const added = await client.callTool({ name: 'toggle_bonus_tool', arguments: {} });
       assert.equal(firstText(added), 'bonus_tool added');
-      await until(() => toolLists.length > n && has(toolLists.at(-1)));
+      await waitFor(() => toolLists.length > n && has(toolLists.at(-1)));
       assert.equal(toolLists.at(-1)!.length, DEMO_TOOL_NAMES.length + 1, 'every page refetched');
       const bonus = await client.callTool({ name: 'bonus_tool', arguments: {} });
       assert.equal(firstText(bonus), 'You found the bonus tool');
       await client.callTool({ name: 'toggle_bonus_tool', arguments: {} });
-      await until(() => !has(toolLists.at(-1)));
+      await waitFor(() => !has(toolLists.at(-1)));
       const gone = await client.callTool({ name: 'bonus_tool', arguments: {} }).catch((e: Error) => e);
       assert.match(String((gone as Error).message), /Unknown tool: bonus_tool/);
     },

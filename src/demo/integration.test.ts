@@ -8,13 +8,13 @@ import assert from 'node:assert/strict';
 import { LocalError, WireError } from '../jsonrpc/index.js';
 import { MetaKey } from '../protocol/meta-keys.js';
 import type { Progress } from '../session/index.js';
-import { collect } from '../client/test-helpers.js';
-import { delay } from '../test-support/mcp-harness.js';
+import { collect } from '../test-support/client-harness.js';
 import type { Obj, WireTap } from '../test-support/mcp-harness.js';
 import { PAGE_SIZE, STEP_MS, firstText, runScenarios } from '../test-support/integration.js';
 import type { Scenario } from '../test-support/integration.js';
 import { TINY_PNG_BASE64 } from './everything-media.js';
-import { DEMO_TOOL_NAMES, PROMPT_CASES, SKILL_URIS } from './test-helpers.js';
+import { DEMO_TOOL_NAMES, PROMPT_CASES, SKILL_URIS } from '../test-support/demo-cases.js';
+import { delay } from '../test-support/waiting.js';
 
 const WATCHED = 'test://watched-resource';
 

@@ -15,7 +15,7 @@ import type { ClientOptions } from '../client/index.js';
 import type { Transport } from '../jsonrpc/index.js';
 import type { Tool } from '../protocol/types/index.js';
 import { createEverythingServer } from '../demo/everything-server.js';
-import { ROOTS, elicit, sample } from '../demo/test-helpers.js';
+import { ROOTS, elicit, sample } from './demo-cases.js';
 import type { McpServer } from '../server/index.js';
 import { createMemoryPair } from '../transports/memory/index.js';
 import { StdioClientTransport } from '../transports/stdio/index.js';
