@@ -47,6 +47,8 @@ export class WireTap implements Transport {
 
   /** The pass-through the inspector records its wire history with; this tap is its listener. */
   private readonly recorder: WireRecorder;
+  /** Passed through: over modern Streamable HTTP, closing a request's stream cancels it. */
+  readonly abortRequest?: (id: RequestId) => boolean;
 
   constructor(
     readonly inner: Transport,
@@ -56,6 +58,7 @@ export class WireTap implements Transport {
     this.recorder = new WireRecorder(inner, (direction, message, invalid) =>
       this.record(direction, message, invalid),
     );
+    if (this.recorder.abortRequest) this.abortRequest = (id) => this.recorder.abortRequest!(id);
   }
 
   start(sink: TransportSink): void | Promise<void> {
