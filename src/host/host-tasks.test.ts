@@ -19,7 +19,8 @@ import { ScriptedProvider, textAnswer } from './llm.js';
 import type { Host } from './host.js';
 import { HostError } from './config-error.js';
 import type { AuditTrail } from './audit.js';
-import { makeHost, waitFor } from './test-helpers.js';
+import { makeHost } from '../test-support/host-harness.js';
+import { waitFor } from '../test-support/waiting.js';
 
 const text = (r: { content: Array<{ type: string; text?: string }> }): string =>
   r.content.map((c) => c.text ?? `[${c.type}]`).join('');

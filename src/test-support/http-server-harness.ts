@@ -6,12 +6,13 @@
  */
 import http from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
-import { MetaKey } from '../../protocol/meta-keys.js';
-import { createEverythingServer } from '../../demo/everything-server.js';
-import type { McpServer } from '../../server/index.js';
-import { assertWireMessage } from '../../test-support/wire-schema.js';
-import { serve } from './node-adapter.js';
-import type { RunningServer, ServeOptions } from './node-adapter.js';
+import { MetaKey } from '../protocol/meta-keys.js';
+import { createEverythingServer } from '../demo/everything-server.js';
+import type { McpServer } from '../server/index.js';
+import { assertWireMessage } from './wire-schema.js';
+import { serve } from '../transports/http-server/node-adapter.js';
+import type { RunningServer, ServeOptions } from '../transports/http-server/node-adapter.js';
+import { delay } from './waiting.js';
 
 export type Obj = Record<string, unknown>;
 
@@ -22,23 +23,6 @@ export const POST_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'content-type': 'application/json',
   accept: ACCEPT_BOTH,
 });
-
-export const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-/** Polls `check` until it returns something other than undefined/false. */
-export async function until<T>(
-  check: () => T | undefined | false,
-  timeoutMs = 3000,
-  what = 'condition',
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = check();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`until(): ${what} not met within ${timeoutMs} ms`);
-    await delay(5);
-  }
-}
 
 // ------------------------------------------------------------------ the server
 

@@ -12,10 +12,10 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseHostConfig } from '../host/index.js';
-import { CHROMIUM, CHROMIUM_ARGS } from '../test-support/chromium.js';
-import { InspectorHost } from './inspector-host.js';
-import { startInspectorServer } from './server.js';
-import type { InspectorServer } from './server.js';
+import { CHROMIUM, CHROMIUM_ARGS } from './chromium.js';
+import { InspectorHost } from '../inspector/inspector-host.js';
+import { startInspectorServer } from '../inspector/server.js';
+import type { InspectorServer } from '../inspector/server.js';
 
 const here = (p: string): string => fileURLToPath(new URL(p, import.meta.url));
 
