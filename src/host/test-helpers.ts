@@ -7,12 +7,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AuditTrail } from './audit.js';
-import { parseHostConfig } from './config-parse.js';
+import { AuditTrail } from './policy/audit.js';
+import { parseHostConfig } from './config/config-parse.js';
 import { Host } from './host.js';
 import type { HostOptions } from './host.js';
-import { ScriptedUi } from './ui.js';
-import type { ScriptedAnswers } from './ui.js';
+import { ScriptedUi } from './ui/ui.js';
+import type { ScriptedAnswers } from './ui/ui.js';
 
 const here = (p: string): string => fileURLToPath(new URL(p, import.meta.url));
 

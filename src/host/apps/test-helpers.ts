@@ -20,8 +20,8 @@ import { appsClientCapabilities } from '../../protocol/apps.js';
 import type { McpServer } from '../../server/index.js';
 import { createMemoryPair } from '../../transports/memory/index.js';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../test-support/chromium.js';
-import { startSandboxProxyServer } from '../node-sandbox-server.js';
-import type { SandboxProxyServer } from '../node-sandbox-server.js';
+import { startSandboxProxyServer } from '../serve/node-sandbox-server.js';
+import type { SandboxProxyServer } from '../serve/node-sandbox-server.js';
 
 /** Why the Chromium tests skip, or false when they run. */
 /** The test host's client: it declares the Apps extension, and is connected to `transport`. */
