@@ -7,7 +7,7 @@ import type {
   ElicitValue,
   ElicitationRequestedSchema,
   PrimitiveSchemaDefinition,
-} from '../protocol/types/index.js';
+} from '../../protocol/types/index.js';
 
 type Field = PrimitiveSchemaDefinition & Record<string, unknown>;
 

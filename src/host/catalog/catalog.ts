@@ -5,12 +5,12 @@
  * Tools are pinned: the hash of each approved definition is stored, and a definition that
  * changes afterwards is held back until approved again.
  */
-import type { Prompt, Resource, ResourceTemplate, Tool } from '../protocol/types/index.js';
+import type { Prompt, Resource, ResourceTemplate, Tool } from '../../protocol/types/index.js';
 import { aliasFor, withDigest } from './names.js';
-import { toolHash } from './pins.js';
-import type { ApprovalStore } from './pins.js';
-import { inspectTool } from './tool-inspection.js';
-import type { ToolWarning } from './tool-inspection.js';
+import { toolHash } from '../policy/pins.js';
+import type { ApprovalStore } from '../policy/pins.js';
+import { inspectTool } from '../policy/tool-inspection.js';
+import type { ToolWarning } from '../policy/tool-inspection.js';
 
 /**
  * - `approved`: offered to the model and callable (policy still applies);

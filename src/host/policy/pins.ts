@@ -3,7 +3,7 @@
  * tool definition the user (or the policy) approved; a server that later changes the
  * definition no longer matches its pin, and the tool needs approval again.
  */
-import type { Tool } from '../protocol/types/index.js';
+import type { Tool } from '../../protocol/types/index.js';
 
 /** JSON with object keys sorted, so equal definitions hash alike whatever the key order. */
 export function canonicalJson(value: unknown): string {

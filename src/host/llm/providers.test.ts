@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { CreateMessageRequestParams } from '../protocol/types/index.js';
+import type { CreateMessageRequestParams } from '../../protocol/types/index.js';
 import { AnthropicProvider } from './anthropic-provider.js';
 import { OpenAiProvider } from './openai-provider.js';
 

@@ -5,7 +5,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
-import { InteractiveProvider } from './llm.js';
+import { InteractiveProvider } from '../llm/llm.js';
 import { TerminalUi } from './terminal-ui.js';
 
 function terminal(...answers: string[]): { ui: TerminalUi; screen: () => string } {

@@ -1,7 +1,7 @@
 /** Plain-text rendering of sampling conversations for the terminal (server text made safe). */
-import type { SamplingMessage, SamplingMessageContentBlock } from '../protocol/types/index.js';
-import { blocksOf } from './llm.js';
-import { displaySafe } from './tool-inspection.js';
+import type { SamplingMessage, SamplingMessageContentBlock } from '../../protocol/types/index.js';
+import { blocksOf } from '../llm/llm.js';
+import { displaySafe } from '../policy/tool-inspection.js';
 
 /** One content block on one line (or a few). */
 export function renderBlock(block: SamplingMessageContentBlock): string {

@@ -3,9 +3,9 @@
  * command line, untruncated, its working directory and environment, and warnings for
  * patterns that deserve a second look.
  */
-import type { StdioServerConfig } from './config-types.js';
+import type { StdioServerConfig } from '../config/config-types.js';
 import { canonicalJson, sha256 } from './pins.js';
-import type { CommandConsentRequest } from './ui.js';
+import type { CommandConsentRequest } from '../ui/ui.js';
 
 /** Quotes one argument the way a POSIX shell would need it, so what is shown is exact. */
 export function shellQuote(arg: string): string {

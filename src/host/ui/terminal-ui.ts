@@ -6,10 +6,10 @@
 import { createInterface } from 'node:readline';
 import type { Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import type { CreateMessageResult, ElicitResult, ElicitValue } from '../protocol/types/index.js';
+import type { CreateMessageResult, ElicitResult, ElicitValue } from '../../protocol/types/index.js';
 import { choicesOf, parseFieldInput } from './form-schema.js';
-import { blocksOf } from './llm.js';
-import { displaySafe } from './tool-inspection.js';
+import { blocksOf } from '../llm/llm.js';
+import { displaySafe } from '../policy/tool-inspection.js';
 import type {
   CommandConsentRequest,
   CompletionRequest,

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { Catalog } from './catalog.js';
 import { ALIAS_PATTERN, aliasFor } from './names.js';
-import { MemoryApprovalStore, canonicalJson, toolHash } from './pins.js';
-import { displaySafe, inspectTool } from './tool-inspection.js';
+import { MemoryApprovalStore, canonicalJson, toolHash } from '../policy/pins.js';
+import { displaySafe, inspectTool } from '../policy/tool-inspection.js';
 
 describe('aliases: stable, LLM-safe, collision-proof', () => {
   test('clean pairs keep their readable form', () => {

@@ -2,7 +2,7 @@
  * Roots as the host handles them: absolute, normalized paths, turned into `file://` URIs
  * only when a server is told. Pure string work, so it runs anywhere.
  */
-import type { Root } from '../protocol/types/index.js';
+import type { Root } from '../../protocol/types/index.js';
 
 /** Resolves `.` and `..` segments and doubled slashes; `..` never climbs above `/`. */
 export function normalizePath(path: string): string {

@@ -4,10 +4,10 @@
  * without a shell. The rest of the host never imports `node:*`.
  */
 import { spawn } from 'node:child_process';
-import type { Transport } from '../jsonrpc/index.js';
-import { SseClientTransport, StreamableHttpClientTransport } from '../transports/http-client/node.js';
-import { StdioClientTransport } from '../transports/stdio/index.js';
-import type { ServerConfig } from './config-types.js';
+import type { Transport } from '../../jsonrpc/index.js';
+import { SseClientTransport, StreamableHttpClientTransport } from '../../transports/http-client/node.js';
+import { StdioClientTransport } from '../../transports/stdio/index.js';
+import type { ServerConfig } from '../config/config-types.js';
 
 /**
  * The default transport factory: stdio servers are spawned without a shell in their own

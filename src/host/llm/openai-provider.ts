@@ -7,7 +7,7 @@ import type {
   CreateMessageRequestParams,
   CreateMessageResult,
   SamplingMessageContentBlock,
-} from '../protocol/types/index.js';
+} from '../../protocol/types/index.js';
 import { blocksOf, contentOf, sdkClientOptions } from './llm.js';
 import type { CompleteOptions, LlmProvider, SdkProviderOptions } from './llm.js';
 

@@ -7,8 +7,8 @@ import type {
   CreateMessageRequestParams,
   CreateMessageResult,
   SamplingMessageContentBlock,
-} from '../protocol/types/index.js';
-import type { HostUi } from './ui.js';
+} from '../../protocol/types/index.js';
+import type { HostUi } from '../ui/ui.js';
 
 /** Options of one completion. */
 export interface CompleteOptions {

@@ -5,7 +5,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SANDBOX_PROXY_HEADERS, sandboxProxyHtml } from './apps/sandbox-proxy.js';
+import { SANDBOX_PROXY_HEADERS, sandboxProxyHtml } from '../apps/sandbox-proxy.js';
 
 export interface SandboxProxyServerOptions {
   /**

@@ -3,7 +3,7 @@
  * (server, tool) pair the server listed. The LLM-facing alias is never consulted, so a
  * tool cannot borrow another's permissions by sanitizing to the same alias.
  */
-import type { Decision, HostConfig, RateLimit, ServerConfig } from './config-types.js';
+import type { Decision, HostConfig, RateLimit, ServerConfig } from '../config/config-types.js';
 
 /** Why a decision came out as it did, for the audit log and approval prompts. */
 export type DecisionSource = 'tool-rule' | 'server-default' | 'host-default' | 'read-default' | 'remembered';

@@ -7,14 +7,19 @@
  * rate limits and audit log. The list follows the catalog (`list_changed` goes out to
  * connected clients when it changes).
  */
-import { LocalError, WireError } from '../jsonrpc/index.js';
-import type { CallToolResult, PromptMessage } from '../protocol/types/index.js';
-import { McpServer } from '../server/index.js';
-import type { JsonSchemaObject, Registration, ServerContext, StandardSchemaLike } from '../server/index.js';
-import { errorText } from './audit.js';
-import { HostError } from './config-error.js';
-import type { Host } from './host.js';
-import type { HostCallOptions } from './host-calls.js';
+import { LocalError, WireError } from '../../jsonrpc/index.js';
+import type { CallToolResult, PromptMessage } from '../../protocol/types/index.js';
+import { McpServer } from '../../server/index.js';
+import type {
+  JsonSchemaObject,
+  Registration,
+  ServerContext,
+  StandardSchemaLike,
+} from '../../server/index.js';
+import { errorText } from '../policy/audit.js';
+import { HostError } from '../config/config-error.js';
+import type { Host } from '../host.js';
+import type { HostCallOptions } from '../host-calls.js';
 
 /** Options of {@link Gateway}. */
 export interface GatewayOptions {
@@ -74,7 +79,7 @@ export class Gateway {
 
   /** Serves over this process's stdin and stdout. Don't use a terminal UI reading stdin then. */
   async serveStdio(): Promise<void> {
-    const { StdioServerTransport } = await import('../transports/stdio/index.js');
+    const { StdioServerTransport } = await import('../../transports/stdio/index.js');
     const session = await this.server.connect(new StdioServerTransport());
     this.closeServing.push(() => session.close());
   }
@@ -83,7 +88,7 @@ export class Gateway {
   async serveHttp(
     options: { port?: number; host?: string; path?: string } = {},
   ): Promise<{ url: string; close(): Promise<void> }> {
-    const { serve } = await import('../transports/http-server/index.js');
+    const { serve } = await import('../../transports/http-server/index.js');
     const running = await serve(this.server, options);
     this.closeServing.push(() => running.close());
     return running;

@@ -8,10 +8,10 @@ import type {
   SamplingMessage,
   ToolResultContent,
   ToolUseContent,
-} from '../protocol/types/index.js';
-import { errorText } from './audit.js';
-import { HostError } from './config-error.js';
-import type { Host } from './host.js';
+} from '../../protocol/types/index.js';
+import { errorText } from '../policy/audit.js';
+import { HostError } from '../config/config-error.js';
+import type { Host } from '../host.js';
 import { blocksOf, textOf } from './llm.js';
 import type { LlmProvider } from './llm.js';
 

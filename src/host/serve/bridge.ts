@@ -4,11 +4,11 @@
  * for clients that only spawn processes. Both eras work on both sides, since the bridge
  * is a host of one server plus a gateway that keeps the original names.
  */
-import { parseHostConfig } from './config-parse.js';
-import type { ParseConfigOptions } from './config-parse.js';
+import { parseHostConfig } from '../config/config-parse.js';
+import type { ParseConfigOptions } from '../config/config-parse.js';
 import { Gateway } from './gateway.js';
-import { Host } from './host.js';
-import type { HostOptions } from './host.js';
+import { Host } from '../host.js';
+import type { HostOptions } from '../host.js';
 
 /** Options of {@link bridge}. */
 export interface BridgeOptions extends HostOptions {

@@ -4,8 +4,8 @@
  * URLs opened only after consent, only http(s), never through a shell) and roots (each
  * server is told only its own).
  */
-import type { ClientHandlers, HandlerContext } from '../client/index.js';
-import { WireError } from '../jsonrpc/index.js';
+import type { ClientHandlers, HandlerContext } from '../../client/index.js';
+import { WireError } from '../../jsonrpc/index.js';
 import type {
   CreateMessageRequestParams,
   CreateMessageResult,
@@ -13,14 +13,14 @@ import type {
   ElicitRequestParams,
   ElicitResult,
   Root,
-} from '../protocol/types/index.js';
-import { errorText } from './audit.js';
-import type { AuditEntry } from './audit.js';
-import { validateForm } from './form-schema.js';
-import { blocksOf } from './llm.js';
-import type { LlmRouter } from './llm-router.js';
-import type { RateLimiter } from './policy.js';
-import type { HostUi } from './ui.js';
+} from '../../protocol/types/index.js';
+import { errorText } from '../policy/audit.js';
+import type { AuditEntry } from '../policy/audit.js';
+import { validateForm } from '../ui/form-schema.js';
+import { blocksOf } from '../llm/llm.js';
+import type { LlmRouter } from '../llm/llm-router.js';
+import type { RateLimiter } from '../policy/policy.js';
+import type { HostUi } from '../ui/ui.js';
 
 /** What the answers need from the host. */
 export interface ServerRequestDeps {

@@ -1,13 +1,13 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeCommand } from './command-consent.js';
-import { parseHostConfig } from './config-parse.js';
-import type { StdioServerConfig } from './config-types.js';
-import { parseFieldInput, validateForm } from './form-schema.js';
-import { selectModel } from './llm-router.js';
+import { parseHostConfig } from '../config/config-parse.js';
+import type { StdioServerConfig } from '../config/config-types.js';
+import { parseFieldInput, validateForm } from '../ui/form-schema.js';
+import { selectModel } from '../llm/llm-router.js';
 import { Policy, RateLimiter } from './policy.js';
-import { rootsFor } from './roots.js';
-import { urlWarnings } from './server-requests.js';
+import { rootsFor } from '../config/roots.js';
+import { urlWarnings } from '../supervision/server-requests.js';
 
 describe('policy', () => {
   const config = parseHostConfig({

@@ -9,8 +9,8 @@ import type {
   ElicitResult,
   ElicitationRequestedSchema,
   Tool,
-} from '../protocol/types/index.js';
-import type { ToolWarning } from './tool-inspection.js';
+} from '../../protocol/types/index.js';
+import type { ToolWarning } from '../policy/tool-inspection.js';
 
 /** Consent to start a local server for the first time. */
 export interface CommandConsentRequest {

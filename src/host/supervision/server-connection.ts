@@ -4,13 +4,13 @@
  * server with exponential backoff up to a cap, and stop it cleanly. Its health is a small
  * state machine reported through `onhealth`.
  */
-import { Client } from '../client/index.js';
-import type { ClientHandlers } from '../client/index.js';
-import type { Transport } from '../jsonrpc/index.js';
-import type { SessionLogger } from '../session/index.js';
-import type { ServerConfig } from './config-types.js';
-import { HostError } from './config-error.js';
-import { errorText } from './audit.js';
+import { Client } from '../../client/index.js';
+import type { ClientHandlers } from '../../client/index.js';
+import type { Transport } from '../../jsonrpc/index.js';
+import type { SessionLogger } from '../../session/index.js';
+import type { ServerConfig } from '../config/config-types.js';
+import { HostError } from '../config/config-error.js';
+import { errorText } from '../policy/audit.js';
 
 /** Where a server is in its life. */
 export type ServerState =

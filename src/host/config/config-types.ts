@@ -3,7 +3,7 @@
  * already write (Claude Desktop and Cursor's `mcpServers`, VS Code's `servers`) is read
  * into these shapes by {@link parseHostConfig}.
  */
-import type { EraPreference } from '../client/index.js';
+import type { EraPreference } from '../../client/index.js';
 
 /** What a policy says about a call: run it, refuse it, or ask the user first. */
 export type Decision = 'allow' | 'deny' | 'ask';

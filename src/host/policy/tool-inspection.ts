@@ -4,7 +4,7 @@
  * characters that hide text from a person (invisible, bidirectional, terminal escapes).
  * A flagged tool is not offered to the model until someone approves it.
  */
-import type { Tool } from '../protocol/types/index.js';
+import type { Tool } from '../../protocol/types/index.js';
 
 /** One reason a definition looks suspicious. */
 export interface ToolWarning {

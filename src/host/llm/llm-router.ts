@@ -2,11 +2,11 @@
  * From a server's modelPreferences to a configured model and its provider. Providers are
  * built on first use, and the vendor SDKs are imported only then.
  */
-import type { ModelPreferences } from '../protocol/types/index.js';
-import type { LlmConfig, ModelConfig, ProviderConfig } from './config-types.js';
+import type { ModelPreferences } from '../../protocol/types/index.js';
+import type { LlmConfig, ModelConfig, ProviderConfig } from '../config/config-types.js';
 import { InteractiveProvider } from './llm.js';
 import type { LlmProvider } from './llm.js';
-import type { HostUi } from './ui.js';
+import type { HostUi } from '../ui/ui.js';
 
 /**
  * Picks a model for a request, following the spec's advice: the hints are tried in

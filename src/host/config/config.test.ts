@@ -4,8 +4,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from './config-error.js';
 import { parseHostConfig } from './config-parse.js';
-import { loadHostConfig } from './node-files.js';
-import { tempDir } from '../test-support/host-harness.js';
+import { loadHostConfig } from '../node-files.js';
+import { tempDir } from '../../test-support/host-harness.js';
 
 function issuesOf(fn: () => unknown): string[] {
   try {
