@@ -12,7 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { McpServer } from '../server/index.js';
 import { createMemoryPair } from '../transports/memory/index.js';
 import { StdioClientTransport } from '../transports/stdio/index.js';
-import { WireTap, until } from '../test-support/mcp-harness.js';
+import { WireTap } from '../test-support/mcp-harness.js';
+import { waitFor } from '../test-support/waiting.js';
 import { Client } from './client.js';
 import type { ClientOptions } from './types.js';
 
@@ -118,7 +119,7 @@ describe('client task receiver (2025-11-25, server to client)', () => {
     const call = client.callTool({ name: 'approve', arguments: {} });
     await started.wait;
     // The server got a CreateTaskResult and polls while the user thinks.
-    await until(() => tap.requestsFrom('server', 'tasks/get').length >= 2, 10_000);
+    await waitFor(() => tap.requestsFrom('server', 'tasks/get').length >= 2, 10_000);
     answer.open();
     const r = await call;
     assert.equal(text(r), 'accept {"ok":true}');
@@ -134,7 +135,7 @@ describe('client task receiver (2025-11-25, server to client)', () => {
     const final = tap.responses(result.id, 'client')[0]!.result as Obj;
     assert.deepEqual((final._meta as Obj)['io.modelcontextprotocol/related-task'], { taskId: task.taskId });
     // The client told the server when the task finished.
-    await until(() =>
+    await waitFor(() =>
       tap
         .notifications('notifications/tasks/status', 'client')
         .some((n) => (n.params as Obj).status === 'completed'),
@@ -190,7 +191,7 @@ describe('client task receiver (2025-11-25, server to client)', () => {
     await started.wait;
     stop.abort();
     await assert.rejects(call);
-    await until(() => aborted, 10_000);
+    await waitFor(() => aborted, 10_000);
     const cancel = tap.requestsFrom('server', 'tasks/cancel')[0]!;
     const answer = tap.responses(cancel.id, 'client')[0]!.result as Obj;
     assert.equal(answer.status, 'cancelled');
