@@ -15,7 +15,7 @@ import {
 } from '../test-support/client-harness.js';
 import type { Obj } from '../test-support/client-harness.js';
 import type { ClientOptions, HandlerContext } from './types.js';
-import { delay, settle } from '../test-support/waiting.js';
+import { WAIT_MS, delay, settle, waitFor } from '../test-support/waiting.js';
 
 function isLocal(code: LocalErrorCode, includes?: string) {
   return (e: unknown): boolean => {
@@ -349,7 +349,7 @@ for (const era of ['legacy', 'modern'] as const) {
       );
       if (era === 'legacy') await server.session.notify('notifications/tools/list_changed');
       else server.broadcast('notifications/tools/list_changed');
-      for (let i = 0; i < 100 && changed.length === 0; i++) await delay(5);
+      await waitFor(() => changed.length > 0, WAIT_MS, 'the changed tool list');
       assert.equal(changed.length, 1);
       assert.equal(changed[0]!.length, 9);
       await client.close();

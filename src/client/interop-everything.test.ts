@@ -12,7 +12,7 @@ import { Client } from './client.js';
 import { collect } from '../test-support/client-harness.js';
 import type { Obj } from '../test-support/client-harness.js';
 import type { ElicitRequestParams } from '../protocol/types/index.js';
-import { delay, within } from '../test-support/waiting.js';
+import { WAIT_MS, waitFor, within } from '../test-support/waiting.js';
 
 const SERVER = fileURLToPath(import.meta.resolve('@modelcontextprotocol/server-everything/dist/index.js'));
 
@@ -235,7 +235,7 @@ describe('interop: server-everything (SDK v1) over stdio', () => {
     notifications.length = 0;
     await client.setRoots([{ uri: 'file:///tmp/other', name: 'other' }]);
     // The server refetches the roots when told they changed, then logs it.
-    for (let i = 0; i < 100 && !notifications.includes('notifications/message'); i++) await delay(10);
+    await waitFor(() => notifications.includes('notifications/message'), WAIT_MS, 'the log line');
     const roots = await client.callTool({ name: 'get-roots-list', arguments: {} });
     assert.match(JSON.stringify(roots.content), /file:\/\/\/tmp\/other/);
   });

@@ -22,7 +22,7 @@ import {
   rpc,
   startEverything,
 } from '../../test-support/http-server-harness.js';
-import { delay, waitFor } from '../../test-support/waiting.js';
+import { WAIT_MS, delay, waitFor } from '../../test-support/waiting.js';
 
 const inSession = (sid: string, version = LEGACY): Record<string, string> => ({
   'mcp-session-id': sid,
@@ -55,7 +55,7 @@ describe('hostile HTTP clients', () => {
       const reader = unreadGet(g.running.port, sid);
       try {
         // The GET is open once a second one is refused with 409.
-        for (let i = 0; i < 100 && (await postJsonGet(g.url, sid)) !== 409; i++) await delay(20);
+        await waitFor(async () => (await postJsonGet(g.url, sid)) === 409, WAIT_MS, 'the GET stream open');
         const start = process.memoryUsage().heapUsed;
         let reopened = false;
         for (let round = 0; round < 60 && !reopened; round++) {
