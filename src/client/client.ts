@@ -30,7 +30,7 @@ import type { Era } from '../protocol/versions.js';
 import { isLogLevel } from '../session/logging-levels.js';
 import type { LogLevel } from '../session/logging-levels.js';
 import type { PeerInfo } from '../session/request-context.js';
-import { Session } from '../session/index.js';
+import { Session, clientRole } from '../session/index.js';
 import type { Implementation, SessionLogger } from '../session/index.js';
 import { DEFAULT_PROBE_TIMEOUT_MS, legacyDiscoverResult, selectEra } from './era-selection.js';
 import { HandlerSet, mergeCapabilities } from './handlers.js';
@@ -230,7 +230,7 @@ export class Client {
     if (this.session?.isOpen)
       throw new LocalError('AlreadyConnected', 'This client is already connected; close it first');
     const session = new Session({
-      role: 'client',
+      role: clientRole,
       info: this.info,
       capabilities: this.capabilities,
       ...(this.versions ? { versions: this.versions } : {}),

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { createEverythingServer } from '../demo/everything-server.js';
 import { LocalError } from '../jsonrpc/index.js';
 import { serve } from '../transports/http-server/index.js';
-import type { ServerHealth } from './server-connection.js';
+import type { ServerHealth } from './supervision/server-connection.js';
 import { OURS, ROGUE, alive, makeHost, nodeServer } from '../test-support/host-harness.js';
 import { waitFor } from '../test-support/waiting.js';
 

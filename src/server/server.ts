@@ -1,7 +1,7 @@
 import { WireError } from '../jsonrpc/index.js';
 import type { Params, RequestId, Transport } from '../jsonrpc/index.js';
 import { MetaKey } from '../protocol/meta-keys.js';
-import { Session } from '../session/index.js';
+import { Session, serverRole } from '../session/index.js';
 import type { Implementation, RequestContext, RequestHandler, SessionLogger } from '../session/index.js';
 import { LocalChangeBus } from './change-bus.js';
 import type { ChangeBus, ChangeEvent } from './change-bus.js';
@@ -344,7 +344,7 @@ export class McpServer {
    */
   async connect(transport: Transport): Promise<Session> {
     const session = new Session({
-      role: 'server',
+      role: serverRole,
       info: this.info,
       capabilities: (this.connectCapabilities ??= this.capabilities()),
       ...(this.options.instructions !== undefined ? { instructions: this.options.instructions } : {}),

@@ -20,8 +20,8 @@ import { appsClientCapabilities } from '../protocol/apps.js';
 import type { McpServer } from '../server/index.js';
 import { createMemoryPair } from '../transports/memory/index.js';
 import { CHROMIUM, CHROMIUM_ARGS } from './chromium.js';
-import { startSandboxProxyServer } from '../host/node-sandbox-server.js';
-import type { SandboxProxyServer } from '../host/node-sandbox-server.js';
+import { startSandboxProxyServer } from '../host/serve/node-sandbox-server.js';
+import type { SandboxProxyServer } from '../host/serve/node-sandbox-server.js';
 
 /** Why the Chromium tests skip, or false when they run. */
 /** The test host's client: it declares the Apps extension, and is connected to `transport`. */

@@ -7,12 +7,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AuditTrail } from '../host/audit.js';
-import { parseHostConfig } from '../host/config-parse.js';
+import { AuditTrail } from '../host/policy/audit.js';
+import { parseHostConfig } from '../host/config/config-parse.js';
 import { Host } from '../host/host.js';
 import type { HostOptions } from '../host/host.js';
-import { ScriptedUi } from '../host/ui.js';
-import type { ScriptedAnswers } from '../host/ui.js';
+import { ScriptedUi } from '../host/ui/ui.js';
+import type { ScriptedAnswers } from '../host/ui/ui.js';
 
 const here = (p: string): string => fileURLToPath(new URL(p, import.meta.url));
 
