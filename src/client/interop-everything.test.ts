@@ -229,7 +229,7 @@ describe('interop: server-everything (SDK v1) over stdio', () => {
       arguments: { name: 'again.gz', data: TINY_GZIP_SOURCE, outputType: 'resourceLink' },
     });
     const it = sub[Symbol.asyncIterator]();
-    const first = await within(it.next(), 3000, 'a resources/list_changed event');
+    const first = await within(it.next(), WAIT_MS, 'a resources/list_changed event');
     assert.deepEqual(first.value, { type: 'resources' });
     await sub.close();
     notifications.length = 0;

@@ -112,7 +112,7 @@ for (const [preference, expected] of cases) {
       assert.deepEqual(sub.acknowledged, { toolsListChanged: true });
       const before = toolLists.length;
       await client.callTool({ name: 'add-tool', arguments: { name: 'late-tool' } });
-      const event = await within(sub[Symbol.asyncIterator]().next(), 3000, 'tools/list_changed');
+      const event = await within(sub[Symbol.asyncIterator]().next(), WAIT_MS, 'tools/list_changed');
       assert.deepEqual(event.value, { type: 'tools' });
       await waitFor(() => toolLists.length !== before, WAIT_MS, 'the refreshed tool list');
       assert.ok(toolLists.at(-1)!.some((t) => t.name === 'late-tool'));

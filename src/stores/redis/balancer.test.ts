@@ -33,7 +33,7 @@ import { SdkWireRecorder } from '../../test-support/sdk-wire-recorder.js';
 import type { SdkTransport } from '../../test-support/sdk-wire-recorder.js';
 import { startCluster } from '../../test-support/cluster.js';
 import type { Cluster } from '../../test-support/cluster.js';
-import { waitFor } from '../../test-support/waiting.js';
+import { WAIT_MS, waitFor } from '../../test-support/waiting.js';
 
 const LEGACY = '2025-11-25';
 const MODERN = '2026-07-28';
@@ -150,7 +150,7 @@ describe('through haproxy (round robin, no stickiness) in front of 3 nodes shari
       // Subscribed through one node, changed through another, announced on the GET stream of a third.
       await client.subscribeResource({ uri: WATCHED });
       await client.callTool({ name: 'touch_watched_resource', arguments: {} });
-      await waitFor(() => updates.length === 1, 5000);
+      await waitFor(() => updates.length === 1, WAIT_MS);
       assert.deepEqual(updates, [WATCHED]);
       assert.deepEqual(wire.problems.server, [], 'every server message matches the 2025-11-25 schema');
     } finally {
@@ -211,7 +211,7 @@ describe('through haproxy (round robin, no stickiness) in front of 3 nodes shari
       const sub = await client.listen({ resourceSubscriptions: [WATCHED] });
       await client.callTool({ name: 'touch_watched_resource', arguments: {} });
       await client.callTool({ name: 'touch_watched_resource', arguments: {} });
-      await waitFor(() => updates.length === 2, 5000);
+      await waitFor(() => updates.length === 2, WAIT_MS);
       await sub.close();
       assert.deepEqual(wire.problems.server, []);
     } finally {

@@ -137,7 +137,7 @@ describe('hostile HTTP clients', () => {
       for (let i = 0; i < 20; i++) await openLegacySession(g.url);
       assert.equal((await postJson(g.url, rpc('ping'), inSession(used))).status, 200);
       assert.equal(g.running.handler.sessionCount, 21);
-      await waitFor(() => g.running.handler.sessionCount === 1, 5000);
+      await waitFor(() => g.running.handler.sessionCount === 1, WAIT_MS);
       assert.equal((await postJson(g.url, rpc('ping'), inSession(used))).status, 200);
     } finally {
       await g.close();
@@ -214,7 +214,7 @@ describe('hostile HTTP clients', () => {
         headers: inSession(sid),
         body: rpc('tools/call', { name: 'test_tool_with_progress', arguments: {} }, 'gone'),
       });
-      const priming = await waitFor(() => call.sse.events.find((e) => e.id !== undefined), 3000);
+      const priming = await waitFor(() => call.sse.events.find((e) => e.id !== undefined), WAIT_MS);
       call.abort();
       // Wait past the answer (2 steps of 100 ms) and the resume window.
       await delay(1200);

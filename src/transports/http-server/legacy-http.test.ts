@@ -20,7 +20,7 @@ import {
   startEverything,
 } from '../../test-support/http-server-harness.js';
 import type { Fixture, Obj } from '../../test-support/http-server-harness.js';
-import { delay, waitFor } from '../../test-support/waiting.js';
+import { WAIT_MS, delay, waitFor } from '../../test-support/waiting.js';
 
 let f: Fixture;
 before(async () => {
@@ -208,7 +208,7 @@ describe('streams', () => {
       await call.sse.done;
       reg.remove();
       const changes = () => get.sse.messages().filter((m) => m.method === 'notifications/tools/list_changed');
-      await waitFor(() => changes().length === 2, 3000, 'the second list_changed');
+      await waitFor(() => changes().length === 2, WAIT_MS, 'the second list_changed');
       // Each message travelled on exactly one stream.
       const onGet = get.sse.messages();
       const onPost = call.sse.messages();
