@@ -1,6 +1,8 @@
 import { ErrorCode, LocalError, WireError } from '../jsonrpc/index.js';
 import type { JsonRpcNotification, Params, Transport } from '../jsonrpc/index.js';
 import { MetaKey } from '../protocol/meta-keys.js';
+import { Method } from '../protocol/methods.js';
+import type { ParamsOf, RequestType, ResultOf } from '../protocol/methods.js';
 import type {
   CallToolRequestParams,
   CallToolResult,
@@ -301,7 +303,7 @@ export class Client {
 
   /** One page of tools. See {@link Client.tools} to walk every page. */
   async listTools(params?: ListToolsRequestParams, options?: CallOptions): Promise<ListToolsResult> {
-    const result = (await this.cached('tools/list', params, options)) as ListToolsResult;
+    const result = await this.cached(Method['tools/list'], params, options);
     this.outputs?.learn(result.tools);
     for (const tool of result.tools) this.taskSupport.set(tool.name, tool.execution?.taskSupport);
     return result;
@@ -386,33 +388,33 @@ export class Client {
     params?: ListResourcesRequestParams,
     options?: CallOptions,
   ): Promise<ListResourcesResult> {
-    return (await this.cached('resources/list', params, options)) as ListResourcesResult;
+    return this.cached(Method['resources/list'], params, options);
   }
 
   async listResourceTemplates(
     params?: ListResourceTemplatesRequestParams,
     options?: CallOptions,
   ): Promise<ListResourceTemplatesResult> {
-    return (await this.cached('resources/templates/list', params, options)) as ListResourceTemplatesResult;
+    return this.cached(Method['resources/templates/list'], params, options);
   }
 
   /** Reads a resource (cached while fresh in the modern era; MRTR-aware). */
   async readResource(params: ReadResourceRequestParams, options?: CallOptions): Promise<ReadResourceResult> {
-    return (await this.cached('resources/read', params, options)) as ReadResourceResult;
+    return this.cached(Method['resources/read'], params, options);
   }
 
   async listPrompts(params?: ListPromptsRequestParams, options?: CallOptions): Promise<ListPromptsResult> {
-    return (await this.cached('prompts/list', params, options)) as ListPromptsResult;
+    return this.cached(Method['prompts/list'], params, options);
   }
 
   /** Renders a prompt (MRTR-aware). */
   async getPrompt(params: GetPromptRequestParams, options?: CallOptions): Promise<GetPromptResult> {
-    return (await this.send('prompts/get', params, options)).result as GetPromptResult;
+    return this.typedRequest(Method['prompts/get'], params, options);
   }
 
   /** Asks for argument completions. */
   async complete(params: CompleteRequestParams, options?: CallOptions): Promise<CompleteResult> {
-    return (await this.send('completion/complete', params, options)).result as CompleteResult;
+    return this.typedRequest(Method['completion/complete'], params, options);
   }
 
   /**
@@ -428,7 +430,7 @@ export class Client {
         `ping does not exist in protocol ${session.protocolVersion}; call discover() to check the server is alive`,
       );
     }
-    await session.request('ping', undefined, options);
+    await session.request(Method.ping, undefined, options);
   }
 
   /**
@@ -443,7 +445,7 @@ export class Client {
       this.logLevel = level;
       return;
     }
-    await session.request('logging/setLevel', { level }, options);
+    await session.request(Method['logging/setLevel'], { level }, options);
   }
 
   /**
@@ -454,9 +456,9 @@ export class Client {
   async discover(options?: CallOptions): Promise<DiscoverResult> {
     const session = this.connected();
     if (session.era !== 'modern') return legacyDiscoverResult(session);
-    const result = await this.cached('server/discover', undefined, options);
+    const result = await this.cached(Method['server/discover'], undefined, options);
     session.applyDiscover(result);
-    return result as DiscoverResult;
+    return result;
   }
 
   /**
@@ -579,24 +581,38 @@ export class Client {
     return outcome;
   }
 
-  /** `send`, served from the cache while a previous result is fresh. */
-  private async cached(
-    method: string,
-    params: Params | undefined,
+  /**
+   * A typed request through `send`. The one place a wire result becomes its method's type:
+   * `send` has checked its shape, and the descriptor says which type that is.
+   */
+  private async typedRequest<D extends RequestType>(
+    type: D,
+    params: ParamsOf<D>,
     options: CallOptions | undefined,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<ResultOf<D>> {
+    return (await this.send(type.method, params as Params | undefined, options)).result as ResultOf<D>;
+  }
+
+  /** A typed `send`, served from the cache while a previous result is fresh. */
+  private async cached<D extends RequestType>(
+    type: D,
+    typedParams: ParamsOf<D>,
+    options: CallOptions | undefined,
+  ): Promise<ResultOf<D>> {
+    const method = type.method;
+    const params = typedParams as Params | undefined;
     // Cache hints exist only in the modern era.
     const cache = this.connected().era === 'modern' ? this.cache : undefined;
     if (cache) {
       const hit = cache.get(this.partition, method, params);
-      if (hit) return hit;
+      if (hit) return hit as ResultOf<D>;
     }
     const generation = this.generation;
     const { result, rounds } = await this.send(method, params, options);
     // Results that needed input, or that crossed an invalidation, are not cached.
     if (cache && rounds === 0 && generation === this.generation)
       cache.set(this.partition, method, params, result);
-    return result;
+    return result as ResultOf<D>;
   }
 
   private handleNotification(hub: SubscriptionHub, n: JsonRpcNotification): void {
