@@ -57,7 +57,7 @@ export const LAYERS = [
   {
     folder: 'host',
     mayImport: ['jsonrpc', 'protocol', 'session', 'server', 'client', 'transports', 'auth', 'demo'],
-    node: ['src/host/**/node-*.ts', 'src/host/terminal-ui.ts'],
+    node: ['src/host/**/node-*.ts', 'src/host/ui/terminal-ui.ts'],
   },
   {
     folder: 'conformance',

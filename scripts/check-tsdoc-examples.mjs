@@ -209,7 +209,7 @@ for (const d of diagnostics) {
   console.error(`${where}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}  [${name}]`);
 }
 // Host config examples in the pages: every ```json block with servers must parse as a config.
-const { parseHostConfig } = await import(join(dist, 'host', 'config-parse.js'));
+const { parseHostConfig } = await import(join(dist, 'host', 'config', 'config-parse.js'));
 let configs = 0;
 let configErrors = 0;
 for (const file of pages) {

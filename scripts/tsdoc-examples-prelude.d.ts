@@ -16,7 +16,7 @@ import type { Catalog, Host, HostConfig, HostUi, ModelConfig } from 'mcpkit/host
 import type { GrantContext } from '../../dist/auth/client/grants.js';
 import type { RegistrationContext } from '../../dist/auth/client/registration.js';
 import type { Discovery } from '../../dist/auth/client/discovery.js';
-import type { ConnectionDeps } from '../../dist/host/server-connection.js';
+import type { ConnectionDeps } from '../../dist/host/supervision/server-connection.js';
 
 declare global {
   // The objects an example works with.

@@ -6,9 +6,9 @@ import { afterEach, describe, it } from 'node:test';
 import { OAuthClient } from './client/oauth-client.js';
 import { checkFetchTarget } from './client/network-policy.js';
 import { AuthError } from './errors.js';
-import { callText, connectWith, startProtectedMcp } from './fixtures.test.helpers.js';
+import { callText, connectWith, startProtectedMcp } from '../test-support/auth-fixtures.js';
 import { FileCredentialStore, dnsResolver, loopbackInteraction, openInBrowser } from './node.js';
-import { TestAuthServer } from './test-as.test.helpers.js';
+import { TestAuthServer } from '../test-support/auth-test-server.js';
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {

@@ -12,11 +12,10 @@ import {
   collect,
   connectedPair,
   createTestServer,
-  delay,
-  settle,
-} from './test-helpers.js';
-import type { Obj } from './test-helpers.js';
+} from '../test-support/client-harness.js';
+import type { Obj } from '../test-support/client-harness.js';
 import type { ClientOptions, HandlerContext } from './types.js';
+import { delay, settle } from '../test-support/waiting.js';
 
 function isLocal(code: LocalErrorCode, includes?: string) {
   return (e: unknown): boolean => {

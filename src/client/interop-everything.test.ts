@@ -9,9 +9,10 @@ import { LocalError, WireError } from '../jsonrpc/index.js';
 import type { Progress } from '../session/options.js';
 import { StdioClientTransport } from '../transports/stdio/index.js';
 import { Client } from './client.js';
-import { collect, delay, within } from './test-helpers.js';
-import type { Obj } from './test-helpers.js';
+import { collect } from '../test-support/client-harness.js';
+import type { Obj } from '../test-support/client-harness.js';
 import type { ElicitRequestParams } from '../protocol/types/index.js';
+import { delay, within } from '../test-support/waiting.js';
 
 const SERVER = fileURLToPath(import.meta.resolve('@modelcontextprotocol/server-everything/dist/index.js'));
 

@@ -9,9 +9,10 @@ import { fileURLToPath } from 'node:url';
 import { LocalError } from '../jsonrpc/index.js';
 import { StdioClientTransport } from '../transports/stdio/index.js';
 import { Client } from './client.js';
-import { collect, delay, within } from './test-helpers.js';
+import { collect } from '../test-support/client-harness.js';
 import type { EraPreference } from './types.js';
 import type { Tool } from '../protocol/types/index.js';
+import { delay, within } from '../test-support/waiting.js';
 
 const FIXTURE = fileURLToPath(new URL('../../src/client/fixtures/sdk-v2-server.mjs', import.meta.url));
 

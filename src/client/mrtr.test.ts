@@ -8,15 +8,14 @@ import {
   SAMPLE,
   connectedPair,
   createTestServer,
-  delay,
   rawLegacyServer,
-  settle,
   text,
-} from './test-helpers.js';
-import type { Obj } from './test-helpers.js';
+} from '../test-support/client-harness.js';
+import type { Obj } from '../test-support/client-harness.js';
 import { Client } from './client.js';
-import { CLIENT_INFO } from './test-helpers.js';
+import { CLIENT_INFO } from '../test-support/client-harness.js';
 import type { ClientOptions } from './types.js';
+import { delay, settle } from '../test-support/waiting.js';
 
 function isLocal(code: LocalErrorCode, includes?: string) {
   return (e: unknown): boolean => {

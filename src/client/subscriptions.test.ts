@@ -2,9 +2,10 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LocalError, WireError } from '../jsonrpc/index.js';
 import { MetaKey } from '../protocol/meta-keys.js';
-import { connectedPair, createTestServer, delay, keepAlive, settle, within } from './test-helpers.js';
-import type { Obj } from './test-helpers.js';
+import { connectedPair, createTestServer, keepAlive } from '../test-support/client-harness.js';
+import type { Obj } from '../test-support/client-harness.js';
 import type { ChangeEvent } from './types.js';
+import { delay, settle, within } from '../test-support/waiting.js';
 
 function nextEvent(it: AsyncIterator<ChangeEvent>, ms = 2000): Promise<IteratorResult<ChangeEvent>> {
   return within(it.next(), ms, 'the next event');

@@ -9,8 +9,9 @@ import type { AddressInfo } from 'node:net';
 import { createEverythingServer } from '../demo/everything-server.js';
 import { LocalError } from '../jsonrpc/index.js';
 import { serve } from '../transports/http-server/index.js';
-import type { ServerHealth } from './server-connection.js';
-import { OURS, ROGUE, alive, makeHost, nodeServer, waitFor } from './test-helpers.js';
+import type { ServerHealth } from './supervision/server-connection.js';
+import { OURS, ROGUE, alive, makeHost, nodeServer } from '../test-support/host-harness.js';
+import { waitFor } from '../test-support/waiting.js';
 
 const FAST_RESTART = { maxRestarts: 3, initialDelayMs: 40, maxDelayMs: 100, resetAfterMs: 60_000 };
 const text = (r: { content: Array<{ type: string; text?: string }> }): string =>

@@ -9,15 +9,16 @@ import { join } from 'node:path';
 import { createEverythingServer } from '../demo/everything-server.js';
 import { serve } from '../transports/http-server/index.js';
 import type { RunningServer } from '../transports/http-server/index.js';
-import type { CatalogChange } from './catalog.js';
-import { HostError } from './config-error.js';
+import type { CatalogChange } from './catalog/catalog.js';
+import { HostError } from './config/config-error.js';
 import type { Host } from './host.js';
-import { ScriptedProvider, textAnswer, textOf, toolUse } from './llm.js';
-import { ALIAS_PATTERN } from './names.js';
-import { EVERYTHING, FILESYSTEM, OURS, makeHost, nodeServer, tempDir, waitFor } from './test-helpers.js';
-import type { AuditTrail } from './audit.js';
+import { ScriptedProvider, textAnswer, textOf, toolUse } from './llm/llm.js';
+import { ALIAS_PATTERN } from './catalog/names.js';
+import { EVERYTHING, FILESYSTEM, OURS, makeHost, nodeServer, tempDir } from '../test-support/host-harness.js';
+import type { AuditTrail } from './policy/audit.js';
 import type { ElicitResult } from '../protocol/types/index.js';
-import type { ScriptedUi } from './ui.js';
+import type { ScriptedUi } from './ui/ui.js';
+import { waitFor } from '../test-support/waiting.js';
 
 const text = (r: { content: Array<{ type: string; text?: string }> }): string =>
   r.content.map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');

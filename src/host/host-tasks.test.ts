@@ -12,14 +12,15 @@ import { createEverythingServer } from '../demo/everything-server.js';
 import { StreamableHttpClientTransport } from '../transports/http-client/index.js';
 import { serve } from '../transports/http-server/index.js';
 import type { RunningServer } from '../transports/http-server/index.js';
-import { Agent } from './agent.js';
-import type { AgentStep } from './agent.js';
-import { Gateway } from './gateway.js';
-import { ScriptedProvider, textAnswer } from './llm.js';
+import { Agent } from './llm/agent.js';
+import type { AgentStep } from './llm/agent.js';
+import { Gateway } from './serve/gateway.js';
+import { ScriptedProvider, textAnswer } from './llm/llm.js';
 import type { Host } from './host.js';
-import { HostError } from './config-error.js';
-import type { AuditTrail } from './audit.js';
-import { makeHost, waitFor } from './test-helpers.js';
+import { HostError } from './config/config-error.js';
+import type { AuditTrail } from './policy/audit.js';
+import { makeHost } from '../test-support/host-harness.js';
+import { waitFor } from '../test-support/waiting.js';
 
 const text = (r: { content: Array<{ type: string; text?: string }> }): string =>
   r.content.map((c) => c.text ?? `[${c.type}]`).join('');

@@ -6,13 +6,13 @@ export { Host } from './host.js';
 export type { HostOptions } from './host.js';
 export type { HostCallOptions, ToolRef } from './host-calls.js';
 export type { HostEvents, ServerLog } from './events.js';
-export type { ServerHealth, ServerState } from './server-connection.js';
+export type { ServerHealth, ServerState } from './supervision/server-connection.js';
 
-export { parseHostConfig, DEFAULT_TIMEOUTS, DEFAULT_RESTART } from './config-parse.js';
-export type { ParseConfigOptions } from './config-parse.js';
+export { parseHostConfig, DEFAULT_TIMEOUTS, DEFAULT_RESTART } from './config/config-parse.js';
+export type { ParseConfigOptions } from './config/config-parse.js';
 export { loadHostConfig, JsonFileApprovalStore, fileAudit } from './node-files.js';
-export { ConfigError, HostError, formatIssue } from './config-error.js';
-export type { ConfigIssue, HostErrorCode } from './config-error.js';
+export { ConfigError, HostError, formatIssue } from './config/config-error.js';
+export type { ConfigIssue, HostErrorCode } from './config/config-error.js';
 export type {
   Decision,
   HostConfig,
@@ -26,9 +26,9 @@ export type {
   ServerPolicy,
   StdioServerConfig,
   Timeouts,
-} from './config-types.js';
+} from './config/config-types.js';
 
-export { Catalog } from './catalog.js';
+export { Catalog } from './catalog/catalog.js';
 export type {
   CatalogChange,
   CatalogPrompt,
@@ -37,21 +37,21 @@ export type {
   CatalogTool,
   PinningMode,
   ToolStatus,
-} from './catalog.js';
-export { ALIAS_PATTERN, aliasFor, sanitize } from './names.js';
-export { displaySafe, inspectTool } from './tool-inspection.js';
-export type { ToolWarning } from './tool-inspection.js';
-export { MemoryApprovalStore, canonicalJson, toolHash } from './pins.js';
-export type { ApprovalStore } from './pins.js';
+} from './catalog/catalog.js';
+export { ALIAS_PATTERN, aliasFor, sanitize } from './catalog/names.js';
+export { displaySafe, inspectTool } from './policy/tool-inspection.js';
+export type { ToolWarning } from './policy/tool-inspection.js';
+export { MemoryApprovalStore, canonicalJson, toolHash } from './policy/pins.js';
+export type { ApprovalStore } from './policy/pins.js';
 
-export { Policy, RateLimiter } from './policy.js';
-export type { DecisionSource, PolicyDecision } from './policy.js';
-export { AuditTrail, jsonLinesAudit } from './audit.js';
-export type { AuditDecision, AuditEntry, AuditKind, AuditSink } from './audit.js';
-export { describeCommand, shellQuote } from './command-consent.js';
-export { urlWarnings, USER_REJECTED } from './server-requests.js';
+export { Policy, RateLimiter } from './policy/policy.js';
+export type { DecisionSource, PolicyDecision } from './policy/policy.js';
+export { AuditTrail, jsonLinesAudit } from './policy/audit.js';
+export type { AuditDecision, AuditEntry, AuditKind, AuditSink } from './policy/audit.js';
+export { describeCommand, shellQuote } from './policy/command-consent.js';
+export { urlWarnings, USER_REJECTED } from './supervision/server-requests.js';
 
-export { ScriptedUi } from './ui.js';
+export { ScriptedUi } from './ui/ui.js';
 export type {
   ApprovalReason,
   AskedQuestion,
@@ -67,29 +67,29 @@ export type {
   ToolApproval,
   ToolApprovalRequest,
   UrlConsentRequest,
-} from './ui.js';
-export { TerminalUi } from './terminal-ui.js';
-export { HeadlessUi } from './headless-ui.js';
-export type { NotStarted } from './headless-ui.js';
-export type { TerminalUiOptions } from './terminal-ui.js';
-export { parseFieldInput, validateForm } from './form-schema.js';
+} from './ui/ui.js';
+export { TerminalUi } from './ui/terminal-ui.js';
+export { HeadlessUi } from './ui/headless-ui.js';
+export type { NotStarted } from './ui/headless-ui.js';
+export type { TerminalUiOptions } from './ui/terminal-ui.js';
+export { parseFieldInput, validateForm } from './ui/form-schema.js';
 
-export { InteractiveProvider, ScriptedProvider, textAnswer, textOf, toolUse } from './llm.js';
-export type { CompleteOptions, LlmProvider } from './llm.js';
-export { OpenAiProvider } from './openai-provider.js';
-export type { OpenAiProviderOptions } from './openai-provider.js';
-export { AnthropicProvider } from './anthropic-provider.js';
-export type { AnthropicProviderOptions } from './anthropic-provider.js';
-export { LlmRouter, selectModel } from './llm-router.js';
-export type { LlmSetup, ModelChoice, ProviderFactory } from './llm-router.js';
-export { Agent } from './agent.js';
-export type { AgentOptions, AgentResult, AgentStep } from './agent.js';
+export { InteractiveProvider, ScriptedProvider, textAnswer, textOf, toolUse } from './llm/llm.js';
+export type { CompleteOptions, LlmProvider } from './llm/llm.js';
+export { OpenAiProvider } from './llm/openai-provider.js';
+export type { OpenAiProviderOptions } from './llm/openai-provider.js';
+export { AnthropicProvider } from './llm/anthropic-provider.js';
+export type { AnthropicProviderOptions } from './llm/anthropic-provider.js';
+export { LlmRouter, selectModel } from './llm/llm-router.js';
+export type { LlmSetup, ModelChoice, ProviderFactory } from './llm/llm-router.js';
+export { Agent } from './llm/agent.js';
+export type { AgentOptions, AgentResult, AgentStep } from './llm/agent.js';
 
-export { Gateway } from './gateway.js';
-export type { GatewayOptions } from './gateway.js';
-export { bridge } from './bridge.js';
-export type { BridgeOptions, RunningBridge } from './bridge.js';
-export { createTransport, openInBrowser } from './node-transports.js';
+export { Gateway } from './serve/gateway.js';
+export type { GatewayOptions } from './serve/gateway.js';
+export { bridge } from './serve/bridge.js';
+export type { BridgeOptions, RunningBridge } from './serve/bridge.js';
+export { createTransport, openInBrowser } from './supervision/node-transports.js';
 
 // MCP Apps, host half (browser-safe on its own as `mcpkit/host/apps`).
 export {
@@ -100,5 +100,5 @@ export {
   SANDBOX_PROXY_HEADERS,
 } from './apps/index.js';
 export type { AppBridgeOptions, AppMountOptions, AppResource, AppServer, HostContext } from './apps/index.js';
-export { startSandboxProxyServer } from './node-sandbox-server.js';
-export type { SandboxProxyServer, SandboxProxyServerOptions } from './node-sandbox-server.js';
+export { startSandboxProxyServer } from './serve/node-sandbox-server.js';
+export type { SandboxProxyServer, SandboxProxyServerOptions } from './serve/node-sandbox-server.js';

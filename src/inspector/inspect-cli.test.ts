@@ -11,8 +11,8 @@ import { chmodSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from 
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { lineMatching } from './test-helpers.js';
-import { CLI, DEMO_STDIO } from './test-helpers.js';
+import { lineMatching } from '../test-support/inspector-harness.js';
+import { CLI, DEMO_STDIO } from '../test-support/inspector-harness.js';
 
 const children: ChildProcess[] = [];
 

@@ -2,8 +2,9 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ErrorCode, WireError } from '../jsonrpc/index.js';
 import { assertWireMessage } from '../test-support/wire-schema.js';
-import { CLIENT_INFO, deferred, initializedServer, settle, withRawPeer } from './test-helpers.js';
-import type { Msg } from './test-helpers.js';
+import { CLIENT_INFO, initializedServer, withRawPeer } from '../test-support/session-peers.js';
+import type { Msg } from '../test-support/session-peers.js';
+import { settle, deferred } from '../test-support/waiting.js';
 
 const BATCH_VERSION = '2025-03-26';
 

@@ -22,17 +22,18 @@ import {
 import {
   PROMPT_CASES,
   ROOTS,
-  SdkWireRecorder,
   SKILL_URIS,
   TOOL_CASES,
   elicit,
   firstMessage,
   sample,
-} from '../../demo/test-helpers.js';
-import type { Obj, SdkTransport } from '../../demo/test-helpers.js';
-import { until } from '../../test-support/mcp-harness.js';
+} from '../../test-support/demo-cases.js';
+import type { Obj } from '../../test-support/demo-cases.js';
+import { SdkWireRecorder } from '../../test-support/sdk-wire-recorder.js';
+import type { SdkTransport } from '../../test-support/sdk-wire-recorder.js';
 import { startCluster } from '../../test-support/cluster.js';
 import type { Cluster } from '../../test-support/cluster.js';
+import { waitFor } from '../../test-support/waiting.js';
 
 const LEGACY = '2025-11-25';
 const MODERN = '2026-07-28';
@@ -149,7 +150,7 @@ describe('through haproxy (round robin, no stickiness) in front of 3 nodes shari
       // Subscribed through one node, changed through another, announced on the GET stream of a third.
       await client.subscribeResource({ uri: WATCHED });
       await client.callTool({ name: 'touch_watched_resource', arguments: {} });
-      await until(() => updates.length === 1, 5000);
+      await waitFor(() => updates.length === 1, 5000);
       assert.deepEqual(updates, [WATCHED]);
       assert.deepEqual(wire.problems.server, [], 'every server message matches the 2025-11-25 schema');
     } finally {
@@ -210,7 +211,7 @@ describe('through haproxy (round robin, no stickiness) in front of 3 nodes shari
       const sub = await client.listen({ resourceSubscriptions: [WATCHED] });
       await client.callTool({ name: 'touch_watched_resource', arguments: {} });
       await client.callTool({ name: 'touch_watched_resource', arguments: {} });
-      await until(() => updates.length === 2, 5000);
+      await waitFor(() => updates.length === 2, 5000);
       await sub.close();
       assert.deepEqual(wire.problems.server, []);
     } finally {
@@ -230,7 +231,7 @@ describe('through haproxy (round robin, no stickiness) in front of 3 nodes shari
           timeout: 30_000,
         }),
       );
-      await until(() => progress.every((p) => p > 0), 10_000);
+      await waitFor(() => progress.every((p) => p > 0), 10_000);
       await cluster.nodes[0]!.stop('SIGKILL');
       const outcomes = await Promise.allSettled(calls);
       const failed = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');

@@ -15,8 +15,9 @@ import { LocalError } from '../../jsonrpc/index.js';
 import { SessionExpiredError, isSessionExpired } from './errors.js';
 import { SseClientTransport } from './sse-client-transport.js';
 import { StreamableHttpClientTransport } from './streamable-http-client-transport.js';
-import { delay, newSession, startServer, waitFor } from './test-server.test.helpers.js';
-import type { Seen, TestServer } from './test-server.test.helpers.js';
+import { newSession, startServer } from '../../test-support/http-scripted-server.js';
+import type { Seen, ScriptedHttpServer } from '../../test-support/http-scripted-server.js';
+import { delay, waitFor } from '../../test-support/waiting.js';
 
 type Text = { content: { type: string; text: string }[] };
 
@@ -165,7 +166,7 @@ describe('interop: SDK v1 StreamableHTTPServerTransport (stateful, event store)'
 
 /** An HTTP+SSE (2024-11-05) server: GET /sse opens the stream, POST /messages?sessionId=… */
 async function sseOnlyServer(): Promise<{
-  server: TestServer;
+  server: ScriptedHttpServer;
   transports: Map<string, SSEServerTransport>;
   closed: string[];
 }> {

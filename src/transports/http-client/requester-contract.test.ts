@@ -26,11 +26,10 @@ import {
   selfSignedCert,
   served,
   text,
-  turn,
   write,
-} from './requester.test.helpers.js';
+} from '../../test-support/requester-harness.js';
 import { undiciRequester } from './undici-requester.js';
-import { delay, waitFor } from './test-server.test.helpers.js';
+import { delay, turn, waitFor } from '../../test-support/waiting.js';
 
 /** A requester on a keep-alive pool of its own. */
 interface Made {

@@ -4,7 +4,7 @@ import type { ServerResponse } from 'node:http';
 import { LocalError, ParsedBatch, WireError } from '../../jsonrpc/index.js';
 import type { ParsedFrame } from '../../jsonrpc/index.js';
 import { HttpError, SessionExpiredError, isSessionExpired } from './errors.js';
-import { bindings } from './bindings.test.helpers.js';
+import { bindings } from '../../test-support/http-client-bindings.js';
 import {
   initializeResult,
   newSession,
@@ -13,9 +13,9 @@ import {
   sendJson,
   sseEvent,
   startServer,
-  waitFor,
-} from './test-server.test.helpers.js';
-import type { Seen, TestServer } from './test-server.test.helpers.js';
+} from '../../test-support/http-scripted-server.js';
+import type { Seen, ScriptedHttpServer } from '../../test-support/http-scripted-server.js';
+import { waitFor } from '../../test-support/waiting.js';
 
 for (const { name: binding, StreamableHttpClientTransport } of bindings) {
   describe(`on ${binding}`, () => {
@@ -80,7 +80,7 @@ for (const { name: binding, StreamableHttpClientTransport } of bindings) {
     }
 
     describe('StreamableHttpClientTransport: legacy era against a scripted server', () => {
-      let server: TestServer;
+      let server: ScriptedHttpServer;
       let script: ReturnType<typeof legacyServer>;
 
       before(async () => {

@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import { LocalError } from '../../jsonrpc/index.js';
-import { bindings } from './bindings.test.helpers.js';
+import { bindings } from '../../test-support/http-client-bindings.js';
 import {
   newSession,
   openSse,
@@ -10,9 +10,9 @@ import {
   sendJson,
   sseEvent,
   startServer,
-  waitFor,
-} from './test-server.test.helpers.js';
-import type { Seen, TestServer } from './test-server.test.helpers.js';
+} from '../../test-support/http-scripted-server.js';
+import type { Seen, ScriptedHttpServer } from '../../test-support/http-scripted-server.js';
+import { waitFor } from '../../test-support/waiting.js';
 
 for (const { name: binding, StreamableHttpClientTransport } of bindings) {
   describe(`on ${binding}`, () => {
@@ -62,7 +62,7 @@ for (const { name: binding, StreamableHttpClientTransport } of bindings) {
     ];
 
     describe('StreamableHttpClientTransport: modern era (2026-07-28)', () => {
-      let server: TestServer;
+      let server: ScriptedHttpServer;
       const closedEarly: Seen[] = [];
 
       before(async () => {

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import { LocalError } from '../../jsonrpc/index.js';
-import { bindings } from './bindings.test.helpers.js';
+import { bindings } from '../../test-support/http-client-bindings.js';
 import {
   initializeResult,
   newSession,
@@ -11,9 +11,9 @@ import {
   sendJson,
   sseEvent,
   startServer,
-  waitFor,
-} from './test-server.test.helpers.js';
-import type { Seen } from './test-server.test.helpers.js';
+} from '../../test-support/http-scripted-server.js';
+import type { Seen } from '../../test-support/http-scripted-server.js';
+import { waitFor } from '../../test-support/waiting.js';
 
 for (const { name: binding, StreamableHttpClientTransport } of bindings) {
   describe(`on ${binding}`, () => {

@@ -18,11 +18,10 @@ import {
   request,
   served,
   text,
-  turn,
   write,
-} from './requester.test.helpers.js';
+} from '../../test-support/requester-harness.js';
 import { undiciRequester } from './undici-requester.js';
-import { delay, waitFor } from './test-server.test.helpers.js';
+import { delay, waitFor, turn } from '../../test-support/waiting.js';
 
 /** `size` bytes of a pattern that shows any lost, repeated or reordered chunk. */
 function pattern(size: number): Buffer {

@@ -13,7 +13,6 @@ import { createNodeListener } from './node-adapter.js';
 import {
   LEGACY,
   POST_HEADERS,
-  delay,
   errorCode,
   initializeRequest,
   modern,
@@ -22,8 +21,9 @@ import {
   request,
   rpc,
   startEverything,
-} from './http-server.test.helpers.js';
-import type { Fixture } from './http-server.test.helpers.js';
+} from '../../test-support/http-server-harness.js';
+import type { Fixture } from '../../test-support/http-server-harness.js';
+import { delay } from '../../test-support/waiting.js';
 
 const rejections: unknown[] = [];
 const onRejection = (e: unknown): void => void rejections.push(e);

@@ -8,7 +8,6 @@ import assert from 'node:assert/strict';
 import {
   LEGACY,
   assertServerMessage,
-  delay,
   errorCode,
   initializeRequest,
   notification,
@@ -19,9 +18,9 @@ import {
   rpc,
   sseMessages,
   startEverything,
-  until,
-} from './http-server.test.helpers.js';
-import type { Fixture, Obj } from './http-server.test.helpers.js';
+} from '../../test-support/http-server-harness.js';
+import type { Fixture, Obj } from '../../test-support/http-server-harness.js';
+import { delay, waitFor } from '../../test-support/waiting.js';
 
 let f: Fixture;
 before(async () => {
@@ -209,7 +208,7 @@ describe('streams', () => {
       await call.sse.done;
       reg.remove();
       const changes = () => get.sse.messages().filter((m) => m.method === 'notifications/tools/list_changed');
-      await until(() => changes().length === 2, 3000, 'the second list_changed');
+      await waitFor(() => changes().length === 2, 3000, 'the second list_changed');
       // Each message travelled on exactly one stream.
       const onGet = get.sse.messages();
       const onPost = call.sse.messages();
