@@ -20,6 +20,8 @@ export interface ClientEra {
   readonly cachesResults: boolean;
   /** `list_changed` reaches the client only on a `subscriptions/listen` stream (modern). */
   readonly listChangedNeedsStream: boolean;
+  /** A server may answer `tools/call`, `prompts/get` and `resources/read` with `input_required`. */
+  readonly inputRequired: boolean;
   /** A tool call becomes a task by task augmentation (2025-11-25), not the tasks extension. */
   readonly tasksByAugmentation: boolean;
   /** Params of a task-aware request: the modern era declares the tasks extension on each. */
@@ -45,6 +47,7 @@ export interface ClientEra {
 export const legacyEra: ClientEra = {
   name: 'legacy',
   cachesResults: false,
+  inputRequired: false,
   listChangedNeedsStream: false,
   tasksByAugmentation: true,
   taskParams: (params) => params,
@@ -67,6 +70,7 @@ export const legacyEra: ClientEra = {
 export const modernEra: ClientEra = {
   name: 'modern',
   cachesResults: true,
+  inputRequired: true,
   listChangedNeedsStream: true,
   tasksByAugmentation: false,
   taskParams: withTasksExtension,

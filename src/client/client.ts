@@ -566,6 +566,7 @@ export class Client {
     const session = this.connected();
     const outcome = await requestWithInput(
       session,
+      this.connectedEra(),
       this.handlers,
       method,
       this.withMeta(params ?? {}),
