@@ -14,6 +14,7 @@ import type {
 } from '../protocol/types/index.js';
 import type { JsonRpcNotification } from '../jsonrpc/index.js';
 import type { ResultCache } from './result-cache.js';
+import type { TaskRequestOptions } from './task-receiver.js';
 import type { TaskInfo } from './tasks.js';
 
 /** Which era the client speaks: `auto` probes and falls back; see {@link ClientOptions.era}. */
@@ -26,6 +27,12 @@ export type CallOptions = Pick<
 > & {
   /** When a tool call runs as a task: each state of the task as it is seen. */
   onTaskStatus?: (task: TaskInfo) => void;
+  /**
+   * Run a `tools/call` as a task where the tool allows it (2025-11-25: a tool whose
+   * `taskSupport` is `optional`; `required` ones always are), with the TTL asked for.
+   * In the modern era the server decides, and this changes nothing.
+   */
+  task?: boolean | { ttlMs?: number };
 };
 
 /** What a handler learns about the request it answers. */
@@ -132,7 +139,7 @@ export interface ClientOptions {
   handlers?: ClientHandlers;
   /**
    * Refetch the tool list on `notifications/tools/list_changed` and report it through
-   * `onToolsChanged`. In the modern era this opens a `subscriptions/listen` stream.
+   * `ontoolschanged`. In the modern era this opens a `subscriptions/listen` stream.
    */
   autoRefreshTools?: boolean;
   /**
@@ -142,7 +149,18 @@ export interface ClientOptions {
    * all of that off.
    */
   tasks?: boolean;
+  /**
+   * Let the server task-augment `elicitation/create` and `sampling/createMessage`
+   * (2025-11-25 experimental tasks; default off). The client then declares
+   * `tasks.requests.elicitation.create` / `sampling.createMessage` (for the handlers it
+   * has), `tasks.list` and `tasks.cancel`, answers an augmented request with a
+   * `CreateTaskResult`, runs the handler in the background and serves the server's
+   * `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel` for those tasks.
+   */
+  taskRequests?: boolean | TaskRequestOptions;
   /** Called with the new tool list after an automatic refresh. */
+  ontoolschanged?: (tools: Tool[]) => void;
+  /** @deprecated Renamed `ontoolschanged`, like the client's other callbacks; removed in the next release. */
   onToolsChanged?: (tools: Tool[]) => void;
   /**
    * Cache results the server marks fresh (`ttlMs`, modern era). `true` (default) gives
@@ -187,12 +205,8 @@ export interface SubscribeOptions {
   timeoutMs?: number;
 }
 
-/** One change reported by a subscription. */
-export interface ChangeEvent {
-  type: 'tools' | 'prompts' | 'resources' | 'resource';
-  /** For `resource`: the URI that changed. */
-  uri?: string;
-}
+/** One change reported by a subscription: the same shape a server publishes. */
+export type { ChangeEvent } from '../protocol/change-event.js';
 
 /** Any notification from the server, as the client hands it to `onnotification`. */
 export type ServerNotification = JsonRpcNotification;

@@ -12,14 +12,15 @@ import { createEverythingServer } from '../demo/everything-server.js';
 import { StreamableHttpClientTransport } from '../transports/http-client/index.js';
 import { serve } from '../transports/http-server/index.js';
 import type { RunningServer } from '../transports/http-server/index.js';
-import { Agent } from './agent.js';
-import type { AgentStep } from './agent.js';
-import { Gateway } from './gateway.js';
-import { ScriptedProvider, textAnswer } from './llm.js';
+import { Agent } from './llm/agent.js';
+import type { AgentStep } from './llm/agent.js';
+import { Gateway } from './serve/gateway.js';
+import { ScriptedProvider, textAnswer } from './llm/llm.js';
 import type { Host } from './host.js';
-import { HostError } from './config-error.js';
-import type { AuditTrail } from './audit.js';
-import { makeHost, waitFor } from './test-helpers.js';
+import { HostError } from './config/config-error.js';
+import type { AuditTrail } from './policy/audit.js';
+import { makeHost } from '../test-support/host-harness.js';
+import { WAIT_MS, waitFor } from '../test-support/waiting.js';
 
 const text = (r: { content: Array<{ type: string; text?: string }> }): string =>
   r.content.map((c) => c.text ?? `[${c.type}]`).join('');
@@ -87,6 +88,48 @@ describe('tasks through the host and the gateway', () => {
     assert.equal(trail.entries.at(-1)!.decision, 'denied');
   });
 
+  test('the gateway passes task augmentation of optional tools upstream, and only when asked', async () => {
+    const gateway = new Gateway(host);
+    const running = await gateway.serveHttp();
+    const client = new Client({ name: 'gateway-optional', version: '1.0.0' }, { era: 'legacy' });
+    const lastAudit = () => trail.entries.filter((e) => e.target === 'slow_compute').at(-1)!;
+    try {
+      await client.connect(new StreamableHttpClientTransport({ url: running.url }));
+      // A plain call stays plain on both sides.
+      const plain = await client.callTool({
+        name: 'web__slow_compute',
+        arguments: { seconds: 0, label: 'p' },
+      });
+      assert.equal(text(plain), 'Computed p after 0 s');
+      assert.equal(lastAudit().taskId, undefined, 'no upstream task for a plain call');
+      // A task downstream is a task upstream: its status and result come back through the gateway.
+      const before = upstream.tasks!.runningCount;
+      const task = await client.tasks.start({
+        name: 'web__slow_compute',
+        arguments: { seconds: 60, label: 'relayed' },
+      });
+      await waitFor(() => upstream.tasks!.runningCount > before, 5000, 'the upstream task to start');
+      await waitFor(
+        async () => (await task.status()).statusMessage === 'Computing relayed',
+        5000,
+        'the upstream status message at the gateway',
+      );
+      await task.cancel();
+      await waitFor(() => upstream.tasks!.runningCount === before, 5000, 'the upstream task to stop');
+      const quick = await client.tasks.start({
+        name: 'web__slow_compute',
+        arguments: { seconds: 0, label: 'q' },
+      });
+      assert.equal(text(await quick.result()), 'Computed q after 0 s');
+      const audited = lastAudit();
+      assert.equal(audited.outcome, 'ok');
+      assert.equal(typeof audited.taskId, 'string', 'the upstream call ran as a task');
+    } finally {
+      await client.close();
+      await gateway.close();
+    }
+  });
+
   for (const era of ['legacy', 'modern'] as const) {
     test(`the gateway serves task tools as tasks (${era} client)`, async () => {
       const gateway = new Gateway(host);
@@ -112,9 +155,9 @@ describe('tasks through the host and the gateway', () => {
         // Cancelling the gateway's task cancels the upstream one.
         const before = upstream.tasks!.runningCount;
         const task = await client.tasks.start({ name: 'web__research_report', arguments: { topic: 'stop' } });
-        await waitFor(() => upstream.tasks!.runningCount > before, 5000, 'the upstream task to start');
+        await waitFor(() => upstream.tasks!.runningCount > before, WAIT_MS, 'the upstream task to start');
         await task.cancel();
-        await waitFor(() => upstream.tasks!.runningCount === before, 5000, 'the upstream task to stop');
+        await waitFor(() => upstream.tasks!.runningCount === before, WAIT_MS, 'the upstream task to stop');
         assert.equal((await task.status()).status, 'cancelled');
       } finally {
         await client.close();
