@@ -5,7 +5,7 @@ import { MetaKey } from '../protocol/meta-keys.js';
 import { connectedPair, createTestServer, keepAlive } from '../test-support/client-harness.js';
 import type { Obj } from '../test-support/client-harness.js';
 import type { ChangeEvent } from './types.js';
-import { WAIT_MS, delay, settle, waitFor, within } from '../test-support/waiting.js';
+import { WAIT_MS, settle, waitFor, within } from '../test-support/waiting.js';
 
 function nextEvent(it: AsyncIterator<ChangeEvent>, ms = 2000): Promise<IteratorResult<ChangeEvent>> {
   return within(it.next(), ms, 'the next event');
@@ -150,7 +150,11 @@ describe('subscriptions (modern)', () => {
     const { client } = await connectedPair({ era: 'modern' }, server);
     const ac = new AbortController();
     const p = client.subscribe({ toolsListChanged: true, signal: ac.signal });
-    await delay(5);
+    await waitFor(
+      () => server.requests.some((r) => r.method === 'subscriptions/listen'),
+      WAIT_MS,
+      'the listen',
+    );
     ac.abort();
     await assert.rejects(p, (e: unknown) => e instanceof LocalError && e.code === 'Cancelled');
     await client.close();
