@@ -328,8 +328,8 @@ for (const era of ['legacy', 'modern'] as const) {
         server.broadcast('notifications/resources/updated', { uri: 'test://a' });
       }
       const it = sub[Symbol.asyncIterator]();
-      assert.deepEqual((await it.next()).value, { type: 'tools' });
-      assert.deepEqual((await it.next()).value, { type: 'resource', uri: 'test://a' });
+      assert.deepEqual((await it.next()).value, { kind: 'tools' });
+      assert.deepEqual((await it.next()).value, { kind: 'resource', uri: 'test://a' });
       await sub.close();
       assert.equal((await it.next()).done, true);
       await settle();
@@ -343,7 +343,7 @@ for (const era of ['legacy', 'modern'] as const) {
       const server = createTestServer();
       const changed: string[][] = [];
       const { client } = await connectedPair(
-        { era, autoRefreshTools: true, onToolsChanged: (t) => changed.push(t.map((x) => x.name)) },
+        { era, autoRefreshTools: true, ontoolschanged: (t) => changed.push(t.map((x) => x.name)) },
         server,
       );
       if (era === 'legacy') await server.session.notify('notifications/tools/list_changed');

@@ -230,7 +230,7 @@ describe('interop: server-everything (SDK v1) over stdio', () => {
     });
     const it = sub[Symbol.asyncIterator]();
     const first = await within(it.next(), WAIT_MS, 'a resources/list_changed event');
-    assert.deepEqual(first.value, { type: 'resources' });
+    assert.deepEqual(first.value, { kind: 'resources' });
     await sub.close();
     notifications.length = 0;
     await client.setRoots([{ uri: 'file:///tmp/other', name: 'other' }]);

@@ -38,7 +38,7 @@ for (const [preference, expected] of cases) {
           era: preference,
           timeoutMs: 10_000,
           autoRefreshTools: true,
-          onToolsChanged: (tools) => toolLists.push(tools),
+          ontoolschanged: (tools) => toolLists.push(tools),
           handlers: {
             elicitation: async () => ({ action: 'accept', content: { confirm: true } }),
             sampling: async (params) => ({
@@ -113,7 +113,7 @@ for (const [preference, expected] of cases) {
       const before = toolLists.length;
       await client.callTool({ name: 'add-tool', arguments: { name: 'late-tool' } });
       const event = await within(sub[Symbol.asyncIterator]().next(), WAIT_MS, 'tools/list_changed');
-      assert.deepEqual(event.value, { type: 'tools' });
+      assert.deepEqual(event.value, { kind: 'tools' });
       await waitFor(() => toolLists.length !== before, WAIT_MS, 'the refreshed tool list');
       assert.ok(toolLists.at(-1)!.some((t) => t.name === 'late-tool'));
       // The cached list was invalidated: a fresh listing has the new tool.

@@ -37,9 +37,9 @@ describe('subscriptions (modern)', () => {
       method: 'notifications/tools/list_changed',
       params: { _meta: { [MetaKey.SubscriptionId]: 999 } },
     }); // unknown: dropped
-    assert.deepEqual((await nextEvent(tools[Symbol.asyncIterator]())).value, { type: 'tools' });
+    assert.deepEqual((await nextEvent(tools[Symbol.asyncIterator]())).value, { kind: 'tools' });
     assert.deepEqual((await nextEvent(res[Symbol.asyncIterator]())).value, {
-      type: 'resource',
+      kind: 'resource',
       uri: 'test://a',
     });
     const listenParams = server.wire.find((m) => m.method === 'subscriptions/listen')!.params as Obj;
@@ -76,10 +76,10 @@ describe('subscriptions (modern)', () => {
     assert.equal(server.listens.size, 1);
     const [secondId] = [...server.listens.keys()];
     assert.notEqual(secondId, firstId);
-    assert.deepEqual((await nextEvent(it)).value, { type: 'tools' });
-    assert.deepEqual((await nextEvent(it)).value, { type: 'resource', uri: 'test://a' });
+    assert.deepEqual((await nextEvent(it)).value, { kind: 'tools' });
+    assert.deepEqual((await nextEvent(it)).value, { kind: 'resource', uri: 'test://a' });
     server.broadcast('notifications/tools/list_changed');
-    assert.deepEqual((await nextEvent(it)).value, { type: 'tools' });
+    assert.deepEqual((await nextEvent(it)).value, { kind: 'tools' });
     await sub.close();
     await settle();
     assert.equal(server.listens.size, 0);
@@ -210,7 +210,7 @@ describe('subscriptions (modern)', () => {
     const sub = await client.subscribe({ promptsListChanged: true });
     server.broadcast('notifications/prompts/list_changed');
     for await (const e of sub) {
-      assert.equal(e.type, 'prompts');
+      assert.equal(e.kind, 'prompts');
       break;
     }
     await settle();
@@ -251,11 +251,11 @@ describe('subscriptions (legacy)', () => {
     assert.deepEqual(subs, ['test://a', 'test://b']);
     await server.session.notify('notifications/resources/updated', { uri: 'test://a' });
     assert.deepEqual((await nextEvent(a[Symbol.asyncIterator]())).value, {
-      type: 'resource',
+      kind: 'resource',
       uri: 'test://a',
     });
     assert.deepEqual((await nextEvent(b[Symbol.asyncIterator]())).value, {
-      type: 'resource',
+      kind: 'resource',
       uri: 'test://a',
     });
     await a.close();

@@ -152,7 +152,7 @@ const scenarios: Scenario[] = [
       const events = sub[Symbol.asyncIterator]();
       const touched = firstText(await client.callTool({ name: 'touch_watched_resource', arguments: {} }));
       const event = await within(events.next(), WAIT_MS, 'resources/updated');
-      assert.deepEqual(event.value, { type: 'resource', uri: WATCHED });
+      assert.deepEqual(event.value, { kind: 'resource', uri: WATCHED });
       const revision = /revision (\d+)$/.exec(touched)![1];
       const read = await client.readResource({ uri: WATCHED });
       assert.equal(

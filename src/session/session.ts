@@ -9,6 +9,7 @@ import type {
   Transport,
 } from '../jsonrpc/index.js';
 import { MetaKey } from '../protocol/meta-keys.js';
+import type { ParamsOf, RequestType, WireResult } from '../protocol/methods.js';
 import { shapeNotification } from '../protocol/revision-shaping.js';
 import { ALL_VERSIONS } from '../protocol/versions.js';
 import type { Era } from '../protocol/versions.js';
@@ -190,7 +191,8 @@ export class Session implements ContextHost {
   }
 
   /** Records what `server/discover` said about the server (modern client). */
-  applyDiscover(result: Record<string, unknown>): void {
+  applyDiscover(answer: object): void {
+    const result = answer as Record<string, unknown>;
     this.peerCapabilities = isObject(result.capabilities) ? result.capabilities : {};
     const meta = result._meta;
     const info = isObject(meta) ? meta[MetaKey.ServerInfo] : undefined;
@@ -201,12 +203,24 @@ export class Session implements ContextHost {
   // ---------------------------------------------------------------- outbound
 
   /**
-   * Sends a request and resolves with its result. Rejects with a {@link WireError} when
-   * the peer answers with an error, or a {@link LocalError} on timeout, cancellation,
-   * a closed connection or a capability the peer did not declare.
+   * Sends a request and resolves with its result. Given a descriptor from the method table
+   * (`Method['tools/list']`), params and result are typed; given a name, they are plain
+   * objects. Rejects with a {@link WireError} when the peer answers with an error, or a
+   * {@link LocalError} on timeout, cancellation, a closed connection or a capability the
+   * peer did not declare.
    */
-  request(method: string, params?: Params, options?: RequestOptions): Promise<Record<string, unknown>> {
-    return this.outbound.request(method, params, options);
+  request<D extends RequestType>(
+    type: D,
+    params: ParamsOf<D>,
+    options?: RequestOptions,
+  ): Promise<WireResult<D>>;
+  request(method: string, params?: Params, options?: RequestOptions): Promise<Record<string, unknown>>;
+  request(method: string | RequestType, params?: unknown, options?: RequestOptions): Promise<unknown> {
+    return this.outbound.request(
+      typeof method === 'string' ? method : method.method,
+      params as Params | undefined,
+      options,
+    );
   }
 
   /** Sends a notification. */
