@@ -15,7 +15,7 @@ import type { Obj } from '../test-support/client-harness.js';
 import { Client } from './client.js';
 import { CLIENT_INFO } from '../test-support/client-harness.js';
 import type { ClientOptions } from './types.js';
-import { WAIT_MS, delay, settle, waitFor } from '../test-support/waiting.js';
+import { WAIT_MS, settle, waitFor } from '../test-support/waiting.js';
 
 function isLocal(code: LocalErrorCode, includes?: string) {
   return (e: unknown): boolean => {
@@ -221,15 +221,16 @@ describe('MRTR (modern)', () => {
   });
 
   test('closing the client while a handler runs rejects at once', async () => {
+    let asked = false;
     const { client } = await withTool(
       () => ({
         resultType: 'input_required',
         inputRequests: { q: { method: 'elicitation/create', params: ELICIT_FORM } },
       }),
-      { handlers: { elicitation: () => new Promise(() => undefined) } },
+      { handlers: { elicitation: () => ((asked = true), new Promise(() => undefined)) } },
     );
     const p = client.callTool({ name: 'x' });
-    await delay(10);
+    await waitFor(() => asked, WAIT_MS, 'the elicitation handler to run');
     await client.close();
     await assert.rejects(p, isLocal('ConnectionClosed'));
   });

@@ -5,9 +5,9 @@ import { MetaKey } from '../protocol/meta-keys.js';
 import { connectedPair, createTestServer, keepAlive } from '../test-support/client-harness.js';
 import type { Obj } from '../test-support/client-harness.js';
 import type { ChangeEvent } from './types.js';
-import { WAIT_MS, delay, settle, waitFor, within } from '../test-support/waiting.js';
+import { WAIT_MS, settle, waitFor, within } from '../test-support/waiting.js';
 
-function nextEvent(it: AsyncIterator<ChangeEvent>, ms = 2000): Promise<IteratorResult<ChangeEvent>> {
+function nextEvent(it: AsyncIterator<ChangeEvent>, ms = WAIT_MS): Promise<IteratorResult<ChangeEvent>> {
   return within(it.next(), ms, 'the next event');
 }
 
@@ -110,6 +110,50 @@ describe('subscriptions (modern)', () => {
     await client.close();
   });
 
+  test('re-listening backs off exponentially up to maxDelayMs (mock timers: time is the subject)', async (t) => {
+    // Mocked from the start, so that no real timer of this client is cleared by the mock.
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const server = createTestServer();
+    const { client } = await connectedPair(
+      { era: 'modern', resubscribe: { baseDelayMs: 1000, maxDelayMs: 4000 } },
+      server,
+    );
+    const sub = await client.subscribe({ toolsListChanged: true });
+    const ended = sub[Symbol.asyncIterator]()
+      .next()
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    const original = [...server.listens.values()][0]!;
+    let now = 0;
+    const refusedAt: number[] = [];
+    server.handle('subscriptions/listen', () => {
+      refusedAt.push(now);
+      throw new WireError(-32603, 'shutting down');
+    });
+    try {
+      original.end({});
+      await settle();
+      while (now < 20_000) {
+        now += 100;
+        t.mock.timers.tick(100);
+        await settle();
+      }
+    } finally {
+      t.mock.timers.reset();
+    }
+    try {
+      // 1 s, then 2 s, then 4 s, then capped at 4 s: five attempts in all.
+      assert.deepEqual(refusedAt, [1000, 3000, 7000, 11_000, 15_000]);
+      const e = await ended;
+      assert.ok(e instanceof LocalError && e.code === 'ConnectionClosed', String(e));
+      assert.equal(client.pendingCount, 0);
+    } finally {
+      await client.close();
+    }
+  });
+
   test('a server that never acknowledges: subscribe times out and cancels the request', async () => {
     const server = createTestServer();
     server.handle(
@@ -150,7 +194,11 @@ describe('subscriptions (modern)', () => {
     const { client } = await connectedPair({ era: 'modern' }, server);
     const ac = new AbortController();
     const p = client.subscribe({ toolsListChanged: true, signal: ac.signal });
-    await delay(5);
+    await waitFor(
+      () => server.requests.some((r) => r.method === 'subscriptions/listen'),
+      WAIT_MS,
+      'the listen',
+    );
     ac.abort();
     await assert.rejects(p, (e: unknown) => e instanceof LocalError && e.code === 'Cancelled');
     await client.close();

@@ -64,6 +64,19 @@ describe('mcpkit inspect (CLI)', () => {
     assert.equal(new URL(url).port, String(port));
     await waitFor(() => existsSync(record), WAIT_MS, 'the browser to be opened');
     assert.deepEqual(readFileSync(record, 'utf8').split('\n').filter(Boolean), [url]);
+    // Stopped once its server answered (not while it is still starting the stdio child).
+    const token = new URL(url).searchParams.get('token');
+    await waitFor(
+      async () => {
+        const state = await fetch(new URL('/api/state', url), {
+          headers: { authorization: `Bearer ${token}` },
+        });
+        const { wire } = (await state.json()) as { wire?: Array<{ dir: string }> };
+        return wire?.some((w) => w.dir === 'in');
+      },
+      WAIT_MS,
+      'the server to answer the inspector',
+    );
     assert.equal(await stop(child), 0);
   });
 

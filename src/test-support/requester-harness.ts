@@ -18,8 +18,8 @@ import { Cancel } from '../transports/http-client/requester.js';
 import type { HttpReply, HttpRequest, HttpRequester } from '../transports/http-client/requester.js';
 import { waitFor } from './waiting.js';
 
-/** Every test fails rather than hangs if a promise never settles. */
-export const limit = { timeout: 5000 };
+/** Every test fails rather than hangs if a promise never settles (generous: TLS setup is slow under load). */
+export const limit = { timeout: 30_000 };
 
 /** One request as the server saw it. */
 export interface Hit {
