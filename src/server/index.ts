@@ -39,6 +39,7 @@ export type {
   TaskPatch,
   TaskRecord,
   TaskState,
+  TaskRunners,
   TaskStore,
   StoredError,
   StoredInputRequest,

@@ -31,6 +31,14 @@ import {
 } from '../../demo/test-helpers.js';
 import type { Obj, SdkTransport } from '../../demo/test-helpers.js';
 import { until } from '../../test-support/mcp-harness.js';
+import {
+  assertServerMessage,
+  modern,
+  openLegacySession,
+  postJson,
+  rpc,
+  sseMessages,
+} from '../../transports/http-server/http-server.test.helpers.js';
 import { startCluster } from '../../test-support/cluster.js';
 import type { Cluster } from '../../test-support/cluster.js';
 
@@ -285,5 +293,69 @@ describe('through haproxy (round robin, no stickiness) in front of 3 nodes shari
       await transport.terminateSession().catch(() => undefined);
       await client.close();
     }
+  });
+
+  test('SIGKILL of the node running tasks: they fail soon with a clear error, polled through the balancer', async () => {
+    const TASKS_EXT = 'io.modelcontextprotocol/tasks';
+    const meta = { 'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS_EXT]: {} } } };
+    const alive = cluster.nodes.filter((n) => n.child.exitCode === null && n.child.signalCode === null);
+    assert.ok(alive.length >= 2, 'two live nodes: one to kill, one to go on');
+    const [doomed, survivor] = alive as [(typeof alive)[0], (typeof alive)[0]];
+    const startModern = async (url: string): Promise<string> => {
+      const call = modern('tools/call', { name: 'slow_compute', arguments: { seconds: 120 } }, { meta });
+      // A node may still be reconnecting to the Redis the previous test restarted.
+      let r = await postJson(url, call.body, call.headers);
+      for (const deadline = Date.now() + 10_000; r.status !== 200 && Date.now() < deadline;) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        r = await postJson(url, call.body, call.headers);
+      }
+      assert.equal(r.status, 200, r.body);
+      return (r.json!.result as Obj).taskId as string;
+    };
+    const getModern = async (taskId: string): Promise<Obj> => {
+      const m = modern('tasks/get', { taskId }, { meta });
+      const r = await postJson(cluster.balancer.url, m.body, m.headers);
+      // The extension's methods are not in the core schema: checked field by field below.
+      return r.json!.result as Obj;
+    };
+    // Started on chosen nodes; everything after goes through the balancer.
+    const lost = await startModern(doomed.url);
+    const kept = await startModern(survivor.url);
+    const sid = await openLegacySession(cluster.balancer.url, { tasks: {} });
+    const headers = { 'mcp-session-id': sid, 'mcp-protocol-version': LEGACY };
+    const started = await postJson(
+      doomed.url,
+      rpc('tools/call', { name: 'slow_compute', arguments: { seconds: 120 }, task: { ttl: 600_000 } }),
+      headers,
+    );
+    const legacyTask = (sseMessages(started.body)[0]!.result as Obj).task as Obj;
+    assert.equal(legacyTask.status, 'working');
+    assert.equal((await getModern(lost)).status, 'working');
+
+    await doomed.stop('SIGKILL');
+    // A blocking tasks/result waiting on a live node hears of the failure too.
+    const blocked = postJson(
+      cluster.balancer.url,
+      rpc('tasks/result', { taskId: legacyTask.taskId }),
+      headers,
+    );
+    // Each poll is a real request; the node's lease (3 s by default) bounds the wait.
+    let failed = await getModern(lost);
+    for (const deadline = Date.now() + 20_000; failed.status === 'working' && Date.now() < deadline;) {
+      failed = await getModern(lost);
+    }
+    assert.equal(failed.status, 'failed');
+    assert.match(String((failed!.error as Obj).message), /stopped before the task finished/);
+    const answer = sseMessages((await blocked).body).find((m) => m.id !== undefined)!;
+    assertServerMessage(LEGACY, answer, 'tasks/result');
+    assert.match(String((answer.error as Obj).message), /stopped before the task finished/);
+    const polled = sseMessages(
+      (await postJson(cluster.balancer.url, rpc('tasks/get', { taskId: legacyTask.taskId }), headers)).body,
+    )[0]!.result as Obj;
+    assert.equal(polled.status, 'failed');
+    // The task on the node still alive is left running, and can still be cancelled.
+    assert.equal((await getModern(kept)).status, 'working');
+    const cancel = modern('tasks/cancel', { taskId: kept }, { meta });
+    assert.equal((await postJson(cluster.balancer.url, cancel.body, cancel.headers)).status, 200);
   });
 });

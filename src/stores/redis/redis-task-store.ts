@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { applyTaskPatch, isExpired, isTerminal } from '../../server/task-store.js';
-import type { TaskPage, TaskPatch, TaskRecord, TaskStore } from '../../server/task-store.js';
+import type { TaskPage, TaskPatch, TaskRecord, TaskRunners, TaskStore } from '../../server/task-store.js';
 import type { RedisChannels } from './redis-bus.js';
 import { guarded } from './redis-errors.js';
 
@@ -44,7 +44,8 @@ type Scripted = Redis & {
  * Tasks in Redis, for servers on many nodes: a task created on one node is polled,
  * answered and cancelled through any other. A record is one JSON string with the task's
  * TTL; updates are compare-and-set with {@link applyTaskPatch}, and every change is
- * published so the node running the handler hears answers and cancellation.
+ * published so the node running the handler hears answers and cancellation. With
+ * `runners`, a task records the node running it, whose lease other nodes check.
  */
 export class RedisTaskStore implements TaskStore {
   private readonly redis: Scripted;
@@ -53,6 +54,8 @@ export class RedisTaskStore implements TaskStore {
     redis: Redis,
     private readonly channels: RedisChannels,
     private readonly prefix: string,
+    /** The node leases, so a task whose node died is failed rather than left working. */
+    readonly runners?: TaskRunners,
   ) {
     redis.defineCommand('mcpTaskCreate', { numberOfKeys: 3, lua: CREATE });
     redis.defineCommand('mcpTaskSwap', { numberOfKeys: 1, lua: SWAP });
