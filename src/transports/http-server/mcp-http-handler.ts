@@ -503,7 +503,9 @@ export class McpHttpHandler {
     const t = entry.transport;
     if (this.shared) {
       await this.shared.record(sessionId, entry, frame);
-      if (this.shared.route(sessionId, entry, frame)) return ex.respond(202, { 'mcp-session-id': sessionId });
+      const here = this.shared.route(sessionId, entry, frame);
+      if (here === undefined) return ex.respond(202, { 'mcp-session-id': sessionId });
+      frame = here;
     }
     const ids = requestIdsOf(frame);
     if (!entry.used && !isInitializeTraffic(frame)) entry.used = true;
