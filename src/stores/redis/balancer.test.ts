@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1StreamableHttp } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { SSEClientTransport as V1Sse } from '@modelcontextprotocol/sdk/client/sse.js';
 import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
@@ -224,6 +225,41 @@ describe('through haproxy (round robin, no stickiness) in front of 3 nodes shari
     } finally {
       await client.close();
     }
+  });
+
+  test('SDK v1 over the 2024-11-05 HTTP+SSE transport: POSTs on any node reach the node holding the stream', async () => {
+    const client = new V1Client({ name: 'sdk-v1-sse', version: '1.0.0' }, { capabilities: CAPABILITIES });
+    client.setRequestHandler(CreateMessageRequestSchema, (r) => sample(r.params as Obj) as never);
+    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: ROOTS }));
+    const wire = new SdkWireRecorder(
+      new V1Sse(new URL(cluster.balancer.url.replace(/\/mcp$/, '/sse'))) as unknown as SdkTransport,
+      '2024-11-05',
+    );
+    await client.connect(wire as never);
+    try {
+      // Round robin spreads these POSTs over every node; only one holds the stream.
+      for (let i = 0; i < 6; i++) {
+        const r = await client.callTool({ name: 'add', arguments: { a: i, b: 10 } });
+        assert.match(JSON.stringify(r.content), new RegExp(`${i + 10}`));
+      }
+      assert.ok((await client.listTools()).tools.length > 10);
+      // A server-to-client request on the stream, answered by a POST that lands anywhere.
+      for (const name of ['test_sampling', 'list_roots']) {
+        const r = await client.callTool({
+          name,
+          arguments: name === 'test_sampling' ? { prompt: 'Hi' } : {},
+        });
+        assert.notEqual(r.isError, true, JSON.stringify(r));
+      }
+      assert.deepEqual(wire.problems.server, [], 'every server message matches the 2024-11-05 schema');
+    } finally {
+      await client.close();
+    }
+    const stray = await postJson(
+      cluster.balancer.url.replace(/\/mcp$/, `/messages?sessionId=${cluster.nodes.length}x.none`),
+      rpc('ping'),
+    );
+    assert.equal(stray.status, 404, 'an id no node holds is refused');
   });
 
   test('SIGKILL of a node mid-session: its in-flight call fails (no hang), the session goes on', async () => {

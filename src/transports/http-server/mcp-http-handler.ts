@@ -262,7 +262,13 @@ export class McpHttpHandler {
     const sse =
       options.legacySse === undefined ? { ssePath: '/sse', messagesPath: '/messages' } : options.legacySse;
     this.sse = sse
-      ? new LegacySseEndpoints(connector, sse, this.maxBody, options.keepAliveMs ?? 15_000)
+      ? new LegacySseEndpoints(
+          connector,
+          sse,
+          this.maxBody,
+          options.keepAliveMs ?? 15_000,
+          options.stores?.bus,
+        )
       : undefined;
   }
 

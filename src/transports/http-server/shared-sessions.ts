@@ -257,6 +257,7 @@ export class SharedSessions {
 
   private onMessage(m: ClusterMessage): void {
     if (m.t === 'change') return this.emitChange(m.e);
+    if (m.t === 'sse' || m.t === 'sse-ack') return; // The HTTP+SSE endpoints' own.
     const entry = this.host.sessions.get(m.s);
     if (!entry) return;
     if (m.t === 'end') return this.forget(m.s, entry);

@@ -71,7 +71,11 @@ export type ClusterMessage =
   /** The session was ended (DELETE, expiry): nodes holding it close their copy. */
   | { t: 'end'; s: string }
   /** A server change to announce (list_changed, resources/updated) to every node's clients. */
-  | { t: 'change'; e: { kind: 'tools' | 'prompts' | 'resources' } | { kind: 'resource'; uri: string } };
+  | { t: 'change'; e: { kind: 'tools' | 'prompts' | 'resources' } | { kind: 'resource'; uri: string } }
+  /** A client's POST for a 2024-11-05 HTTP+SSE connection held on the receiving node; `r` and `k` name the acknowledgement. */
+  | { t: 'sse'; c: string; m: string; r: string; k: number }
+  /** Whether the node holding an HTTP+SSE connection took the message (`ok`), for acknowledgement `k`. */
+  | { t: 'sse-ack'; k: number; ok: boolean };
 
 /**
  * Messages between nodes: to one node by id, or to all. Delivery is at most once: a node
