@@ -1,9 +1,10 @@
-import { ErrorCode, InvalidMessage, parseFrame, serializeMessage } from '../../jsonrpc/index.js';
+import { InvalidMessage, parseFrame, serializeMessage } from '../../jsonrpc/index.js';
 import type { JsonRpcMessage, Transport, TransportSink } from '../../jsonrpc/index.js';
 import type { HttpExchange, ResponseStream } from './exchange.js';
 import type { McpConnector } from './respond.js';
 import type { ClusterBus, ClusterMessage } from './shared-state.js';
-import { refuseNonJson, sendError } from './respond.js';
+import { refuse, refuseNonJson } from './refusals.js';
+import { sendError } from './respond.js';
 import { SSE_HEADERS, SSE_KEEPALIVE, sseEvent } from './sse-format.js';
 
 /**
@@ -114,25 +115,18 @@ export class LegacySseEndpoints {
     const id = new URLSearchParams(ex.query).get('sessionId') ?? '';
     const conn = this.connections.get(id);
     const holder = conn ? undefined : this.holderOf(id);
-    if (!conn && holder === undefined)
-      return sendError(ex, 404, ErrorCode.InvalidRequest, 'Session not found');
+    if (!conn && holder === undefined) return refuse(ex, 'sessionNotFound');
     if (refuseNonJson(ex)) return;
     const body = await ex.readBody(this.maxBody);
     if (!body.ok) {
       if (body.reason === 'aborted') return;
-      return sendError(
-        ex,
-        body.reason === 'too-large' ? 413 : 400,
-        ErrorCode.InvalidRequest,
-        'Unreadable body',
-      );
+      return refuse(ex, body.reason === 'too-large' ? 'unreadableLargeBody' : 'unreadableBody');
     }
     const frame = parseFrame(body.text);
     if (frame instanceof InvalidMessage)
       return sendError(ex, 400, frame.error.code, frame.error.message, frame.id);
     if (!conn) {
-      if (!(await this.forward(holder!, id, body.text)))
-        return sendError(ex, 404, ErrorCode.InvalidRequest, 'Session not found');
+      if (!(await this.forward(holder!, id, body.text))) return refuse(ex, 'sessionNotFound');
       return ex.respond(202, { 'content-type': 'text/plain' }, 'Accepted');
     }
     ex.respond(202, { 'content-type': 'text/plain' }, 'Accepted');
