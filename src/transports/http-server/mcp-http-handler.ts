@@ -23,8 +23,9 @@ import { refuse, refuseNonJson } from './refusals.js';
 import { sendError } from './respond.js';
 import { SharedSessions } from './shared-sessions.js';
 import type { SessionEntry } from './shared-sessions.js';
-import { MemoryLegacySessionStore } from './shared-state.js';
-import type { LegacySessionStore, SessionLimits, SharedStores } from './shared-state.js';
+import { MemoryLegacySessionStore } from './legacy-session-store.js';
+import type { LegacySessionStore, SessionLimits } from './legacy-session-store.js';
+import type { SharedStores } from './shared-state.js';
 import type { McpConnector } from './respond.js';
 
 export interface McpHttpOptions extends HostGuardOptions {
