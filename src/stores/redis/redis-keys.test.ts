@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { applyTaskPatch } from '../../server/task-store.js';
 import type { TaskRecord } from '../../server/task-store.js';
 import { freePort } from '../../test-support/cluster.js';
+import { WAIT_MS, waitFor } from '../../test-support/waiting.js';
 import { connectRedisStores } from './connect-redis.js';
 import type { RedisStores } from './connect-redis.js';
 import { hashSlotOf, hashTagOf, redisKeys } from './redis-keys.js';
@@ -95,12 +96,11 @@ async function startClusterModeRedis(): Promise<{ url: string; stop(): Promise<v
     await admin.connect();
     await admin.call('CLUSTER', 'ADDSLOTSRANGE', '0', '16383');
     // The node says the cluster is ok once it has taken its slots in.
-    for (const deadline = Date.now() + 15_000; ;) {
-      const info = String(await admin.call('CLUSTER', 'INFO'));
-      if (info.includes('cluster_state:ok')) break;
-      if (Date.now() > deadline) throw new Error(`cluster not ok: ${info}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await waitFor(
+      async () => String(await admin.call('CLUSTER', 'INFO')).includes('cluster_state:ok'),
+      2 * WAIT_MS,
+      'cluster_state:ok',
+    );
     admin.disconnect();
   } catch (e) {
     await stop();
