@@ -48,6 +48,7 @@ export type {
   TaskPatch,
   TaskRecord,
   TaskState,
+  TaskRunners,
   TaskStore,
   StoredError,
   StoredInputRequest,

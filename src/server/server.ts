@@ -1,11 +1,11 @@
 import { WireError } from '../jsonrpc/index.js';
-import type { Params, RequestId, Transport } from '../jsonrpc/index.js';
-import { MetaKey } from '../protocol/meta-keys.js';
+import type { Params, Transport } from '../jsonrpc/index.js';
 import { isMrtrMethod } from '../protocol/methods.js';
 import { Session, serverRole } from '../session/index.js';
 import type { Implementation, RequestContext, RequestHandler, SessionLogger } from '../session/index.js';
 import { LocalChangeBus } from './change-bus.js';
 import type { ChangeBus, ChangeEvent } from './change-bus.js';
+import { ChangeFanout } from './change-fanout.js';
 import { paginate } from './cursor.js';
 import { runMiddleware } from './middleware.js';
 import type { Middleware, MiddlewareRequest } from './middleware.js';
@@ -35,7 +35,6 @@ import { ServerContext } from './server-context.js';
 import { TaskRuntime, taskSupportOf } from './task-runtime.js';
 import type { TaskOptions } from './task-runtime.js';
 import type { TaskStore } from './task-store.js';
-import { declaresTasksExtension, missingTasksExtension, modernTask } from './task-wire.js';
 import { buildTool, callTool } from './tools.js';
 import type { ToolDefinition, ToolEntry, ToolHandler } from './tools.js';
 import type { SchemaInput } from './schema-adapter.js';
@@ -78,15 +77,6 @@ export interface Registration {
   remove(): void;
 }
 
-interface ListenStream {
-  readonly session: Session;
-  readonly id: RequestId;
-  readonly filter: Record<string, unknown>;
-  end(): void;
-  /** Stops watching the tasks this stream follows. */
-  unwatch?: () => void;
-}
-
 type ListKey = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
 
 /**
@@ -111,17 +101,13 @@ export class McpServer {
   private readonly middleware: Middleware[] = [];
   private readonly handlers = new Map<string, RequestHandler>();
   private readonly sessions = new Set<Session>();
-  private readonly legacySubscriptions = new WeakMap<Session, Set<string>>();
-  private readonly listeners = new Set<ListenStream>();
   private codec: RequestStateCodec;
-  private bus: ChangeBus;
-  private readonly pendingLists = new Set<string>();
-  private unsubscribeBus: () => void;
+  /** Who hears of changes (legacy sessions, listen streams), on which bus. */
+  private readonly fanout: ChangeFanout;
   /** The wire form of each list, built once and dropped when its contents change. */
   private readonly wireLists = new Map<ListKey, readonly unknown[]>();
   /** What connect gives each session (modern HTTP connects once per request); reset on change. */
   private connectCapabilities: Record<string, unknown> | undefined;
-  private closing = false;
   /** Extensions declared with {@link McpServer.declareExtension}. */
   private readonly extensions: Record<string, Record<string, unknown>> = {};
   private taskRuntime: TaskRuntime | undefined;
@@ -132,8 +118,11 @@ export class McpServer {
     this.info = info;
     this.options = options;
     this.codec = options.requestState ?? new HmacRequestState();
-    this.bus = options.changeBus ?? new LocalChangeBus();
-    this.unsubscribeBus = this.bus.subscribe((e) => this.deliverChange(e));
+    this.fanout = new ChangeFanout(options.changeBus ?? new LocalChangeBus(), {
+      sessions: this.sessions,
+      capabilities: () => this.capabilities(),
+      tasks: () => this.taskRuntime,
+    });
     const h = this.handlers;
     // Plain handlers answer synchronously when no middleware is installed: no promise, no context.
     const plain =
@@ -156,11 +145,11 @@ export class McpServer {
     h.set('resources/read', (p, rc) => this.serve(p, rc, (ctx) => this.readResource(p, ctx)));
     h.set(
       'resources/subscribe',
-      plain((p, rc) => this.subscribe(p, rc, true)),
+      plain((p, rc) => this.fanout.subscribe(p, rc, true)),
     );
     h.set(
       'resources/unsubscribe',
-      plain((p, rc) => this.subscribe(p, rc, false)),
+      plain((p, rc) => this.fanout.subscribe(p, rc, false)),
     );
     h.set(
       'prompts/list',
@@ -170,7 +159,7 @@ export class McpServer {
     h.set('completion/complete', (p, rc) => this.serve(p, rc, () => this.complete(p)));
     h.set(
       'subscriptions/listen',
-      plain((p, rc) => this.listen(p, rc)),
+      plain((p, rc) => this.fanout.listen(p, rc)),
     );
     if (options.tasks) this.enableTasks();
   }
@@ -259,9 +248,7 @@ export class McpServer {
    * cluster's bus, and MRTR state is sealed with the key every node shares.
    */
   joinCluster(parts: { changeBus: ChangeBus; requestStateKey: Uint8Array; taskStore?: unknown }): void {
-    this.unsubscribeBus();
-    this.bus = parts.changeBus;
-    this.unsubscribeBus = this.bus.subscribe((e) => this.deliverChange(e));
+    this.fanout.useBus(parts.changeBus);
     if (!this.options.requestState) this.codec = new HmacRequestState(parts.requestStateKey);
     if (parts.taskStore !== undefined && !this.options.tasks?.store) {
       // Tasks move to the shared store; a runtime made before (by a task tool) is replaced.
@@ -277,7 +264,7 @@ export class McpServer {
 
   /** Tells subscribers that a resource's content changed. */
   resourceUpdated(uri: string): void {
-    this.bus.publish({ kind: 'resource', uri });
+    this.fanout.publish({ kind: 'resource', uri });
   }
 
   private remover<T>(
@@ -366,7 +353,7 @@ export class McpServer {
     // Not onclose: that belongs to the caller, who may set it (see the example above).
     session.addCloseListener(() => {
       this.sessions.delete(session);
-      for (const l of this.listeners) if (l.session === session) this.listeners.delete(l);
+      this.fanout.forget(session);
     });
     await session.connect(transport);
     return session;
@@ -379,13 +366,12 @@ export class McpServer {
 
   /** Ends every subscription gracefully and closes every connection. */
   async close(): Promise<void> {
-    this.closing = true;
-    for (const l of [...this.listeners]) l.end();
+    this.fanout.endAll();
     // Let the graceful subscription answers reach the transports first.
     await new Promise((r) => setTimeout(r, 0));
     await this.taskRuntime?.close();
     await Promise.all([...this.sessions].map((s) => s.close()));
-    this.unsubscribeBus();
+    this.fanout.close();
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
@@ -548,131 +534,6 @@ export class McpServer {
     if (event.kind !== 'resource') this.connectCapabilities = undefined;
     if (event.kind === 'resources') this.wireLists.delete('resourceTemplates');
     if (event.kind !== 'resource') this.wireLists.delete(event.kind);
-    if (this.sessions.size > 0 || this.listeners.size > 0) this.bus.publish(event);
-  }
-
-  private subscribe(params: Params, rc: RequestContext, on: boolean): unknown {
-    const uri = params.uri;
-    if (typeof uri !== 'string' || uri.length === 0) throw WireError.invalidParams('A uri is required');
-    const session = this.sessionOf(rc);
-    if (!session) return {};
-    let set = this.legacySubscriptions.get(session);
-    if (on) {
-      if (!set) this.legacySubscriptions.set(session, (set = new Set()));
-      if (set.size >= 10_000 && !set.has(uri))
-        throw WireError.invalidParams('Too many subscriptions on this connection');
-      set.add(uri);
-    } else {
-      set?.delete(uri);
-    }
-    return {};
-  }
-
-  private sessionOf(rc: RequestContext): Session | undefined {
-    const s = rc.session;
-    return s instanceof Session && this.sessions.has(s) ? s : undefined;
-  }
-
-  private listen(params: Params, rc: RequestContext): Promise<unknown> | unknown {
-    if (rc.era !== 'modern') throw WireError.methodNotFound('subscriptions/listen');
-    const session = this.sessionOf(rc);
-    const requested = (params.notifications ?? {}) as Record<string, unknown>;
-    if (typeof requested !== 'object' || requested === null || Array.isArray(requested)) {
-      throw WireError.invalidParams('notifications must be an object');
-    }
-    const caps = this.capabilities();
-    const filter: Record<string, unknown> = {};
-    if (requested.toolsListChanged === true && caps.tools) filter.toolsListChanged = true;
-    if (requested.promptsListChanged === true && caps.prompts) filter.promptsListChanged = true;
-    if (requested.resourcesListChanged === true && caps.resources) filter.resourcesListChanged = true;
-    if (Array.isArray(requested.resourceSubscriptions) && caps.resources) {
-      const uris = requested.resourceSubscriptions
-        .filter((u): u is string => typeof u === 'string')
-        .slice(0, 10_000);
-      filter.resourceSubscriptions = uris;
-    }
-    let taskIds: string[] | undefined;
-    if (requested.taskIds !== undefined) {
-      if (!this.taskRuntime) throw WireError.invalidParams('This server runs no tasks');
-      if (!declaresTasksExtension(rc.peerCapabilities)) throw missingTasksExtension('taskIds');
-      if (!Array.isArray(requested.taskIds)) throw WireError.invalidParams('taskIds must be an array');
-      taskIds = requested.taskIds.filter((t): t is string => typeof t === 'string').slice(0, 1000);
-      filter.taskIds = taskIds;
-    }
-    const id = rc.requestId;
-    rc.notify('notifications/subscriptions/acknowledged', {
-      _meta: { [MetaKey.SubscriptionId]: id },
-      notifications: filter,
-    });
-    if (!session || this.closing) return { _meta: { [MetaKey.SubscriptionId]: id } };
-    return new Promise((resolve) => {
-      const stream: ListenStream = {
-        session,
-        id,
-        filter,
-        end: () => {
-          stream.unwatch?.();
-          this.listeners.delete(stream);
-          resolve({ _meta: { [MetaKey.SubscriptionId]: id } });
-        },
-      };
-      this.listeners.add(stream);
-      if (taskIds && this.taskRuntime) stream.unwatch = this.watchTasks(stream, taskIds, rc);
-      rc.signal.addEventListener('abort', () => stream.end(), { once: true });
-    });
-  }
-
-  /** `notifications/tasks` on a listen stream, for the caller's own tasks among `taskIds`. */
-  private watchTasks(stream: ListenStream, taskIds: readonly string[], rc: RequestContext): () => void {
-    const runtime = this.taskRuntime!;
-    const owner = runtime.ownerOf(rc);
-    const stops = taskIds.map((id) =>
-      runtime.store.watch(id, (record) => {
-        if (!record || record.owner !== owner) return;
-        const params = { ...modernTask(record, true), _meta: { [MetaKey.SubscriptionId]: stream.id } };
-        stream.session.sendRelated(stream.id, 'notifications/tasks', params);
-      }),
-    );
-    return () => {
-      for (const stop of stops) stop();
-    };
-  }
-
-  /**
-   * Coalesces list changes: while one `list_changed` of a kind waits to go out, more of the
-   * same kind add nothing (a client refetches the whole list anyway). A burst of 1,000
-   * registrations sends one notification, not 1,000 for a slow client to buffer.
-   */
-  private deliverChange(event: ChangeEvent): void {
-    if (event.kind === 'resource') return this.deliverNow(event);
-    if (this.pendingLists.has(event.kind)) return;
-    this.pendingLists.add(event.kind);
-    // A timer rather than setImmediate: the server layer runs outside Node too.
-    setTimeout(() => {
-      this.pendingLists.delete(event.kind);
-      this.deliverNow(event);
-    }, 0);
-  }
-
-  private deliverNow(event: ChangeEvent): void {
-    const method =
-      event.kind === 'resource'
-        ? 'notifications/resources/updated'
-        : `notifications/${event.kind}/list_changed`;
-    const params: Params = event.kind === 'resource' ? { uri: event.uri } : {};
-    for (const s of this.sessions) {
-      if (s.era !== 'legacy' || s.legacyState === 'new') continue;
-      if (event.kind === 'resource' && !this.legacySubscriptions.get(s)?.has(event.uri)) continue;
-      if (event.kind !== 'resource' && !s.capabilities[event.kind]) continue;
-      s.notify(method, params).catch(() => undefined);
-    }
-    for (const l of this.listeners) {
-      const wanted =
-        event.kind === 'resource'
-          ? (l.filter.resourceSubscriptions as string[] | undefined)?.includes(event.uri)
-          : l.filter[`${event.kind}ListChanged`] === true;
-      if (!wanted) continue;
-      l.session.sendRelated(l.id, method, { ...params, _meta: { [MetaKey.SubscriptionId]: l.id } });
-    }
+    if (this.sessions.size > 0 || this.fanout.listening) this.fanout.publish(event);
   }
 }

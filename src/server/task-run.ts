@@ -47,6 +47,8 @@ export class TaskRun implements ContextHost, InputAsker {
   deadline: number;
   nextKey = 1;
   lastStatus = 'working';
+  /** The handler has settled and its outcome is being recorded. */
+  finishing = false;
 
   constructor(
     readonly taskId: string,

@@ -273,6 +273,7 @@ export class TaskRuntime implements TaskRunOwner {
       ttlMs: ttl,
       pollIntervalMs: this.pollIntervalMs,
     };
+    if (this.store.runners) record.runner = this.store.runners.self;
     if (!(await this.store.create(record, this.maxLive))) {
       throw WireError.invalidRequest(
         `Too many live tasks: this client already has ${this.maxLive} unfinished tasks; wait for some to finish or cancel them`,
@@ -358,6 +359,7 @@ export class TaskRuntime implements TaskRunOwner {
   /** Records the handler's outcome, unless the task was cancelled or expired meanwhile. */
   private async finish(running: TaskRun, result: CallToolResult | undefined, e: unknown): Promise<void> {
     const taskId = running.taskId;
+    running.finishing = true;
     try {
       if (running.rc.cancelled) return;
       if (result) {
@@ -402,6 +404,10 @@ export class TaskRuntime implements TaskRunOwner {
       return;
     }
     if (record.status === 'cancelled') running.rc.cancel('The task was cancelled');
+    else if (isTerminal(record.status) && !running.finishing) {
+      // Ended by another process (its lease was judged lost): this handler's work is moot.
+      running.rc.cancel(record.statusMessage ?? 'The task ended');
+    }
     if (record.status !== running.lastStatus) {
       running.lastStatus = record.status;
       this.statusNotification(running, record);
@@ -443,7 +449,49 @@ export class TaskRuntime implements TaskRunOwner {
     }
     const record = await this.store.get(taskId);
     if (!record || record.owner !== this.ownerOf(rc)) throw taskNotFound(taskId);
-    return record;
+    return this.checkRunner(record);
+  }
+
+  /**
+   * A task whose runner's lease ran out (its process died) is failed now, with an error
+   * saying so, instead of staying `working` until its TTL: pollers learn at most a lease
+   * after the process stopped. Tasks running here, and stores not shared, need no check.
+   */
+  private async checkRunner(record: TaskRecord, alive?: Map<string, Promise<boolean>>): Promise<TaskRecord> {
+    const runners = this.store.runners;
+    const runner = record.runner;
+    if (!runners || runner === undefined || isTerminal(record.status)) return record;
+    if (runner === runners.self) return record;
+    let check = alive?.get(runner);
+    if (!check) {
+      check = runners.alive(runner);
+      alive?.set(runner, check);
+    }
+    if (await check) return record;
+    const message = `The server process running task ${record.taskId} stopped before the task finished`;
+    const after = await this.store.update(record.taskId, {
+      status: 'failed',
+      statusMessage: message,
+      error: { code: ErrorCode.InternalError, message },
+    });
+    return after ?? record;
+  }
+
+  /** While a blocking `tasks/result` waits, checks the runner's lease every so often. */
+  private watchRunner(taskId: string): () => void {
+    const runners = this.store.runners;
+    if (!runners) return () => undefined;
+    const timer = setInterval(
+      () => {
+        this.store.get(taskId).then(
+          (r) => (r ? this.checkRunner(r) : undefined),
+          () => undefined,
+        );
+      },
+      Math.max(100, Math.floor(runners.leaseMs / 2)),
+    );
+    (timer as { unref?: () => void }).unref?.();
+    return () => clearInterval(timer);
   }
 
   private async get(params: Params, rc: RequestContext): Promise<unknown> {
@@ -460,6 +508,7 @@ export class TaskRuntime implements TaskRunOwner {
       if (!set) this.resultWaiters.set(taskId, (set = new Set()));
       set.add(rc);
       const unwatch = this.store.watch(taskId, (r) => r?.inputRequests && this.deliverQuestions(r));
+      const unwatchRunner = this.watchRunner(taskId);
       try {
         const done = this.waitFor(taskId, (r) => !r || isTerminal(r.status), rc.signal);
         const now = await this.store.get(taskId);
@@ -469,6 +518,7 @@ export class TaskRuntime implements TaskRunOwner {
         record = last;
       } finally {
         unwatch();
+        unwatchRunner();
         set.delete(rc);
         if (set.size === 0) this.resultWaiters.delete(taskId);
       }
@@ -487,7 +537,9 @@ export class TaskRuntime implements TaskRunOwner {
     if (cursor !== undefined && typeof cursor !== 'string') throw WireError.invalidParams('Invalid cursor');
     const page = await this.store.list(this.ownerOf(rc), cursor, this.pageSize);
     if (!page) throw WireError.invalidParams('Invalid or expired cursor');
-    const result: Record<string, unknown> = { tasks: page.tasks.map(legacyTask) };
+    const alive = new Map<string, Promise<boolean>>();
+    const tasks = await Promise.all(page.tasks.map((t) => this.checkRunner(t, alive)));
+    const result: Record<string, unknown> = { tasks: tasks.map(legacyTask) };
     if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
     return result;
   }

@@ -55,6 +55,11 @@ export interface TaskRecord {
   inputRequests?: Record<string, StoredInputRequest>;
   /** Answers received and not yet taken by the running handler, by key. */
   inputResponses?: Record<string, unknown>;
+  /**
+   * The process running the handler, when the store is shared ({@link TaskRunners}): if
+   * its lease runs out before the task ends, the task is failed rather than left working.
+   */
+  runner?: string;
 }
 
 /** A change to a task. Stores apply it with {@link applyTaskPatch}, atomically. */
@@ -75,6 +80,21 @@ export interface TaskPatch {
 export interface TaskPage {
   tasks: TaskRecord[];
   nextCursor?: string;
+}
+
+/**
+ * Who runs tasks, for a store shared by several processes. A process that dies mid-task
+ * cannot record the outcome; its lease in the store (renewed while it lives) runs out, and
+ * whoever next reads the task fails it with a clear error instead of leaving it `working`
+ * until its TTL.
+ */
+export interface TaskRunners {
+  /** This process's runner id, recorded in the tasks it starts. */
+  readonly self: string;
+  /** At most this long (ms) after a runner stops, {@link TaskRunners.alive} says so. */
+  readonly leaseMs: number;
+  /** Whether the runner's lease still holds. Rejects when the store cannot be reached. */
+  alive(runner: string): Promise<boolean>;
 }
 
 /**
@@ -101,6 +121,8 @@ export interface TaskStore {
   delete(taskId: string): Promise<void>;
   list(owner: string, cursor: string | undefined, limit: number): Promise<TaskPage | undefined>;
   watch(taskId: string, listener: (record: TaskRecord | undefined) => void): () => void;
+  /** Present on stores shared by several processes: the leases of the processes running tasks. */
+  readonly runners?: TaskRunners;
   /** Releases timers and connections. */
   close(): Promise<void>;
 }

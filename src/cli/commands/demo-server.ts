@@ -77,7 +77,12 @@ export async function demoServer(argv: string[]): Promise<number> {
     console.error(`mcpkit demo server: ${running.url} (legacy HTTP+SSE at /sse${shared})`);
     await new Promise<void>((resolve) => {
       const stop = (): void => {
-        void running.close().then(resolve);
+        // The server first: its running tasks are recorded as cancelled while the shared
+        // store is still connected, and their timers no longer hold the process open.
+        void server
+          .close()
+          .then(() => running.close())
+          .then(resolve);
       };
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);

@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1StreamableHttp } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { SSEClientTransport as V1Sse } from '@modelcontextprotocol/sdk/client/sse.js';
 import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
@@ -31,6 +32,14 @@ import {
 import type { Obj } from '../../test-support/demo-cases.js';
 import { SdkWireRecorder } from '../../test-support/sdk-wire-recorder.js';
 import type { SdkTransport } from '../../test-support/sdk-wire-recorder.js';
+import {
+  assertServerMessage,
+  modern,
+  openLegacySession,
+  postJson,
+  rpc,
+  sseMessages,
+} from '../../test-support/http-server-harness.js';
 import { startCluster } from '../../test-support/cluster.js';
 import type { Cluster } from '../../test-support/cluster.js';
 import { WAIT_MS, waitFor } from '../../test-support/waiting.js';
@@ -219,6 +228,41 @@ describe('through haproxy (round robin, no stickiness) in front of 3 nodes shari
     }
   });
 
+  test('SDK v1 over the 2024-11-05 HTTP+SSE transport: POSTs on any node reach the node holding the stream', async () => {
+    const client = new V1Client({ name: 'sdk-v1-sse', version: '1.0.0' }, { capabilities: CAPABILITIES });
+    client.setRequestHandler(CreateMessageRequestSchema, (r) => sample(r.params as Obj) as never);
+    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: ROOTS }));
+    const wire = new SdkWireRecorder(
+      new V1Sse(new URL(cluster.balancer.url.replace(/\/mcp$/, '/sse'))) as unknown as SdkTransport,
+      '2024-11-05',
+    );
+    await client.connect(wire as never);
+    try {
+      // Round robin spreads these POSTs over every node; only one holds the stream.
+      for (let i = 0; i < 6; i++) {
+        const r = await client.callTool({ name: 'add', arguments: { a: i, b: 10 } });
+        assert.match(JSON.stringify(r.content), new RegExp(`${i + 10}`));
+      }
+      assert.ok((await client.listTools()).tools.length > 10);
+      // A server-to-client request on the stream, answered by a POST that lands anywhere.
+      for (const name of ['test_sampling', 'list_roots']) {
+        const r = await client.callTool({
+          name,
+          arguments: name === 'test_sampling' ? { prompt: 'Hi' } : {},
+        });
+        assert.notEqual(r.isError, true, JSON.stringify(r));
+      }
+      assert.deepEqual(wire.problems.server, [], 'every server message matches the 2024-11-05 schema');
+    } finally {
+      await client.close();
+    }
+    const stray = await postJson(
+      cluster.balancer.url.replace(/\/mcp$/, `/messages?sessionId=${cluster.nodes.length}x.none`),
+      rpc('ping'),
+    );
+    assert.equal(stray.status, 404, 'an id no node holds is refused');
+  });
+
   test('SIGKILL of a node mid-session: its in-flight call fails (no hang), the session goes on', async () => {
     const { client, transport } = await v1Client(cluster.balancer.url);
     try {
@@ -297,5 +341,75 @@ describe('through haproxy (round robin, no stickiness) in front of 3 nodes shari
       await transport.terminateSession().catch(() => undefined);
       await client.close();
     }
+  });
+
+  test('SIGKILL of the node running tasks: they fail soon with a clear error, polled through the balancer', async () => {
+    const TASKS_EXT = 'io.modelcontextprotocol/tasks';
+    const meta = { 'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS_EXT]: {} } } };
+    const alive = cluster.nodes.filter((n) => n.child.exitCode === null && n.child.signalCode === null);
+    assert.ok(alive.length >= 2, 'two live nodes: one to kill, one to go on');
+    const [doomed, survivor] = alive as [(typeof alive)[0], (typeof alive)[0]];
+    const startModern = async (url: string): Promise<string> => {
+      const call = modern('tools/call', { name: 'slow_compute', arguments: { seconds: 120 } }, { meta });
+      // A node may still be reconnecting to the Redis the previous test restarted.
+      const r = await waitFor(
+        async () => {
+          const answer = await postJson(url, call.body, call.headers);
+          return answer.status === 200 ? answer : undefined;
+        },
+        WAIT_MS,
+        'the node to create a task',
+      );
+      return (r.json!.result as Obj).taskId as string;
+    };
+    const getModern = async (taskId: string): Promise<Obj> => {
+      const m = modern('tasks/get', { taskId }, { meta });
+      const r = await postJson(cluster.balancer.url, m.body, m.headers);
+      // The extension's methods are not in the core schema: checked field by field below.
+      return r.json!.result as Obj;
+    };
+    // Started on chosen nodes; everything after goes through the balancer.
+    const lost = await startModern(doomed.url);
+    const kept = await startModern(survivor.url);
+    const sid = await openLegacySession(cluster.balancer.url, { tasks: {} });
+    const headers = { 'mcp-session-id': sid, 'mcp-protocol-version': LEGACY };
+    const started = await postJson(
+      doomed.url,
+      rpc('tools/call', { name: 'slow_compute', arguments: { seconds: 120 }, task: { ttl: 600_000 } }),
+      headers,
+    );
+    const legacyTask = (sseMessages(started.body)[0]!.result as Obj).task as Obj;
+    assert.equal(legacyTask.status, 'working');
+    assert.equal((await getModern(lost)).status, 'working');
+
+    await doomed.stop('SIGKILL');
+    // A blocking tasks/result waiting on a live node hears of the failure too.
+    const blocked = postJson(
+      cluster.balancer.url,
+      rpc('tasks/result', { taskId: legacyTask.taskId }),
+      headers,
+    );
+    // Each poll is a real request; the node's lease (3 s by default) bounds the wait.
+    const failed = await waitFor(
+      async () => {
+        const t = await getModern(lost);
+        return t.status !== 'working' ? t : undefined;
+      },
+      2 * WAIT_MS,
+      "the dead node's task to end",
+    );
+    assert.equal(failed.status, 'failed');
+    assert.match(String((failed!.error as Obj).message), /stopped before the task finished/);
+    const answer = sseMessages((await blocked).body).find((m) => m.id !== undefined)!;
+    assertServerMessage(LEGACY, answer, 'tasks/result');
+    assert.match(String((answer.error as Obj).message), /stopped before the task finished/);
+    const polled = sseMessages(
+      (await postJson(cluster.balancer.url, rpc('tasks/get', { taskId: legacyTask.taskId }), headers)).body,
+    )[0]!.result as Obj;
+    assert.equal(polled.status, 'failed');
+    // The task on the node still alive is left running, and can still be cancelled.
+    assert.equal((await getModern(kept)).status, 'working');
+    const cancel = modern('tasks/cancel', { taskId: kept }, { meta });
+    assert.equal((await postJson(cluster.balancer.url, cancel.body, cancel.headers)).status, 200);
   });
 });

@@ -2,6 +2,8 @@ import type { Redis, RedisOptions } from 'ioredis';
 import { LocalError } from '../../jsonrpc/index.js';
 import type { SharedStores } from '../../transports/http-server/shared-state.js';
 import { RedisChannels, RedisClusterBus } from './redis-bus.js';
+import { guarded } from './redis-errors.js';
+import { redisKeys } from './redis-keys.js';
 import { RedisEventStore } from './redis-event-store.js';
 import type { RedisEventStoreOptions } from './redis-event-store.js';
 import { RedisLegacySessionStore } from './redis-session-store.js';
@@ -14,6 +16,13 @@ export interface RedisStoresOptions extends RedisEventStoreOptions {
   keyPrefix?: string;
   /** This node's id in the cluster (default: random). */
   nodeId?: string;
+  /**
+   * This node's lease (ms, default 3 s; renewed every third of it): once it runs out, other
+   * nodes treat the node as gone. Its unfinished tasks are then failed, and the requests of
+   * its resumed streams get an error. Shorter finds dead nodes sooner; too short for the
+   * node's pauses (a long GC, a loaded machine) fails tasks that were still running.
+   */
+  nodeLeaseMs?: number;
   /** How long to wait for Redis at start-up before failing (default 5 s). */
   connectTimeoutMs?: number;
   /** A command not answered in this time fails, so a hung Redis gives 503s rather than hangs (default 2 s). */
@@ -145,7 +154,17 @@ export async function connectRedisStores(options: RedisStoresOptions | string): 
   }
   const channels = new RedisChannels(sub);
   const bus = new RedisClusterBus(nodeId, redis, prefix);
-  const beat = (): Promise<unknown> => redis.set(`${prefix}node:${nodeId}`, '1', 'PX', 3000);
+  const leaseMs = o.nodeLeaseMs ?? 3000;
+  if (!(Number.isFinite(leaseMs) && leaseMs >= 300)) {
+    redis.disconnect();
+    sub.disconnect();
+    throw new LocalError('InvalidConfiguration', 'nodeLeaseMs must be a number of at least 300');
+  }
+  // The lease holds this process's own token, so a node restarted under the same id does not
+  // revive the leases of tasks its earlier process was running.
+  const instance = randomHex(6);
+  const nodeKey = redisKeys(prefix).node(nodeId);
+  const beat = (): Promise<unknown> => redis.set(nodeKey, instance, 'PX', leaseMs);
   let requestStateKey = o.requestStateKey;
   try {
     await bus.start(channels);
@@ -162,7 +181,7 @@ export async function connectRedisStores(options: RedisStoresOptions | string): 
     });
   }
   // The heartbeat tells followers of this node's streams that it is alive.
-  const heartbeat = setInterval(() => void beat().catch(() => undefined), 1000);
+  const heartbeat = setInterval(() => void beat().catch(() => undefined), Math.floor(leaseMs / 3));
   heartbeat.unref?.();
   const reconnectListeners: Array<() => void> = [];
   const key = requestStateKey;
@@ -177,13 +196,21 @@ export async function connectRedisStores(options: RedisStoresOptions | string): 
     redis,
     sessions: new RedisLegacySessionStore(redis, prefix),
     events: new RedisEventStore(redis, channels, prefix, o),
-    taskStore: new RedisTaskStore(redis, channels, prefix),
+    taskStore: new RedisTaskStore(redis, channels, prefix, {
+      self: `${nodeId}/${instance}`,
+      leaseMs,
+      alive: async (runner) => {
+        const slash = runner.lastIndexOf('/');
+        const token = await guarded(redis.get(redisKeys(prefix).node(runner.slice(0, slash))));
+        return token === runner.slice(slash + 1);
+      },
+    }),
     bus,
     requestStateKey,
     onReconnect: (listener) => void reconnectListeners.push(listener),
     close: async () => {
       clearInterval(heartbeat);
-      await redis.del(`${prefix}node:${nodeId}`).catch(() => undefined);
+      await redis.del(nodeKey).catch(() => undefined);
       redis.disconnect();
       sub.disconnect();
     },

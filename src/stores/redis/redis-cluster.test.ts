@@ -24,6 +24,7 @@ import {
   postJson,
   request,
   rpc,
+  sseMessages,
 } from '../../test-support/http-server-harness.js';
 import type { Fixture, Obj } from '../../test-support/http-server-harness.js';
 import { freePort, startRedis } from '../../test-support/cluster.js';
@@ -251,6 +252,61 @@ describe('Redis stores: a legacy session on many nodes', () => {
     assert.match(JSON.stringify((await sample.sse.response('s1', WAIT_MS)).result), /Hello from A/);
   });
 
+  test('2025-03-26 batches: answers in a batch reach the node that asked, the rest is served where it landed', async () => {
+    const [a, b, c] = nodes as [Fixture, Fixture, Fixture];
+    const OLD = '2025-03-26';
+    const sid = await openLegacySession(a.url, { sampling: {}, roots: {} }, OLD);
+    const headers = { 'mcp-session-id': sid, 'mcp-protocol-version': OLD };
+    const messages = (body: string): Obj[] =>
+      sseMessages(body)
+        .flatMap((m) => (Array.isArray(m) ? (m as Obj[]) : [m]))
+        .map((m) => (assertServerMessage(OLD, m), m));
+    const reply = {
+      role: 'assistant',
+      content: { type: 'text', text: 'Hello from a batch' },
+      model: 'm',
+      stopReason: 'endTurn',
+    };
+    // Asked on A, answered on B in a batch that also carries a request B serves itself.
+    const call = await openStream(a.url, {
+      headers,
+      body: rpc('tools/call', { name: 'test_sampling', arguments: { prompt: 'Hi' } }, 'b1'),
+    });
+    const q = await call.sse.next((m) => m.method === 'sampling/createMessage');
+    const mixed = await postJson(
+      b.url,
+      [{ jsonrpc: '2.0', id: q.id, result: reply }, rpc('ping', undefined, 'p1')],
+      headers,
+    );
+    assert.equal(mixed.status, 200, mixed.body);
+    assert.deepEqual(
+      messages(mixed.body).map((m) => m.id),
+      ['p1'],
+      "B answers its part only; A's answer went to A",
+    );
+    assert.match(JSON.stringify((await call.sse.response('b1', 5000)).result), /Hello from a batch/);
+
+    // A batch of answers only, one for a question of the node it lands on and none else.
+    for (const [asker, target] of [
+      [b, c],
+      [c, c],
+    ] as const) {
+      const roots = await openStream(asker.url, {
+        headers,
+        body: rpc('tools/call', { name: 'list_roots', arguments: {} }, `r-${target.url}-${asker.url}`),
+      });
+      const ask = await roots.sse.next((m) => m.method === 'roots/list');
+      const only = await postJson(
+        target.url,
+        [{ jsonrpc: '2.0', id: ask.id, result: { roots: [{ uri: 'file:///batch', name: 'batched' }] } }],
+        headers,
+      );
+      assert.equal(only.status, 202, only.body);
+      const done = await roots.sse.response(`r-${target.url}-${asker.url}`, 5000);
+      assert.match(JSON.stringify(done.result), /batched: file:\/\/\/batch/);
+    }
+  });
+
   test('notifications/cancelled POSTed to B cancels the handler running on A', async () => {
     const [a, b] = nodes as [Fixture, Fixture];
     const sid = await openLegacySession(a.url);
@@ -336,7 +392,12 @@ describe('Redis stores: cluster-wide limits and fan-out', () => {
         10_000,
         'idle sessions expire and free their places',
       );
-      assert.equal((await postJson(a.url, rpc('ping'), legacyHeaders(s1))).status, 404, 'expired on A too');
+      // The index and the record expire by two clocks (the node's and Redis's) a few ms apart.
+      await waitFor(
+        async () => (await postJson(a.url, rpc('ping'), legacyHeaders(s1))).status === 404,
+        WAIT_MS,
+        's1 expired on A too',
+      );
     } finally {
       await closeAll(nodes);
     }

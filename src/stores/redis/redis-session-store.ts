@@ -5,32 +5,42 @@ import type {
   SessionLimits,
 } from '../../transports/http-server/shared-state.js';
 import { guarded } from './redis-errors.js';
+import { redisKeys } from './redis-keys.js';
+import type { RedisKeys } from './redis-keys.js';
 
 /** Most recorded state changes one session may have; past this, more are not shared. */
 const MAX_OPS = 10_000;
 
-// Each script is one round trip and atomic across nodes. KEYS: record, ops list, live-session index.
+// Each script is atomic across nodes and touches one slot only (Redis Cluster): the
+// session's record and ops (KEYS[1], KEYS[2], one hash tag), or the live-session index.
+
+// KEYS: the index. ARGV: now, this session's expiry, id, maxSessions. Reserves a place under
+// the cap: added first and counted after, so racing creators can only under-admit.
+const RESERVE = `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
+if redis.call('ZCARD', KEYS[1]) > tonumber(ARGV[4]) then
+  redis.call('ZREM', KEYS[1], ARGV[3])
+  return 0
+end
+return 1`;
+
+// KEYS: record, ops. ARGV: principal, the initialize message, idle ms.
 const CREATE = `
-redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[5])
-if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[4]) then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
 redis.call('DEL', KEYS[2])
 redis.call('RPUSH', KEYS[2], ARGV[2])
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
-redis.call('ZADD', KEYS[3], tonumber(ARGV[5]) + tonumber(ARGV[3]), ARGV[6])
 return 1`;
 
+// KEYS: record, ops. ARGV: idle ms, the ops the caller has.
 const TOUCH = `
 local p = redis.call('GET', KEYS[1])
-if not p then
-  redis.call('ZREM', KEYS[3], ARGV[3])
-  return false
-end
+if not p then return false end
 redis.call('PEXPIRE', KEYS[1], ARGV[1])
 redis.call('PEXPIRE', KEYS[2], ARGV[1])
-redis.call('ZADD', KEYS[3], tonumber(ARGV[2]) + tonumber(ARGV[1]), ARGV[3])
 local n = redis.call('LLEN', KEYS[2])
-local k = tonumber(ARGV[4])
+local k = tonumber(ARGV[2])
 if k < n then return {p, n, redis.call('LRANGE', KEYS[2], k, -1)} end
 return {p, n}`;
 
@@ -39,71 +49,75 @@ if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 if redis.call('LLEN', KEYS[2]) >= tonumber(ARGV[2]) then return -1 end
 return redis.call('RPUSH', KEYS[2], ARGV[1])`;
 
+// KEYS: record, ops. ARGV: principal, idle ms, ops...
 const RESTORE = `
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 redis.call('DEL', KEYS[2])
-for i = 5, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
+for i = 3, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
 redis.call('PEXPIRE', KEYS[2], ARGV[2])
-redis.call('ZADD', KEYS[3], tonumber(ARGV[3]) + tonumber(ARGV[2]), ARGV[4])
 return 1`;
 
 type Scripted = Redis & {
-  mcpCreate(k1: string, k2: string, k3: string, ...args: (string | number)[]): Promise<number>;
-  mcpTouch(
-    k1: string,
-    k2: string,
-    k3: string,
-    ...args: (string | number)[]
-  ): Promise<[string, number, string[]?] | null>;
+  mcpReserve(k1: string, ...args: (string | number)[]): Promise<number>;
+  mcpCreate(k1: string, k2: string, ...args: (string | number)[]): Promise<number>;
+  mcpTouch(k1: string, k2: string, ...args: (string | number)[]): Promise<[string, number, string[]?] | null>;
   mcpAppend(k1: string, k2: string, ...args: (string | number)[]): Promise<number>;
-  mcpRestore(k1: string, k2: string, k3: string, ...args: (string | number)[]): Promise<number>;
+  mcpRestore(k1: string, k2: string, ...args: (string | number)[]): Promise<number>;
 };
 
 /**
  * Legacy sessions in Redis: a record (the principal) and a list of recorded state changes,
- * both expiring after the idle time, plus a sorted set of live sessions by expiry that
- * enforces `maxSessions` across every node.
+ * both expiring after the idle time and sharing one hash tag, plus a sorted set of live
+ * sessions by expiry that enforces `maxSessions` across every node. The index is updated
+ * by commands of its own, sent in the same round trip, so every script stays on one slot.
  */
 export class RedisLegacySessionStore implements LegacySessionStore {
   readonly shared = true;
   private readonly redis: Scripted;
+  private readonly keys: RedisKeys;
 
-  constructor(
-    redis: Redis,
-    private readonly prefix: string,
-  ) {
-    redis.defineCommand('mcpCreate', { numberOfKeys: 3, lua: CREATE });
-    redis.defineCommand('mcpTouch', { numberOfKeys: 3, lua: TOUCH });
+  constructor(redis: Redis, prefix: string) {
+    redis.defineCommand('mcpReserve', { numberOfKeys: 1, lua: RESERVE });
+    redis.defineCommand('mcpCreate', { numberOfKeys: 2, lua: CREATE });
+    redis.defineCommand('mcpTouch', { numberOfKeys: 2, lua: TOUCH });
     redis.defineCommand('mcpAppend', { numberOfKeys: 2, lua: APPEND });
-    redis.defineCommand('mcpRestore', { numberOfKeys: 3, lua: RESTORE });
+    redis.defineCommand('mcpRestore', { numberOfKeys: 2, lua: RESTORE });
     this.redis = redis as Scripted;
-  }
-
-  private keys(id: string): [string, string, string] {
-    return [`${this.prefix}s:${id}`, `${this.prefix}s:${id}:ops`, `${this.prefix}sessions`];
+    this.keys = redisKeys(prefix);
   }
 
   async create(id: string, principal: string, initialize: string, limits: SessionLimits): Promise<boolean> {
-    const [a, b, c] = this.keys(id);
+    const k = this.keys;
     const now = Date.now();
-    const r = await guarded(
-      this.redis.mcpCreate(a, b, c, principal, initialize, limits.idleMs, limits.maxSessions, now, id),
+    // Both at once (one round trip); a refused reservation takes the new keys back.
+    const [reserved] = await guarded(
+      Promise.all([
+        this.redis.mcpReserve(k.sessionIndex, now, now + limits.idleMs, id, limits.maxSessions),
+        this.redis.mcpCreate(k.session(id), k.sessionOps(id), principal, initialize, limits.idleMs),
+      ]),
     );
-    return r === 1;
+    if (reserved === 1) return true;
+    await guarded(this.redis.del(k.session(id), k.sessionOps(id)));
+    return false;
   }
 
   async touch(id: string, knownOps: number, limits: SessionLimits): Promise<LegacySessionRecord | undefined> {
-    const [a, b, c] = this.keys(id);
-    const r = await guarded(this.redis.mcpTouch(a, b, c, limits.idleMs, Date.now(), id, knownOps));
-    if (!r) return undefined;
+    const k = this.keys;
+    const now = Date.now();
+    // XX: the index only follows sessions it already has; sent in the same round trip.
+    this.redis.zadd(k.sessionIndex, 'XX', now + limits.idleMs, id).catch(() => undefined);
+    const r = await guarded(this.redis.mcpTouch(k.session(id), k.sessionOps(id), limits.idleMs, knownOps));
+    if (!r) {
+      this.redis.zrem(k.sessionIndex, id).catch(() => undefined);
+      return undefined;
+    }
     const [principal, count, ops] = r;
     return { principal, ops: ops ?? [], firstOp: ops ? knownOps : count, opCount: count };
   }
 
   async appendOp(id: string, op: string): Promise<number> {
-    const [a, b] = this.keys(id);
-    return guarded(this.redis.mcpAppend(a, b, op, MAX_OPS));
+    return guarded(this.redis.mcpAppend(this.keys.session(id), this.keys.sessionOps(id), op, MAX_OPS));
   }
 
   async restore(
@@ -112,13 +126,18 @@ export class RedisLegacySessionStore implements LegacySessionStore {
     ops: readonly string[],
     limits: SessionLimits,
   ): Promise<boolean> {
-    const [a, b, c] = this.keys(id);
-    const r = await guarded(this.redis.mcpRestore(a, b, c, principal, limits.idleMs, Date.now(), id, ...ops));
+    const k = this.keys;
+    const r = await guarded(
+      this.redis.mcpRestore(k.session(id), k.sessionOps(id), principal, limits.idleMs, ...ops),
+    );
+    if (r === 1) await guarded(this.redis.zadd(k.sessionIndex, Date.now() + limits.idleMs, id));
     return r === 1;
   }
 
   async delete(id: string): Promise<void> {
-    const [a, b, c] = this.keys(id);
-    await guarded(this.redis.multi().del(a, b).zrem(c, id).exec());
+    const k = this.keys;
+    await guarded(
+      Promise.all([this.redis.del(k.session(id), k.sessionOps(id)), this.redis.zrem(k.sessionIndex, id)]),
+    );
   }
 }

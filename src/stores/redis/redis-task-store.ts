@@ -1,32 +1,22 @@
 import type { Redis } from 'ioredis';
 import { applyTaskPatch, isExpired, isTerminal } from '../../server/task-store.js';
-import type { TaskPage, TaskPatch, TaskRecord, TaskStore } from '../../server/task-store.js';
+import type { TaskPage, TaskPatch, TaskRecord, TaskRunners, TaskStore } from '../../server/task-store.js';
 import type { RedisChannels } from './redis-bus.js';
 import { guarded } from './redis-errors.js';
+import { redisKeys } from './redis-keys.js';
+import type { RedisKeys } from './redis-keys.js';
 
-// KEYS[2]: the owner's live set. ARGV: maxLive, task key prefix. Counts the owner's live tasks
-// (pruning ids whose record expired or ended), atomically with the create that follows.
-const COUNT_LIVE = `
-local n = 0
-for _, id in ipairs(redis.call('SMEMBERS', KEYS[2])) do
-  local raw = redis.call('GET', ARGV[2] .. id)
-  local live = false
-  if raw then
-    local s = cjson.decode(raw).status
-    live = s ~= 'completed' and s ~= 'failed' and s ~= 'cancelled'
-  end
-  if live then n = n + 1 else redis.call('SREM', KEYS[2], id) end
-end
-return n`;
+// Each script touches one slot only (Redis Cluster): an owner's two indexes (one hash tag),
+// or one task's record.
 
-// KEYS: task, owner's live set, owner's index. ARGV: maxLive, key prefix, json, ttl ms ('' for none), id, createdAt.
-const CREATE = `
-${COUNT_LIVE.replace('return n', '')}
-if n >= tonumber(ARGV[1]) then return 0 end
-if ARGV[4] == '' then redis.call('SET', KEYS[1], ARGV[3], 'NX')
-elseif redis.call('SET', KEYS[1], ARGV[3], 'NX', 'PX', ARGV[4]) == false then return -1 end
-redis.call('SADD', KEYS[2], ARGV[5])
-redis.call('ZADD', KEYS[3], ARGV[6], ARGV[5])
+// KEYS: the owner's live set (by expiry), the owner's index (by creation). ARGV: now,
+// maxLive, id, expiry ('+inf' for none), createdAt. Reserves a place under the cap; tasks
+// leave the live set when they end (update) or expire (pruned here).
+const RESERVE = `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[4], ARGV[3])
+redis.call('ZADD', KEYS[2], ARGV[5], ARGV[3])
 return 1`;
 
 // KEYS: task. ARGV: the JSON read, the JSON to write. Compare and set, keeping the TTL.
@@ -36,7 +26,7 @@ redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL')
 return 1`;
 
 type Scripted = Redis & {
-  mcpTaskCreate(k1: string, k2: string, k3: string, ...args: (string | number)[]): Promise<number>;
+  mcpTaskReserve(k1: string, k2: string, ...args: (string | number)[]): Promise<number>;
   mcpTaskSwap(k1: string, ...args: string[]): Promise<number>;
 };
 
@@ -44,47 +34,53 @@ type Scripted = Redis & {
  * Tasks in Redis, for servers on many nodes: a task created on one node is polled,
  * answered and cancelled through any other. A record is one JSON string with the task's
  * TTL; updates are compare-and-set with {@link applyTaskPatch}, and every change is
- * published so the node running the handler hears answers and cancellation.
+ * published so the node running the handler hears answers and cancellation. With
+ * `runners`, a task records the node running it, whose lease other nodes check.
  */
 export class RedisTaskStore implements TaskStore {
   private readonly redis: Scripted;
+  private readonly keys: RedisKeys;
 
   constructor(
     redis: Redis,
     private readonly channels: RedisChannels,
-    private readonly prefix: string,
+    prefix: string,
+    /** The node leases, so a task whose node died is failed rather than left working. */
+    readonly runners?: TaskRunners,
   ) {
-    redis.defineCommand('mcpTaskCreate', { numberOfKeys: 3, lua: CREATE });
+    redis.defineCommand('mcpTaskReserve', { numberOfKeys: 2, lua: RESERVE });
     redis.defineCommand('mcpTaskSwap', { numberOfKeys: 1, lua: SWAP });
     this.redis = redis as Scripted;
+    this.keys = redisKeys(prefix);
   }
 
   private key(taskId: string): string {
-    return `${this.prefix}task:${taskId}`;
+    return this.keys.task(taskId);
   }
 
   private ownerKeys(owner: string): [string, string] {
-    return [`${this.prefix}tasks:live:${owner}`, `${this.prefix}tasks:by:${owner}`];
+    return [this.keys.ownerLive(owner), this.keys.ownerIndex(owner)];
   }
 
   async create(record: TaskRecord, maxLive: number): Promise<boolean> {
-    const ttl =
-      record.ttlMs === null ? '' : String(Math.max(1, record.createdAt + record.ttlMs - Date.now()));
+    const now = Date.now();
+    const expiry = record.ttlMs === null ? '+inf' : record.createdAt + record.ttlMs;
     const [live, index] = this.ownerKeys(record.owner);
-    const r = await guarded(
-      this.redis.mcpTaskCreate(
-        this.key(record.taskId),
-        live,
-        index,
-        maxLive,
-        `${this.prefix}task:`,
-        JSON.stringify(record),
-        ttl,
-        record.taskId,
-        record.createdAt,
-      ),
+    const id = record.taskId;
+    const reserved = await guarded(
+      this.redis.mcpTaskReserve(live, index, now, maxLive, id, expiry, record.createdAt),
     );
-    return r === 1;
+    if (reserved !== 1) return false;
+    const text = JSON.stringify(record);
+    const ttl = record.ttlMs === null ? undefined : Math.max(1, record.createdAt + record.ttlMs - now);
+    const set = await guarded(
+      ttl === undefined
+        ? this.redis.set(this.key(id), text, 'NX')
+        : this.redis.set(this.key(id), text, 'PX', ttl, 'NX'),
+    );
+    if (set === 'OK') return true;
+    await guarded(Promise.all([this.redis.zrem(live, id), this.redis.zrem(index, id)]));
+    return false;
   }
 
   async get(taskId: string): Promise<TaskRecord | undefined> {
@@ -107,7 +103,7 @@ export class RedisTaskStore implements TaskStore {
       const text = JSON.stringify(next);
       if ((await guarded(this.redis.mcpTaskSwap(key, raw, text))) !== 1) continue;
       if (isTerminal(next.status))
-        this.redis.srem(this.ownerKeys(next.owner)[0], taskId).catch(() => undefined);
+        this.redis.zrem(this.ownerKeys(next.owner)[0], taskId).catch(() => undefined);
       await this.redis.publish(key, text).catch(() => undefined);
       return next;
     }
@@ -120,14 +116,23 @@ export class RedisTaskStore implements TaskStore {
     if (raw === null) return;
     const owner = (JSON.parse(raw) as TaskRecord).owner;
     const [live, index] = this.ownerKeys(owner);
-    await guarded(this.redis.multi().del(key).srem(live, taskId).zrem(index, taskId).publish(key, '').exec());
+    // Separate commands, not one transaction: the record and the indexes are on different slots.
+    await guarded(
+      Promise.all([
+        this.redis.del(key),
+        this.redis.zrem(live, taskId),
+        this.redis.zrem(index, taskId),
+        this.redis.publish(key, ''),
+      ]),
+    );
   }
 
   async list(owner: string, cursor: string | undefined, limit: number): Promise<TaskPage | undefined> {
     const [, index] = this.ownerKeys(owner);
     const ids = await guarded(this.redis.zrevrange(index, 0, -1));
     if (ids.length === 0) return cursor === undefined ? { tasks: [] } : undefined;
-    const raws = await guarded(this.redis.mget(...ids.map((id) => this.key(id))));
+    // One GET per task (pipelined), not MGET: each record is on a slot of its own.
+    const raws = await guarded(Promise.all(ids.map((id) => this.redis.get(this.key(id)))));
     const now = Date.now();
     const mine: TaskRecord[] = [];
     const gone: string[] = [];

@@ -161,6 +161,13 @@ export class LegacySessionTransport implements Transport {
     return Number.isSafeInteger(n) ? n : id;
   }
 
+  /** An answer to one of this node's requests, with the id the session gave it; anything else as is. */
+  private ownAnswer(m: JsonRpcMessage): JsonRpcMessage {
+    if ('method' in m || !('id' in m) || m.id === null) return m;
+    const own = this.ownRequestId(m.id);
+    return own !== undefined && own !== m.id ? ({ ...m, id: own } as JsonRpcMessage) : m;
+  }
+
   /** Hands a POST's frame to the session, answering on `out` (SSE) or through `reply` (JSON). */
   deliver(
     frame: ParsedFrame,
@@ -169,15 +176,14 @@ export class LegacySessionTransport implements Transport {
     mode: { sse: ResponseStream } | { json: JsonReply },
   ): void {
     this.lastActive = Date.now();
-    if (
-      this.options.nodeId !== undefined &&
-      !(frame instanceof ParsedBatch) &&
-      !(frame instanceof InvalidMessage)
-    ) {
-      const m = frame as JsonRpcMessage;
-      if (!('method' in m) && 'id' in m && m.id !== null) {
-        const own = this.ownRequestId(m.id);
-        if (own !== undefined && own !== m.id) frame = { ...m, id: own } as JsonRpcMessage;
+    if (this.options.nodeId !== undefined) {
+      // Answers carry our node-qualified request ids; the session knows its own numbers.
+      if (frame instanceof ParsedBatch) {
+        const given = frame.items;
+        const items = given.map((m) => (m instanceof InvalidMessage ? m : this.ownAnswer(m)));
+        if (items.some((m, i) => m !== given[i])) frame = new ParsedBatch(items);
+      } else if (!(frame instanceof InvalidMessage)) {
+        frame = this.ownAnswer(frame);
       }
     }
     if (requestIds.length > 0) {

@@ -1,4 +1,4 @@
-import { ErrorCode, InvalidMessage, LocalError, ParsedBatch, parseFrame } from '../../jsonrpc/index.js';
+import { InvalidMessage, LocalError, ParsedBatch, parseFrame } from '../../jsonrpc/index.js';
 import type {
   FrameInfo,
   JsonRpcMessage,
@@ -19,11 +19,13 @@ import type { JsonReply } from './legacy-session.js';
 import { ModernExchangeTransport } from './modern-exchange.js';
 import { LegacySseEndpoints } from './sse-endpoints.js';
 import { SSE_HEADERS } from './sse-format.js';
-import { refuseNonJson, sendError } from './respond.js';
+import { refuse, refuseNonJson } from './refusals.js';
+import { sendError } from './respond.js';
 import { SharedSessions } from './shared-sessions.js';
 import type { SessionEntry } from './shared-sessions.js';
-import { MemoryLegacySessionStore } from './shared-state.js';
-import type { LegacySessionStore, SessionLimits, SharedStores } from './shared-state.js';
+import { MemoryLegacySessionStore } from './legacy-session-store.js';
+import type { LegacySessionStore, SessionLimits } from './legacy-session-store.js';
+import type { SharedStores } from './shared-state.js';
 import type { McpConnector } from './respond.js';
 
 export interface McpHttpOptions extends HostGuardOptions {
@@ -106,7 +108,7 @@ class JsonPost implements JsonReply {
   ) {}
 
   body(text: string): void {
-    if (text === '') return sendError(this.ex, 404, ErrorCode.InvalidRequest, 'Session closed');
+    if (text === '') return refuse(this.ex, 'sessionClosed');
     this.ex.respond(200, headersOf(this.transport).json, text);
   }
 
@@ -264,7 +266,13 @@ export class McpHttpHandler {
     const sse =
       options.legacySse === undefined ? { ssePath: '/sse', messagesPath: '/messages' } : options.legacySse;
     this.sse = sse
-      ? new LegacySseEndpoints(connector, sse, this.maxBody, options.keepAliveMs ?? 15_000)
+      ? new LegacySseEndpoints(
+          connector,
+          sse,
+          this.maxBody,
+          options.keepAliveMs ?? 15_000,
+          options.stores?.bus,
+        )
       : undefined;
   }
 
@@ -277,27 +285,23 @@ export class McpHttpHandler {
   async handle(ex: HttpExchange): Promise<void> {
     try {
       const refused = this.guard.check(ex.header('host'), ex.header('origin'));
-      if (refused) return sendError(ex, 403, ErrorCode.InvalidRequest, `Forbidden: ${refused}`);
-      if (this.closed) return sendError(ex, 503, ErrorCode.InternalError, 'The server is shutting down');
+      if (refused) return refuse(ex, 'forbiddenHost', refused);
+      if (this.closed) return refuse(ex, 'shuttingDown');
       if (ex.path === this.path) {
         if (ex.method === 'POST') return await this.post(ex);
         if (ex.method === 'GET') return await this.get(ex);
         if (ex.method === 'DELETE') return await this.delete(ex);
-        return sendError(ex, 405, ErrorCode.InvalidRequest, 'Method not allowed', null, {
-          allow: 'GET, POST, DELETE',
-        });
+        return refuse(ex, 'methodNotAllowed');
       }
       if (this.sse && (await this.sse.handle(ex))) return;
-      sendError(ex, 404, ErrorCode.InvalidRequest, `Not found: ${ex.path.slice(0, 200)}`);
+      refuse(ex, 'notFound', ex.path);
     } catch (e) {
       if (e instanceof LocalError && e.code === 'StoreUnavailable') {
         // The shared state is out of reach: a clear, retryable refusal rather than a hang.
-        return sendError(ex, 503, ErrorCode.InternalError, `Service unavailable: ${e.message}`, null, {
-          'retry-after': '1',
-        });
+        return refuse(ex, 'storeUnavailable', e.message);
       }
       try {
-        sendError(ex, 500, ErrorCode.InternalError, 'Internal error');
+        refuse(ex, 'internal');
       } catch {
         // The response had already started; nothing more can be said.
       }
@@ -308,32 +312,14 @@ export class McpHttpHandler {
   private async post(ex: HttpExchange): Promise<void> {
     if (refuseNonJson(ex)) return;
     if (!acceptsBoth(ex.header('accept'))) {
-      return sendError(
-        ex,
-        406,
-        ErrorCode.InvalidRequest,
-        'Not Acceptable: Accept must list application/json and text/event-stream',
-      );
+      return refuse(ex, 'notAcceptablePost');
     }
     const length = Number(ex.header('content-length') ?? '0');
-    if (length > this.maxBody)
-      return sendError(
-        ex,
-        413,
-        ErrorCode.InvalidRequest,
-        `Payload Too Large: the limit is ${this.maxBody} bytes`,
-      );
+    if (length > this.maxBody) return refuse(ex, 'payloadTooLarge', this.maxBody);
     const body = await ex.readBody(this.maxBody);
     if (!body.ok) {
-      if (body.reason === 'too-large')
-        return sendError(
-          ex,
-          413,
-          ErrorCode.InvalidRequest,
-          `Payload Too Large: the limit is ${this.maxBody} bytes`,
-        );
-      if (body.reason === 'invalid-utf8')
-        return sendError(ex, 400, ErrorCode.ParseError, 'Parse error: invalid UTF-8');
+      if (body.reason === 'too-large') return refuse(ex, 'payloadTooLarge', this.maxBody);
+      if (body.reason === 'invalid-utf8') return refuse(ex, 'invalidUtf8');
       return;
     }
     const frame = parseFrame(body.text);
@@ -359,11 +345,10 @@ export class McpHttpHandler {
         'id' in frame &&
         frame.method !== 'initialize'
       ) {
-        return sendError(
+        return refuse(
           ex,
-          400,
-          ErrorCode.InvalidParams,
-          `Invalid params: a ${ex.header('mcp-protocol-version')} request needs _meta with ${MetaKey.ProtocolVersion} and ${MetaKey.ClientCapabilities}`,
+          'modernMetaMissing',
+          ex.header('mcp-protocol-version') ?? '',
           (frame as JsonRpcRequest).id,
         );
       }
@@ -371,46 +356,26 @@ export class McpHttpHandler {
     if (sessionId === undefined) {
       const isInit = !(frame instanceof ParsedBatch) && 'method' in frame && frame.method === 'initialize';
       if (!isInit) {
-        return sendError(
-          ex,
-          400,
-          ErrorCode.InvalidRequest,
-          `Bad Request: no Mcp-Session-Id; send initialize first, or use protocol 2026-07-28 with ${MetaKey.ProtocolVersion} in _meta`,
-        );
+        return refuse(ex, 'noSession');
       }
       return this.initialize(ex, frame);
     }
     // Only a shared store answers asynchronously: no await (a microtask hop) for a local session.
     const found = this.sessionFor(ex, sessionId);
     const entry = found instanceof Promise ? await found : found;
-    if (!entry) return sendError(ex, 404, ErrorCode.InvalidRequest, 'Session not found');
+    if (!entry) return refuse(ex, 'sessionNotFound');
     // Any legacy version we speak is accepted: clients in the wild send the header loosely.
     const version = ex.header('mcp-protocol-version');
     if (version !== undefined && !isLegacyVersion(version)) {
-      return sendError(
-        ex,
-        400,
-        ErrorCode.InvalidRequest,
-        `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(version)}`,
-      );
+      return refuse(ex, 'unsupportedVersion', version);
     }
     const maxBatch = this.options.maxBatchSize ?? 100;
     if (frame instanceof ParsedBatch && frame.items.length > maxBatch) {
-      return sendError(
-        ex,
-        400,
-        ErrorCode.InvalidRequest,
-        `Bad Request: a batch of ${frame.items.length} messages; the limit is ${maxBatch}`,
-      );
+      return refuse(ex, 'batchTooLarge', { size: frame.items.length, limit: maxBatch });
     }
     if (frame instanceof ParsedBatch && !allowsBatch(entry.transport.version)) {
       // Refused here: the session's answer to a refused batch has no id, so no stream would carry it.
-      return sendError(
-        ex,
-        400,
-        ErrorCode.InvalidRequest,
-        `Bad Request: JSON-RPC batches are not supported in protocol ${entry.transport.version ?? '(not negotiated)'}; only 2025-03-26 has them`,
-      );
+      return refuse(ex, 'batchesUnsupported', entry.transport.version);
     }
     return this.deliverLegacy(ex, entry, frame, sessionId);
   }
@@ -420,9 +385,7 @@ export class McpHttpHandler {
     const client = clientKey(principal, ex.remoteAddress);
     const perClient = this.options.maxSessionsPerClient ?? 1000;
     if ((this.perClient.get(client) ?? 0) >= perClient && !this.evictIdle(client)) {
-      return sendError(ex, 429, ErrorCode.InternalError, 'Too many sessions for this client', null, {
-        'retry-after': '5',
-      });
+      return refuse(ex, 'tooManyClientSessions');
     }
     // At the cap the least recently used idle session here makes room; with shared stores the
     // cap is the cluster's, which the store enforces.
@@ -431,9 +394,7 @@ export class McpHttpHandler {
     const initText = this.shared ? JSON.stringify(frame) : '';
     const created = await this.sessionStore.create(id, principal, initText, this.limits);
     if (!created) {
-      return sendError(ex, 503, ErrorCode.InternalError, 'Too many sessions; try again later', null, {
-        'retry-after': '5',
-      });
+      return refuse(ex, 'tooManySessions');
     }
     const entry = await this.open(id, principal, client);
     entry.ops = 1;
@@ -512,21 +473,18 @@ export class McpHttpHandler {
     const t = entry.transport;
     if (this.shared) {
       await this.shared.record(sessionId, entry, frame);
-      if (this.shared.route(sessionId, entry, frame)) return ex.respond(202, { 'mcp-session-id': sessionId });
+      const here = this.shared.route(sessionId, entry, frame);
+      if (here === undefined) return ex.respond(202, { 'mcp-session-id': sessionId });
+      frame = here;
     }
     const ids = requestIdsOf(frame);
     if (!entry.used && !isInitializeTraffic(frame)) entry.used = true;
     const maxInFlight = this.options.maxInFlightPerSession ?? 1000;
     if (ids.length > 0 && t.inFlight + ids.length > maxInFlight) {
       // One answer for the POST: a single request's id, or none for a batch.
-      return sendError(
-        ex,
-        429,
-        ErrorCode.InternalError,
-        `Too many requests in flight in this session (limit ${maxInFlight}); wait for answers first`,
-        ids.length === 1 ? ids[0]! : null,
-        { 'mcp-session-id': sessionId, 'retry-after': '1' },
-      );
+      return refuse(ex, 'tooManyInFlight', maxInFlight, ids.length === 1 ? ids[0]! : null, {
+        'mcp-session-id': sessionId,
+      });
     }
     const info = ex.authInfo === undefined ? NO_INFO : { authInfo: ex.authInfo };
     if (ids.length === 0) {
@@ -551,7 +509,7 @@ export class McpHttpHandler {
     const transport = new ModernExchangeTransport(ex, this.options.keepAliveMs ?? 15_000, {});
     await this.connector.connect(transport);
     const sink = transport.receiver;
-    if (!sink) return sendError(ex, 500, ErrorCode.InternalError, 'Internal error', msg.id);
+    if (!sink) return refuse(ex, 'internal', undefined, msg.id);
     // The client closing the stream is cancellation: closing the transport closes this
     // request's session, which cancels the handler. No AbortController per request: the
     // handler's own signal is made only if it asks for one.
@@ -562,33 +520,22 @@ export class McpHttpHandler {
   private async get(ex: HttpExchange): Promise<void> {
     const sessionId = ex.header('mcp-session-id');
     // The modern era has no GET stream; without a session there is nothing to stream.
-    if (sessionId === undefined)
-      return sendError(ex, 405, ErrorCode.InvalidRequest, 'Method not allowed', null, { allow: 'POST' });
+    if (sessionId === undefined) return refuse(ex, 'postOnly');
     const entry = await this.sessionFor(ex, sessionId);
-    if (!entry) return sendError(ex, 404, ErrorCode.InvalidRequest, 'Session not found');
+    if (!entry) return refuse(ex, 'sessionNotFound');
     const accept = ex.header('accept') ?? '';
     if (!accept.includes('text/event-stream') && !accept.includes('*/*')) {
-      return sendError(
-        ex,
-        406,
-        ErrorCode.InvalidRequest,
-        'Not Acceptable: Accept must list text/event-stream',
-      );
+      return refuse(ex, 'notAcceptableGet');
     }
     const t = entry.transport;
     t.lastActive = Date.now();
     entry.used = true;
     const lastEventId = ex.header('last-event-id');
     if (lastEventId === undefined && t.hasStandalone) {
-      return sendError(ex, 409, ErrorCode.InvalidRequest, 'Conflict: this session already has a GET stream');
+      return refuse(ex, 'streamConflict');
     }
     if (lastEventId !== undefined && !t.ownsEvent(lastEventId)) {
-      return sendError(
-        ex,
-        400,
-        ErrorCode.InvalidRequest,
-        'Bad Request: Last-Event-ID does not belong to this session',
-      );
+      return refuse(ex, 'foreignEventId');
     }
     const open = (): ResponseStream => ex.stream(200, headersOf(t).sse);
     if (lastEventId !== undefined) {
@@ -604,7 +551,7 @@ export class McpHttpHandler {
       ex.onClose(() => t.detach(out));
       if (await t.resume(lastEventId, out)) real ??= open();
       else if (real) real.end();
-      else sendError(ex, 400, ErrorCode.InvalidRequest, 'Bad Request: Last-Event-ID is unknown or expired');
+      else refuse(ex, 'unknownEventId');
       return;
     }
     t.openStandalone(openSessionStream(ex, t));
@@ -612,10 +559,9 @@ export class McpHttpHandler {
 
   private async delete(ex: HttpExchange): Promise<void> {
     const sessionId = ex.header('mcp-session-id');
-    if (sessionId === undefined)
-      return sendError(ex, 405, ErrorCode.InvalidRequest, 'Method not allowed', null, { allow: 'POST' });
+    if (sessionId === undefined) return refuse(ex, 'postOnly');
     const entry = await this.sessionFor(ex, sessionId);
-    if (!entry) return sendError(ex, 404, ErrorCode.InvalidRequest, 'Session not found');
+    if (!entry) return refuse(ex, 'sessionNotFound');
     if (this.shared) await this.shared.end(sessionId);
     this.forget(sessionId, entry);
     await entry.connection.close();

@@ -1,4 +1,4 @@
-import { ErrorCode, WireError, errorResponse } from '../../jsonrpc/index.js';
+import { WireError, errorResponse } from '../../jsonrpc/index.js';
 import type { RequestId, Transport } from '../../jsonrpc/index.js';
 import type { HttpExchange } from './exchange.js';
 
@@ -42,17 +42,4 @@ export function sendError(
     { 'content-type': 'application/json', ...headers },
     JSON.stringify(errorResponse(id, new WireError(code, message))),
   );
-}
-
-/** Answers 415 unless the request says its body is JSON; true when it answered. */
-export function refuseNonJson(ex: HttpExchange): boolean {
-  const type = ex.header('content-type');
-  if (type && type.toLowerCase().startsWith('application/json')) return false;
-  sendError(
-    ex,
-    415,
-    ErrorCode.InvalidRequest,
-    'Unsupported Media Type: Content-Type must be application/json',
-  );
-  return true;
 }

@@ -178,24 +178,36 @@ export class SharedSessions {
   }
 
   /**
-   * Sends a client message on to the nodes it concerns. True when it belongs elsewhere only
-   * (an answer to another node's request); notifications also go to every other node and
-   * are delivered here too.
+   * Sends a client message on to the nodes it concerns, and returns what this node must
+   * deliver itself (undefined when nothing). An answer to another node's request goes to
+   * that node only; notifications also go to every other node and are delivered here too.
+   * A batch (2025-03-26) is split the same way, item by item.
    */
-  route(id: string, entry: SessionEntry, frame: JsonRpcMessage | ParsedBatch): boolean {
-    if (frame instanceof ParsedBatch) return false;
-    if (!('method' in frame)) {
-      if (frame.id === null || entry.transport.ownRequestId(frame.id) !== undefined) return false;
-      const raw = String(frame.id);
+  route(
+    id: string,
+    entry: SessionEntry,
+    frame: JsonRpcMessage | ParsedBatch,
+  ): JsonRpcMessage | ParsedBatch | undefined {
+    if (!(frame instanceof ParsedBatch)) return this.routeOne(id, entry, frame) ? undefined : frame;
+    const here = frame.items.filter((m) => m instanceof InvalidMessage || !this.routeOne(id, entry, m));
+    if (here.length === frame.items.length) return frame;
+    return here.length === 0 ? undefined : new ParsedBatch(here);
+  }
+
+  /** Routes one message; true when it belongs elsewhere only. */
+  private routeOne(id: string, entry: SessionEntry, m: JsonRpcMessage): boolean {
+    if (!('method' in m)) {
+      if (m.id === null || entry.transport.ownRequestId(m.id) !== undefined) return false;
+      const raw = String(m.id);
       void this.stores.bus.publish(raw.slice(0, raw.lastIndexOf(':')), {
         t: 'deliver',
         s: id,
-        m: JSON.stringify(frame),
+        m: JSON.stringify(m),
       });
       return true;
     }
-    if (!('id' in frame) && !STATE_METHODS.has(frame.method)) {
-      void this.stores.bus.publish(null, { t: 'deliver', s: id, m: JSON.stringify(frame) });
+    if (!('id' in m) && !STATE_METHODS.has(m.method)) {
+      void this.stores.bus.publish(null, { t: 'deliver', s: id, m: JSON.stringify(m) });
     }
     return false;
   }
@@ -245,6 +257,7 @@ export class SharedSessions {
 
   private onMessage(m: ClusterMessage): void {
     if (m.t === 'change') return this.emitChange(m.e);
+    if (m.t === 'sse' || m.t === 'sse-ack') return; // The HTTP+SSE endpoints' own.
     const entry = this.host.sessions.get(m.s);
     if (!entry) return;
     if (m.t === 'end') return this.forget(m.s, entry);

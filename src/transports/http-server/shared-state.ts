@@ -1,66 +1,9 @@
 import type { JsonRpcMessage, RequestId } from '../../jsonrpc/index.js';
 import type { EventStore } from './event-store.js';
+import type { LegacySessionStore } from './legacy-session-store.js';
 
-/**
- * What a node needs to serve a legacy session it did not create: who owns it, and the
- * client messages that shaped its state (`initialize` first, then `notifications/initialized`,
- * `logging/setLevel`, `resources/subscribe` and `resources/unsubscribe`, in order). Another
- * node rebuilds the session by replaying them, so the session engine needs no serialised form.
- */
-export interface LegacySessionRecord {
-  readonly principal: string;
-  /** Every recorded message from `firstOp` on, as JSON text. */
-  readonly ops: readonly string[];
-  /** The index of `ops[0]` in the session's whole history. */
-  readonly firstOp: number;
-  /** How many messages the history holds in all. */
-  readonly opCount: number;
-}
-
-/** The limits a store enforces when a session is created or used. */
-export interface SessionLimits {
-  /** A session not used for this long is gone (ms). */
-  readonly idleMs: number;
-  /** At most this many sessions at once, across every node that shares the store. */
-  readonly maxSessions: number;
-}
-
-/**
- * Where legacy sessions live. The policy (idle time, the cap) is decided above the store and
- * handed to it; the store only keeps records and enforces what it is told, atomically when
- * several nodes share it. Methods may answer synchronously (in memory) or not (Redis); a
- * shared store that cannot be reached rejects with a `StoreUnavailable` `LocalError`.
- */
-export interface LegacySessionStore {
-  /** True when other nodes see the same sessions (sessions must then be rebuilt and routed). */
-  readonly shared: boolean;
-  /** Records a new session; false when `maxSessions` are already live. */
-  create(
-    id: string,
-    principal: string,
-    initialize: string,
-    limits: SessionLimits,
-  ): boolean | Promise<boolean>;
-  /**
-   * The session, its idle clock restarted; undefined when unknown, expired or deleted.
-   * Only the ops from index `knownOps` on are returned, so a node that holds the session
-   * reads only what it has not replayed yet.
-   */
-  touch(
-    id: string,
-    knownOps: number,
-    limits: SessionLimits,
-  ): LegacySessionRecord | undefined | Promise<LegacySessionRecord | undefined>;
-  /** Adds a state-changing client message; returns the new number of ops. */
-  appendOp(id: string, op: string): number | Promise<number>;
-  /** Ends the session for every node. */
-  delete(id: string): void | Promise<void>;
-  /**
-   * Puts a session back with its whole history, unless it is there already (after the store
-   * lost its data). Optional: a store that never loses data does not need it.
-   */
-  restore?(id: string, principal: string, ops: readonly string[], limits: SessionLimits): Promise<boolean>;
-}
+export { MemoryLegacySessionStore } from './legacy-session-store.js';
+export type { LegacySessionRecord, LegacySessionStore, SessionLimits } from './legacy-session-store.js';
 
 /** A message between the nodes of a cluster. */
 export type ClusterMessage =
@@ -71,7 +14,11 @@ export type ClusterMessage =
   /** The session was ended (DELETE, expiry): nodes holding it close their copy. */
   | { t: 'end'; s: string }
   /** A server change to announce (list_changed, resources/updated) to every node's clients. */
-  | { t: 'change'; e: { kind: 'tools' | 'prompts' | 'resources' } | { kind: 'resource'; uri: string } };
+  | { t: 'change'; e: { kind: 'tools' | 'prompts' | 'resources' } | { kind: 'resource'; uri: string } }
+  /** A client's POST for a 2024-11-05 HTTP+SSE connection held on the receiving node; `r` and `k` name the acknowledgement. */
+  | { t: 'sse'; c: string; m: string; r: string; k: number }
+  /** Whether the node holding an HTTP+SSE connection took the message (`ok`), for acknowledgement `k`. */
+  | { t: 'sse-ack'; k: number; ok: boolean };
 
 /**
  * Messages between nodes: to one node by id, or to all. Delivery is at most once: a node
@@ -121,57 +68,6 @@ export interface SharedStores {
   /** Calls `listener` each time the store is reachable again after an outage. */
   onReconnect?(listener: () => void): void;
   close(): Promise<void>;
-}
-
-interface MemoryRecord {
-  principal: string;
-  ops: string[];
-  lastActive: number;
-}
-
-/**
- * The in-memory {@link LegacySessionStore}, for one node: nothing is shared, so a session
- * is served only where it was created. It enforces the cap and idle time it is given.
- */
-export class MemoryLegacySessionStore implements LegacySessionStore {
-  readonly shared = false;
-  private readonly records = new Map<string, MemoryRecord>();
-
-  create(id: string, principal: string, initialize: string, limits: SessionLimits): boolean {
-    // Idle sessions are swept by the handler, which knows which ones are still busy.
-    if (this.records.size >= limits.maxSessions) return false;
-    this.records.set(id, { principal, ops: [initialize], lastActive: Date.now() });
-    return true;
-  }
-
-  touch(id: string, knownOps: number, limits: SessionLimits): LegacySessionRecord | undefined {
-    const r = this.records.get(id);
-    if (!r) return undefined;
-    const now = Date.now();
-    if (now - r.lastActive > limits.idleMs) {
-      this.records.delete(id);
-      return undefined;
-    }
-    r.lastActive = now;
-    const from = Math.min(knownOps, r.ops.length);
-    return { principal: r.principal, ops: r.ops.slice(from), firstOp: from, opCount: r.ops.length };
-  }
-
-  appendOp(id: string, op: string): number {
-    const r = this.records.get(id);
-    if (!r) return 0;
-    r.ops.push(op);
-    return r.ops.length;
-  }
-
-  delete(id: string): void {
-    this.records.delete(id);
-  }
-
-  /** Sessions held (for tests and metrics). */
-  get size(): number {
-    return this.records.size;
-  }
 }
 
 /**
