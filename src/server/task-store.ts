@@ -201,6 +201,7 @@ function makeRecord(base: TaskRecord, c: Changing): TaskRecord {
     ttlMs: base.ttlMs,
     pollIntervalMs: base.pollIntervalMs,
   };
+  if (base.runner !== undefined) r.runner = base.runner;
   if (c.statusMessage !== undefined) r.statusMessage = c.statusMessage;
   if (c.result !== undefined) r.result = c.result;
   if (c.error !== undefined) r.error = c.error;

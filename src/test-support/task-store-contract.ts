@@ -46,6 +46,17 @@ export function taskStoreContract(name: string, make: () => TaskStore | Promise<
     assert.equal(await store.get('missing'), undefined);
   });
 
+  withStore(
+    'every field of a record outlives its updates (the runner its node lease is read from, too)',
+    async (store) => {
+      const r = taskRecord({ runner: 'node-a', statusMessage: 'starting' });
+      await store.create(r, 10);
+      const after = await store.update(r.taskId, { statusMessage: 'halfway' });
+      assert.deepEqual(after, { ...r, statusMessage: 'halfway', lastUpdatedAt: after!.lastUpdatedAt });
+      assert.deepEqual(await store.get(r.taskId), after);
+    },
+  );
+
   withStore('create refuses past the per-owner cap of live tasks, counting only live ones', async (store) => {
     const a = taskRecord();
     assert.equal(await store.create(a, 2), true);
