@@ -135,7 +135,7 @@ const EXCEPTIONS = [
 export const layerRules = [
   // The package root: the public names, never a Node module or the host/CLI.
   block(
-    ['src/index.ts'],
+    ['src/index.ts', 'src/advanced.ts'],
     patternsFor({ folder: 'index', mayImport: except('host', 'cli', 'demo') }, 0, false),
   ),
   ...LAYERS.flatMap((layer) =>

@@ -109,7 +109,7 @@ export class Client {
   /** Receives every notification from the server (after the client has used it). */
   onnotification: ((notification: JsonRpcNotification) => void) | undefined;
   /** Called with the new tool list after an automatic refresh (`autoRefreshTools`). */
-  onToolsChanged: ((tools: Tool[]) => void) | undefined;
+  ontoolschanged: ((tools: Tool[]) => void) | undefined;
   private userClosed = false;
   /** Called once per connection when it closes; `error` says why when it was not `close()`. */
   onclose: ((error?: Error) => void) | undefined;
@@ -167,7 +167,7 @@ export class Client {
     this.autoRefreshTools = options.autoRefreshTools ?? false;
     this.logger = options.logger;
     this.resubscribe = { ...DEFAULT_RESUBSCRIBE, ...options.resubscribe };
-    this.onToolsChanged = options.onToolsChanged;
+    this.ontoolschanged = options.ontoolschanged ?? options.onToolsChanged;
     this.outputs = options.validateOutput === false ? undefined : new OutputValidator();
     const cache = options.cache ?? true;
     this.cache = cache === false ? undefined : cache === true ? new ResultCache() : cache;
@@ -182,6 +182,14 @@ export class Client {
       answerer: this.handlers,
       request: (method, params, options) => this.taskRequest(method, params, options),
     });
+  }
+
+  /** @deprecated Renamed {@link Client.ontoolschanged}, like the other callbacks; removed in the next release. */
+  get onToolsChanged(): ((tools: Tool[]) => void) | undefined {
+    return this.ontoolschanged;
+  }
+  set onToolsChanged(callback: ((tools: Tool[]) => void) | undefined) {
+    this.ontoolschanged = callback;
   }
 
   // ------------------------------------------------------------------ connection
@@ -618,9 +626,9 @@ export class Client {
     const event = eventOf(n);
     if (event) {
       this.generation++;
-      if (event.type === 'resource') this.cache?.invalidateResource(this.partition.namespace, event.uri!);
-      else this.cache?.invalidateMethods(this.partition.namespace, STALE_ON[event.type]!);
-      if (event.type === 'tools') {
+      if (event.kind === 'resource') this.cache?.invalidateResource(this.partition.namespace, event.uri);
+      else this.cache?.invalidateMethods(this.partition.namespace, STALE_ON[event.kind]!);
+      if (event.kind === 'tools') {
         this.outputs?.clear();
         if (this.autoRefreshTools) this.refreshTools();
       }
@@ -642,7 +650,7 @@ export class Client {
           this.refreshAgain = false;
           const tools: Tool[] = [];
           for await (const tool of this.tools()) tools.push(tool);
-          if (!this.refreshAgain) this.call(this.onToolsChanged, tools);
+          if (!this.refreshAgain) this.call(this.ontoolschanged, tools);
         } while (this.refreshAgain && this.isConnected);
       } catch (e) {
         if (this.isConnected) this.call(this.onerror, e);

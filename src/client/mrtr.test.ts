@@ -15,7 +15,7 @@ import type { Obj } from '../test-support/client-harness.js';
 import { Client } from './client.js';
 import { CLIENT_INFO } from '../test-support/client-harness.js';
 import type { ClientOptions } from './types.js';
-import { delay, settle } from '../test-support/waiting.js';
+import { WAIT_MS, delay, settle, waitFor } from '../test-support/waiting.js';
 
 function isLocal(code: LocalErrorCode, includes?: string) {
   return (e: unknown): boolean => {
@@ -212,7 +212,7 @@ describe('MRTR (modern)', () => {
     );
     const ac = new AbortController();
     const p = client.callTool({ name: 'x' }, { signal: ac.signal });
-    await delay(10);
+    await waitFor(() => handlerSignal, WAIT_MS, 'the elicitation handler to run');
     assert.equal(handlerSignal?.aborted, false);
     ac.abort();
     await assert.rejects(p, isLocal('Cancelled'));

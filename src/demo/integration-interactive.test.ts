@@ -16,7 +16,7 @@ import {
 } from '../test-support/integration.js';
 import type { Scenario, ScenarioContext } from '../test-support/integration.js';
 import { DEMO_TOOL_NAMES, ROOTS, TOOL_CASES } from '../test-support/demo-cases.js';
-import { delay, waitFor, within } from '../test-support/waiting.js';
+import { WAIT_MS, delay, waitFor, within } from '../test-support/waiting.js';
 
 const WATCHED = 'test://watched-resource';
 
@@ -151,8 +151,8 @@ const scenarios: Scenario[] = [
       const sub = await client.subscribe({ resources: [WATCHED] });
       const events = sub[Symbol.asyncIterator]();
       const touched = firstText(await client.callTool({ name: 'touch_watched_resource', arguments: {} }));
-      const event = await within(events.next(), 3000, 'resources/updated');
-      assert.deepEqual(event.value, { type: 'resource', uri: WATCHED });
+      const event = await within(events.next(), WAIT_MS, 'resources/updated');
+      assert.deepEqual(event.value, { kind: 'resource', uri: WATCHED });
       const revision = /revision (\d+)$/.exec(touched)![1];
       const read = await client.readResource({ uri: WATCHED });
       assert.equal(

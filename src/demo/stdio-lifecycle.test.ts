@@ -14,7 +14,7 @@ import { StdioClientTransport } from '../transports/stdio/index.js';
 import { openClient } from '../test-support/mcp-harness.js';
 import type { Obj } from '../test-support/mcp-harness.js';
 import { validateWireMessage } from '../test-support/wire-schema.js';
-import { waitFor } from '../test-support/waiting.js';
+import { WAIT_MS, waitFor } from '../test-support/waiting.js';
 
 const ENTRY = fileURLToPath(new URL('./everything-stdio.js', import.meta.url));
 const LEGACY = '2025-11-25';
@@ -271,7 +271,7 @@ describe('stdio entry point: ending', () => {
     assert.ok(isRunning(child) && isRunning(grandchild), 'both run before close()');
     await client.close();
     assert.ok(!isRunning(child), 'the server is gone');
-    await waitFor(() => !isRunning(grandchild), 2000);
+    await waitFor(() => !isRunning(grandchild), WAIT_MS);
     client.tap.assertValid();
   });
 });

@@ -128,7 +128,7 @@ describe('agent loop and gateway over real servers', () => {
     const gateway = new Gateway(host);
     const running = await gateway.serveHttp();
     let changed: Tool[] | undefined;
-    const client = new Client(CLIENT, { autoRefreshTools: true, onToolsChanged: (t) => (changed = t) });
+    const client = new Client(CLIENT, { autoRefreshTools: true, ontoolschanged: (t) => (changed = t) });
     try {
       await client.connect(new StreamableHttpClientTransport({ url: running.url }));
       const names: string[] = [];

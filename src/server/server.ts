@@ -191,8 +191,8 @@ export class McpServer {
   // ------------------------------------------------------------ registration
 
   /**
-   * Registers a tool. Its schemas are converted and compiled now, once; connections that
-   * asked are told the tool list changed.
+   * Registers a tool: its definition is checked and its wire form and schemas are built now,
+   * once; connections that asked are told the tool list changed. `remove()` undoes it.
    */
   tool<S extends SchemaInput>(definition: ToolDefinition<S>, handler: ToolHandler<S>): Registration {
     const entry = buildTool(definition as ToolDefinition, handler as ToolHandler<never>);
@@ -208,7 +208,10 @@ export class McpServer {
     };
   }
 
-  /** Registers a fixed resource. */
+  /**
+   * Registers a resource: its definition is checked and its wire form built now, once;
+   * connections that asked are told the resource list changed. `remove()` undoes it.
+   */
   resource(definition: ResourceDefinition, read: ReadHandler): Registration {
     const entry = buildResource(definition, read);
     this.resources.set(definition.uri, entry);
@@ -216,7 +219,11 @@ export class McpServer {
     return this.remover(this.resources, definition.uri, entry, 'resources');
   }
 
-  /** Registers a resource template (RFC 6570). */
+  /**
+   * Registers a resource template (RFC 6570): its definition is checked and its wire form
+   * built now, once; connections that asked are told the resource list changed. `remove()`
+   * undoes it.
+   */
   resourceTemplate(definition: ResourceTemplateDefinition, read: TemplateReadHandler): Registration {
     const entry = buildTemplate(definition, read);
     this.templates.set(definition.uriTemplate, entry);
@@ -224,7 +231,10 @@ export class McpServer {
     return this.remover(this.templates, definition.uriTemplate, entry, 'resources');
   }
 
-  /** Registers a prompt. */
+  /**
+   * Registers a prompt: its definition is checked and its wire form built now, once;
+   * connections that asked are told the prompt list changed. `remove()` undoes it.
+   */
   prompt(definition: PromptDefinition, handler: PromptHandler): Registration {
     const entry = buildPrompt(definition, handler);
     this.prompts.set(definition.name, entry);

@@ -14,7 +14,7 @@ import type { Obj, TestClient } from '../test-support/mcp-harness.js';
 import { McpServer } from './server.js';
 import type { ServerOptions } from './server.js';
 import { toolError } from './tools.js';
-import { waitFor } from '../test-support/waiting.js';
+import { WAIT_MS, waitFor } from '../test-support/waiting.js';
 
 const REV = '2025-11-25';
 const RELATED = 'io.modelcontextprotocol/related-task';
@@ -245,7 +245,7 @@ describe('tasks 2025-11-25: server', () => {
     const c = await connect(server);
     const t = await startTask(c, 'hang', {}, { ttl: 3_600_000 });
     assert.equal(t.ttl, 400);
-    await waitFor(() => probe.seenAbort, 5000);
+    await waitFor(() => probe.seenAbort, WAIT_MS);
     await waitFor(async () => {
       try {
         await c.request('tasks/get', { taskId: t.taskId });

@@ -12,7 +12,7 @@ import type { McpServer } from '../server/index.js';
 import { assertWireMessage } from './wire-schema.js';
 import { serve } from '../transports/http-server/node-adapter.js';
 import type { RunningServer, ServeOptions } from '../transports/http-server/node-adapter.js';
-import { delay } from './waiting.js';
+import { WAIT_MS, delay } from './waiting.js';
 
 export type Obj = Record<string, unknown>;
 
@@ -184,7 +184,7 @@ export class SseReader {
   }
 
   /** Waits for the first message matching `match`; fails when the stream ends without one. */
-  async next(match: (m: Obj) => boolean, timeoutMs = 3000): Promise<Obj> {
+  async next(match: (m: Obj) => boolean, timeoutMs = WAIT_MS): Promise<Obj> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = this.messages().find(match);
@@ -200,7 +200,7 @@ export class SseReader {
   }
 
   /** Waits for the response with this id. */
-  response(id: unknown, timeoutMs = 3000): Promise<Obj> {
+  response(id: unknown, timeoutMs = WAIT_MS): Promise<Obj> {
     return this.next((m) => m.id === id && m.method === undefined, timeoutMs);
   }
 }

@@ -111,7 +111,7 @@ async function open(transport: TransportKind, era: EraKind): Promise<Combo> {
     era,
     timeoutMs: 10_000,
     autoRefreshTools: true,
-    onToolsChanged: (tools) => toolLists.push(tools),
+    ontoolschanged: (tools) => toolLists.push(tools),
     logger: () => undefined,
     handlers: {
       sampling: {

@@ -65,7 +65,7 @@ export class CatalogSync {
         try {
           for await (const event of sub) {
             if (this.stopped) break;
-            if (event.type !== 'resource') void this.refresh(event.type);
+            if (event.kind !== 'resource') void this.refresh(event.kind);
           }
         } catch (e) {
           if (!this.stopped && this.client.isConnected)

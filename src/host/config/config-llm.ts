@@ -1,8 +1,9 @@
 /** The `mcpkit.llm` section of a config: providers and the models they serve. */
 import type { LlmConfig, ModelConfig, ProviderConfig } from './config-types.js';
 import type { FieldReader } from './config-reader.js';
+import { PROVIDER_TYPES } from '../llm/provider-registry.js';
 
-const PROVIDER_TYPES = ['openai', 'anthropic', 'interactive'] as const;
+const ONE_OF_TYPES = `one of ${PROVIDER_TYPES.map((t) => JSON.stringify(t)).join(', ')}`;
 const UNIT = { min: 0, max: 1 };
 
 /**
@@ -28,7 +29,7 @@ export function parseLlm(r: FieldReader | undefined): LlmConfig {
     if (!p) continue;
     p.unknownKeys(['type', 'baseURL', 'apiKey', 'headers', 'timeoutMs']);
     const type = p.oneOf('type', PROVIDER_TYPES);
-    if (!p.has('type')) p.issue(p.path('type'), 'one of "openai", "anthropic", "interactive"', undefined);
+    if (!p.has('type')) p.issue(p.path('type'), ONE_OF_TYPES, undefined);
     const provider: ProviderConfig = {
       type: type ?? 'openai',
       baseURL: p.string('baseURL', { allowEmpty: false }),

@@ -4,6 +4,7 @@
  * into these shapes by {@link parseHostConfig}.
  */
 import type { EraPreference } from '../../client/index.js';
+import type { ProviderType } from '../llm/provider-registry.js';
 
 /** What a policy says about a call: run it, refuse it, or ask the user first. */
 export type Decision = 'allow' | 'deny' | 'ask';
@@ -104,7 +105,8 @@ export interface ModelConfig {
 
 /** A provider endpoint: an OpenAI-compatible chat completions API, or Anthropic Messages. */
 export interface ProviderConfig {
-  type: 'openai' | 'anthropic' | 'interactive';
+  /** A row of the provider registry (`host/llm/provider-registry.ts`). */
+  type: ProviderType;
   /** The API's base URL (llama.cpp, vLLM, Ollama, a proxy...). */
   baseURL: string | undefined;
   /** The key, usually written as `${OPENAI_API_KEY}`. */

@@ -1,11 +1,12 @@
 /**
  * From a server's modelPreferences to a configured model and its provider. Providers are
- * built on first use, and the vendor SDKs are imported only then.
+ * built on first use from their row of the provider registry, and the vendor SDKs are
+ * imported only then.
  */
 import type { ModelPreferences } from '../../protocol/types/index.js';
 import type { LlmConfig, ModelConfig, ProviderConfig } from '../config/config-types.js';
-import { InteractiveProvider } from './llm.js';
 import type { LlmProvider } from './llm.js';
+import { buildProvider } from './provider-registry.js';
 import type { HostUi } from '../ui/ui.js';
 
 /**
@@ -51,7 +52,7 @@ function clamp(v: number | undefined): number {
   return typeof v === 'number' && Number.isFinite(v) ? Math.min(1, Math.max(0, v)) : 0;
 }
 
-/** Builds a provider from its config (the default factory imports the vendor SDK lazily). */
+/** Builds a provider from its config (the default builds it from the provider registry). */
 export type ProviderFactory = (name: string, config: ProviderConfig) => LlmProvider | Promise<LlmProvider>;
 
 /** The models and providers a host can use. */
@@ -142,27 +143,5 @@ export class LlmRouter {
     return p;
   }
 
-  private readonly defaultFactory: ProviderFactory = async (name, config) => {
-    if (config.type === 'interactive') return new InteractiveProvider(this.ui);
-    if (config.type === 'anthropic') {
-      const { AnthropicProvider } = await import('./anthropic-provider.js');
-      return new AnthropicProvider({ name, ...providerOptions(config) });
-    }
-    const { OpenAiProvider } = await import('./openai-provider.js');
-    return new OpenAiProvider({ name, ...providerOptions(config) });
-  };
-}
-
-function providerOptions(config: ProviderConfig): {
-  baseURL?: string;
-  apiKey?: string;
-  headers?: Record<string, string>;
-  timeoutMs?: number;
-} {
-  return {
-    ...(config.baseURL !== undefined ? { baseURL: config.baseURL } : {}),
-    ...(config.apiKey !== undefined ? { apiKey: config.apiKey } : {}),
-    headers: config.headers,
-    ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
-  };
+  private readonly defaultFactory: ProviderFactory = (name, config) => buildProvider(name, config, this.ui);
 }

@@ -29,7 +29,7 @@ import type { Fixture, Obj } from '../../test-support/http-server-harness.js';
 import { freePort, startRedis } from '../../test-support/cluster.js';
 import type { RedisProcess } from '../../test-support/cluster.js';
 import type { ServeOptions } from '../../transports/http-server/node-adapter.js';
-import { waitFor } from '../../test-support/waiting.js';
+import { WAIT_MS, waitFor } from '../../test-support/waiting.js';
 
 const CLI = fileURLToPath(new URL('../../cli/main.js', import.meta.url));
 let redis: RedisProcess;
@@ -202,7 +202,7 @@ describe('Redis stores: a legacy session on many nodes', () => {
         rpc('tools/call', { name: 'touch_watched_resource', arguments: {} }),
         legacyHeaders(sid),
       );
-      const updated = await get.sse.next((m) => m.method === 'notifications/resources/updated', 5000);
+      const updated = await get.sse.next((m) => m.method === 'notifications/resources/updated', WAIT_MS);
       assertServerMessage(LEGACY, updated);
       assert.deepEqual(updated.params, { uri: 'test://watched-resource' });
       assert.equal(get.sse.messages().length, 1, 'announced once, by the node holding the GET stream');
@@ -230,7 +230,7 @@ describe('Redis stores: a legacy session on many nodes', () => {
       legacyHeaders(sid),
     );
     assert.equal(answer.status, 202);
-    const result = await call.sse.response('e1', 5000);
+    const result = await call.sse.response('e1', WAIT_MS);
     assert.match(JSON.stringify(result.result), /ada@example\.com/);
 
     const sample = await openStream(b.url, {
@@ -248,7 +248,7 @@ describe('Redis stores: a legacy session on many nodes', () => {
       (await postJson(a.url, { jsonrpc: '2.0', id: q.id, result: reply }, legacyHeaders(sid))).status,
       202,
     );
-    assert.match(JSON.stringify((await sample.sse.response('s1', 5000)).result), /Hello from A/);
+    assert.match(JSON.stringify((await sample.sse.response('s1', WAIT_MS)).result), /Hello from A/);
   });
 
   test('notifications/cancelled POSTed to B cancels the handler running on A', async () => {
@@ -259,14 +259,14 @@ describe('Redis stores: a legacy session on many nodes', () => {
       body: rpc('tools/call', { name: 'wait_for_cancel', arguments: {} }, 'cancel-me'),
     });
     try {
-      await waitFor(() => waiting.has('cancel-me'), 5000, 'the handler to start on A');
+      await waitFor(() => waiting.has('cancel-me'), WAIT_MS, 'the handler to start on A');
       const cancel = await postJson(
         b.url,
         notification('notifications/cancelled', { requestId: 'cancel-me', reason: 'changed my mind' }),
         legacyHeaders(sid),
       );
       assert.equal(cancel.status, 202);
-      await waitFor(() => aborted.has('cancel-me'), 5000, "the handler's signal on A");
+      await waitFor(() => aborted.has('cancel-me'), WAIT_MS, "the handler's signal on A");
     } finally {
       call.abort();
     }
@@ -291,13 +291,13 @@ describe('Redis stores: a legacy session on many nodes', () => {
       headers: { ...legacyHeaders(sid), 'last-event-id': lastId },
     });
     assert.equal(resumed.response.status, 200);
-    const result = await resumed.sse.response('r1', 5000);
+    const result = await resumed.sse.response('r1', WAIT_MS);
     assert.match(JSON.stringify(result.result), /Counted to 6/);
     const seen = [...call.sse.messages(), ...resumed.sse.messages()]
       .filter((m) => m.method === 'notifications/progress')
       .map((m) => (m.params as Obj).progress);
     assert.deepEqual(seen, [1, 2, 3, 4, 5, 6], 'every progress event once, in order, across both nodes');
-    await waitFor(() => resumed.sse.ended, 3000, 'the resumed stream ends after the answer');
+    await waitFor(() => resumed.sse.ended, WAIT_MS, 'the resumed stream ends after the answer');
   });
 
   test('an unknown or foreign Last-Event-ID is refused on any node', async () => {
@@ -354,7 +354,7 @@ describe('Redis stores: cluster-wide limits and fan-out', () => {
         await listen.sse.next((x) => x.method === 'notifications/subscriptions/acknowledged');
         const touch = modern('tools/call', { name: 'touch_watched_resource', arguments: {} });
         assert.equal((await postJson(b.url, touch.body, touch.headers)).status, 200);
-        const updated = await listen.sse.next((x) => x.method === 'notifications/resources/updated', 5000);
+        const updated = await listen.sse.next((x) => x.method === 'notifications/resources/updated', WAIT_MS);
         assertServerMessage(MODERN, updated);
       } finally {
         listen.abort();
@@ -494,7 +494,7 @@ describe('Redis stores: tasks on many nodes', () => {
       (await postJson(c.url, rpc('tasks/cancel', { taskId: task.taskId }), legacyHeaders(sid))).body,
     );
     assert.equal((cancelled[0]!.result as Obj).status, 'cancelled');
-    await waitFor(() => a.server.tasks?.runningCount === 0, 5000, 'the handler on A stopped');
+    await waitFor(() => a.server.tasks?.runningCount === 0, WAIT_MS, 'the handler on A stopped');
     const other = await openLegacySession(b.url, { tasks: {} });
     const foreign = messagesOf(
       (await postJson(b.url, rpc('tasks/get', { taskId: task.taskId }), legacyHeaders(other))).body,

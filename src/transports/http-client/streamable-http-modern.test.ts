@@ -12,7 +12,7 @@ import {
   startServer,
 } from '../../test-support/http-scripted-server.js';
 import type { Seen, ScriptedHttpServer } from '../../test-support/http-scripted-server.js';
-import { waitFor } from '../../test-support/waiting.js';
+import { WAIT_MS, waitFor } from '../../test-support/waiting.js';
 
 for (const { name: binding, StreamableHttpClientTransport } of bindings) {
   describe(`on ${binding}`, () => {
@@ -172,7 +172,7 @@ for (const { name: binding, StreamableHttpClientTransport } of bindings) {
         await new Promise((r) => setTimeout(r, 20));
         ac.abort('user gave up');
         await assert.rejects(call, (e: unknown) => e instanceof LocalError && e.code === 'Cancelled');
-        await waitFor(() => closedEarly.length === 1, 2000, 'the server to see the stream close');
+        await waitFor(() => closedEarly.length === 1, WAIT_MS, 'the server to see the stream close');
         assert.equal(server.of('notifications/cancelled').length, 0);
         await waitFor(() => transport.activeRequests === 0);
         assert.equal(transport.pendingResponses, 0);
@@ -193,7 +193,7 @@ for (const { name: binding, StreamableHttpClientTransport } of bindings) {
             if (i % 500 === 0) assert.ok(transport.activeRequests <= 1);
           }
           assert.equal(transport.pendingResponses, 0);
-          await waitFor(() => transport.activeRequests === 0, 2000, 'every HTTP request to end');
+          await waitFor(() => transport.activeRequests === 0, WAIT_MS, 'every HTTP request to end');
           assert.equal(session.pendingCount, 0);
           await session.close();
           assert.deepEqual(warnings, [], 'no MaxListenersExceededWarning or other process warnings');

@@ -21,7 +21,7 @@ import {
   sseMessages,
 } from '../../test-support/http-server-harness.js';
 import type { Obj } from '../../test-support/http-server-harness.js';
-import { waitFor } from '../../test-support/waiting.js';
+import { WAIT_MS, waitFor } from '../../test-support/waiting.js';
 
 const URL_ = 'http://127.0.0.1/mcp';
 let server: McpServer;
@@ -155,7 +155,7 @@ describe('modern era through fetch', () => {
       const entry = await waitFor(() => waits[count]);
       if (how === 'cancel body') await res.body!.cancel();
       else ac.abort();
-      await waitFor(() => entry.aborted, 3000, how);
+      await waitFor(() => entry.aborted, WAIT_MS, how);
     }
   });
 });

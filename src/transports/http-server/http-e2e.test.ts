@@ -183,11 +183,11 @@ for (const { name: binding, StreamableHttpClientTransport } of bindings) {
             const tools = await nextChange(it, () =>
               f.server.tool({ name: `poke_${era}` }, () => 'x').remove(),
             );
-            assert.equal(tools.type, 'tools');
+            assert.equal(tools.kind, 'tools');
             let resource = await nextChange(it, () => f.server.resourceUpdated(WATCHED));
-            while (resource.type !== 'resource')
+            while (resource.kind !== 'resource')
               resource = await nextChange(it, () => f.server.resourceUpdated(WATCHED));
-            assert.equal(resource.uri, WATCHED);
+            assert.equal(resource.kind === 'resource' && resource.uri, WATCHED);
           } finally {
             await sub.close();
           }
