@@ -63,8 +63,23 @@ export {
 } from './protocol/versions.js';
 export type { Era, LegacyVersion, ModernVersion, ProtocolVersion } from './protocol/versions.js';
 export { MetaKey } from './protocol/meta-keys.js';
-export { METHODS, describeMethod, hasCapability, methodInRevision } from './protocol/methods.js';
-export type { CapabilityRef, MethodDescriptor } from './protocol/methods.js';
+export {
+  METHODS,
+  Method,
+  describeMethod,
+  hasCapability,
+  isMrtrMethod,
+  methodInRevision,
+} from './protocol/methods.js';
+export type {
+  CapabilityRef,
+  MethodDescriptor,
+  NotificationType,
+  ParamsOf,
+  RequestType,
+  ResultOf,
+  WireResult,
+} from './protocol/methods.js';
 export type { ChangeEvent } from './protocol/change-event.js';
 
 // The session engine.
@@ -74,7 +89,9 @@ export {
   LOG_LEVELS,
   RequestContext,
   Session,
+  clientRole,
   isLogLevel,
+  serverRole,
 } from './session/index.js';
 export type {
   Implementation,
@@ -87,6 +104,7 @@ export type {
   Role,
   SessionLogger,
   SessionOptions,
+  SessionRole,
 } from './session/index.js';
 
 // The in-memory transport, as a class (the root has `createMemoryPair`).
