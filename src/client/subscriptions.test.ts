@@ -2,9 +2,10 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LocalError, WireError } from '../jsonrpc/index.js';
 import { MetaKey } from '../protocol/meta-keys.js';
-import { connectedPair, createTestServer, delay, keepAlive, settle, within } from './test-helpers.js';
-import type { Obj } from './test-helpers.js';
+import { connectedPair, createTestServer, keepAlive } from '../test-support/client-harness.js';
+import type { Obj } from '../test-support/client-harness.js';
 import type { ChangeEvent } from './types.js';
+import { WAIT_MS, delay, settle, waitFor, within } from '../test-support/waiting.js';
 
 function nextEvent(it: AsyncIterator<ChangeEvent>, ms = 2000): Promise<IteratorResult<ChangeEvent>> {
   return within(it.next(), ms, 'the next event');
@@ -71,7 +72,7 @@ describe('subscriptions (modern)', () => {
     const it = sub[Symbol.asyncIterator]();
     const [firstId, first] = [...server.listens][0]!;
     first.end({ _meta: { [MetaKey.SubscriptionId]: firstId } }); // graceful end
-    for (let i = 0; i < 100 && server.listens.size === 0; i++) await delay(10);
+    await waitFor(() => server.listens.size > 0, WAIT_MS, 'the client to listen again');
     assert.equal(server.listens.size, 1);
     const [secondId] = [...server.listens.keys()];
     assert.notEqual(secondId, firstId);

@@ -29,9 +29,9 @@ import {
   makeHost,
   nodeServer,
   tempDir,
-  waitFor,
-} from './test-helpers.js';
+} from '../test-support/host-harness.js';
 import { ScriptedUi } from './ui/ui.js';
+import { waitFor } from '../test-support/waiting.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/gateway-stdio.js', import.meta.url));
 const CLIENT = { name: 'gateway-test', version: '1.0.0' };

@@ -13,8 +13,9 @@ import { shellQuote } from './policy/command-consent.js';
 import type { AuditEntry } from './policy/audit.js';
 import { HostError } from './config/config-error.js';
 import { JsonFileApprovalStore, fileAudit } from './node-files.js';
-import { NODE, ROGUE, makeHost, nodeServer, tempDir, waitFor } from './test-helpers.js';
+import { NODE, ROGUE, makeHost, nodeServer, tempDir } from '../test-support/host-harness.js';
 import { ScriptedUi } from './ui/ui.js';
+import { waitFor } from '../test-support/waiting.js';
 
 const dir = tempDir();
 const received = (log: string): string[] =>

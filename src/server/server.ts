@@ -1,7 +1,8 @@
 import { WireError } from '../jsonrpc/index.js';
 import type { Params, RequestId, Transport } from '../jsonrpc/index.js';
 import { MetaKey } from '../protocol/meta-keys.js';
-import { Session } from '../session/index.js';
+import { isMrtrMethod } from '../protocol/methods.js';
+import { Session, serverRole } from '../session/index.js';
 import type { Implementation, RequestContext, RequestHandler, SessionLogger } from '../session/index.js';
 import { LocalChangeBus } from './change-bus.js';
 import type { ChangeBus, ChangeEvent } from './change-bus.js';
@@ -87,8 +88,6 @@ interface ListenStream {
 }
 
 type ListKey = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
-
-const MRTR_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
 
 /**
  * One MCP server definition that serves any number of connections, in both protocol eras.
@@ -354,7 +353,7 @@ export class McpServer {
    */
   async connect(transport: Transport): Promise<Session> {
     const session = new Session({
-      role: 'server',
+      role: serverRole,
       info: this.info,
       capabilities: (this.connectCapabilities ??= this.capabilities()),
       ...(this.options.instructions !== undefined ? { instructions: this.options.instructions } : {}),
@@ -405,7 +404,7 @@ export class McpServer {
     inner: (ctx: ServerContext) => unknown,
   ): Promise<unknown> {
     let mrtr: MrtrState | undefined;
-    if (rc.era === 'modern' && MRTR_METHODS.has(rc.method)) {
+    if (rc.era === 'modern' && isMrtrMethod(rc.method)) {
       mrtr = await restoreState(this.codec, rc.method, params, rc.authInfo);
     }
     const ctx = new ServerContext(rc, mrtr, this.options.timeoutMs);

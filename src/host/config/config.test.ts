@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { ConfigError } from './config-error.js';
 import { parseHostConfig } from './config-parse.js';
 import { loadHostConfig } from '../node-files.js';
-import { tempDir } from '../test-helpers.js';
+import { tempDir } from '../../test-support/host-harness.js';
 
 function issuesOf(fn: () => unknown): string[] {
   try {

@@ -14,14 +14,14 @@ import { tmpdir } from 'node:os';
 import { join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Frame, FrameLocator, Page } from 'playwright-core';
-import { Client } from '../../client/index.js';
-import type { Transport } from '../../jsonrpc/index.js';
-import { appsClientCapabilities } from '../../protocol/apps.js';
-import type { McpServer } from '../../server/index.js';
-import { createMemoryPair } from '../../transports/memory/index.js';
-import { CHROMIUM, CHROMIUM_ARGS } from '../../test-support/chromium.js';
-import { startSandboxProxyServer } from '../serve/node-sandbox-server.js';
-import type { SandboxProxyServer } from '../serve/node-sandbox-server.js';
+import { Client } from '../client/index.js';
+import type { Transport } from '../jsonrpc/index.js';
+import { appsClientCapabilities } from '../protocol/apps.js';
+import type { McpServer } from '../server/index.js';
+import { createMemoryPair } from '../transports/memory/index.js';
+import { CHROMIUM, CHROMIUM_ARGS } from './chromium.js';
+import { startSandboxProxyServer } from '../host/serve/node-sandbox-server.js';
+import type { SandboxProxyServer } from '../host/serve/node-sandbox-server.js';
 
 /** Why the Chromium tests skip, or false when they run. */
 /** The test host's client: it declares the Apps extension, and is connected to `transport`. */
@@ -45,8 +45,8 @@ export const SKIP_CHROMIUM: string | false = existsSync(CHROMIUM)
   ? false
   : `${CHROMIUM} is missing (.ci/run installs the chromium package)`;
 
-const DIST = fileURLToPath(new URL('../../', import.meta.url));
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const DIST = fileURLToPath(new URL('../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Where screenshots go (git-ignored). */
 export const ARTIFACTS = join(ROOT, 'test-artifacts', 'apps');
 

@@ -11,15 +11,15 @@ import type { EraPreference } from '../client/index.js';
 import { McpServer } from '../server/index.js';
 import { serve } from '../transports/http-server/index.js';
 import { StreamableHttpClientTransport } from '../transports/http-client/node.js';
-import { headlessInteraction } from './client/interaction.js';
-import type { AuthorizationInteraction } from './client/interaction.js';
-import type { OAuthClient } from './client/oauth-client.js';
-import { createBearerAuth } from './server/bearer-auth.js';
-import type { BearerAuth, BearerAuthOptions } from './server/bearer-auth.js';
-import { authInfoOf } from './server/auth-info.js';
-import { jwtVerifier } from './server/jwt-verifier.js';
-import type { TokenVerifier } from './server/auth-info.js';
-import type { TestAuthServer } from './test-as.test.helpers.js';
+import { headlessInteraction } from '../auth/client/interaction.js';
+import type { AuthorizationInteraction } from '../auth/client/interaction.js';
+import type { OAuthClient } from '../auth/client/oauth-client.js';
+import { createBearerAuth } from '../auth/server/bearer-auth.js';
+import type { BearerAuth, BearerAuthOptions } from '../auth/server/bearer-auth.js';
+import { authInfoOf } from '../auth/server/auth-info.js';
+import { jwtVerifier } from '../auth/server/jwt-verifier.js';
+import type { TokenVerifier } from '../auth/server/auth-info.js';
+import type { TestAuthServer } from './auth-test-server.js';
 
 export interface ProtectedMcp {
   url: string;

@@ -1,15 +1,14 @@
 /**
  * Test-only support for driving the demo server with clients other than ours: what every
- * demo tool is called with and must answer, the answers a scripted user and LLM give, and
- * a wrapper for the official SDKs' transports that checks every message against the
- * official schema.
+ * demo tool is called with and must answer, and the answers a scripted user and LLM give.
+ * (The official SDKs' wire recorder is `sdk-wire-recorder.ts`.)
  *
  * Not part of the public API: nothing outside tests should import this module.
  */
 import assert from 'node:assert/strict';
-import { formAnswer } from '../test-support/mcp-harness.js';
-import type { Obj } from '../test-support/mcp-harness.js';
-import { TINY_PNG_BASE64, TINY_WAV_BASE64 } from './everything-media.js';
+import { formAnswer } from './mcp-harness.js';
+import type { Obj } from './mcp-harness.js';
+import { TINY_PNG_BASE64, TINY_WAV_BASE64 } from '../demo/everything-media.js';
 
 export type { Obj };
 
@@ -248,6 +247,3 @@ export function firstMessage(result: Obj): string {
   const content = ((result.messages as Obj[])[0]?.content ?? {}) as Obj;
   return content.type === 'text' ? String(content.text) : String(content.type);
 }
-
-export { SdkWireRecorder } from '../test-support/sdk-wire-recorder.js';
-export type { SdkTransport } from '../test-support/sdk-wire-recorder.js';

@@ -5,8 +5,8 @@
 import http from 'node:http';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Session } from '../../session/index.js';
-import type { SessionLogger } from '../../session/index.js';
+import { Session } from '../session/index.js';
+import type { SessionLogger } from '../session/index.js';
 
 /** One request as the server saw it. */
 export interface Seen {
@@ -22,7 +22,7 @@ export interface Seen {
 
 export type Handler = (req: IncomingMessage, res: ServerResponse, seen: Seen) => void | Promise<void>;
 
-export interface TestServer {
+export interface ScriptedHttpServer {
   url: string;
   origin: string;
   seen: Seen[];
@@ -31,7 +31,7 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startServer(handler: Handler, path = '/mcp'): Promise<TestServer> {
+export async function startServer(handler: Handler, path = '/mcp'): Promise<ScriptedHttpServer> {
   const seen: Seen[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -122,16 +122,6 @@ export const initializeResult = (s: Seen, version = '2025-11-25'): Record<string
     capabilities: { tools: {} },
     serverInfo: { name: 's', version: '1' },
   });
-
-export const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-export async function waitFor(cond: () => boolean, timeoutMs = 3000, what = 'condition'): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
-    await delay(5);
-  }
-}
 
 /** A raw client session whose log lines are kept instead of printed. */
 export function newSession(logs: string[] = []): Session {

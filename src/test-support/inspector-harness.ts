@@ -12,10 +12,10 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseHostConfig } from '../host/index.js';
-import { CHROMIUM, CHROMIUM_ARGS } from '../test-support/chromium.js';
-import { InspectorHost } from './inspector-host.js';
-import { startInspectorServer } from './server.js';
-import type { InspectorServer } from './server.js';
+import { CHROMIUM, CHROMIUM_ARGS } from './chromium.js';
+import { InspectorHost } from '../inspector/inspector-host.js';
+import { startInspectorServer } from '../inspector/server.js';
+import type { InspectorServer } from '../inspector/server.js';
 
 const here = (p: string): string => fileURLToPath(new URL(p, import.meta.url));
 
@@ -104,7 +104,9 @@ export function artifactsDir(): string {
   return ARTIFACTS;
 }
 
-const TIMEOUT = 15_000;
+// Generous: CI runs two test files at once on two cores, each with its own Chromium.
+const TIMEOUT = 30_000;
+const CONNECT_TIMEOUT = 60_000;
 
 /** Why the browser tests skip, or false when Chromium is there. */
 export const NO_CHROMIUM = existsSync(CHROMIUM)
@@ -136,8 +138,26 @@ export async function openPage(browser: Browser, url: string): Promise<Page> {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   (page as Page & { errors: string[] }).errors = errors;
+  // What the page saw, kept to explain a page that never connects.
+  const seen: string[] = [];
+  page.on('console', (m) => seen.push(`console ${m.type()}: ${m.text()}`));
+  page.on('requestfailed', (r) => seen.push(`failed ${r.url()}: ${r.failure()?.errorText}`));
+  page.on('response', (r) => seen.push(`${r.status()} ${r.url()}`));
+  page.on('crash', () => seen.push('the page crashed'));
   await page.goto(url);
-  await page.getByTestId('connection').filter({ hasText: /ready/ }).waitFor();
+  try {
+    await page.getByTestId('connection').filter({ hasText: /ready/ }).waitFor({ timeout: CONNECT_TIMEOUT });
+  } catch (e) {
+    const shown = await page
+      .getByTestId('connection')
+      .innerText({ timeout: 1000 })
+      .catch(() => '(no connection indicator)');
+    throw new Error(
+      `the page did not connect to the inspector (indicator: ${shown}; errors: ${errors.join('; ') || 'none'})\n` +
+        `${seen.join('\n')}\n${(e as Error).message}`,
+      { cause: e },
+    );
+  }
   return page;
 }
 

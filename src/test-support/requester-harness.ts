@@ -13,10 +13,10 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { TestContext } from 'node:test';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LocalError } from '../../jsonrpc/index.js';
-import { Cancel } from './requester.js';
-import type { HttpReply, HttpRequest, HttpRequester } from './requester.js';
-import { waitFor } from './test-server.test.helpers.js';
+import { LocalError } from '../jsonrpc/index.js';
+import { Cancel } from '../transports/http-client/requester.js';
+import type { HttpReply, HttpRequest, HttpRequester } from '../transports/http-client/requester.js';
+import { waitFor } from './waiting.js';
 
 /** Every test fails rather than hangs if a promise never settles. */
 export const limit = { timeout: 5000 };
@@ -159,14 +159,6 @@ export const isTooLarge = (e: unknown) => {
   assert.equal(e.code, 'MessageTooLarge');
   return true;
 };
-
-/**
- * Lets one turn of the event loop pass. undici (under `fetch` too) hands a kept-alive
- * connection back to its pool only a `setImmediate` after a response completed (to catch
- * servers that close it anyway), so a request made straight after the previous body ended
- * goes to a second connection; after a turn, it reuses the first.
- */
-export const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 function freeSockets(agent: http.Agent): number {
   return Object.values(agent.freeSockets).reduce((n, list) => n + (list?.length ?? 0), 0);

@@ -3,9 +3,12 @@
  * on each: the portable one on `fetch`, Node's default on undici's dispatcher, and the
  * `node:http` requester.
  */
-import * as portable from './index.js';
-import * as node from './node.js';
-import type { SseClientTransportOptions, StreamableHttpClientTransportOptions } from './index.js';
+import * as portable from '../transports/http-client/index.js';
+import * as node from '../transports/http-client/node.js';
+import type {
+  SseClientTransportOptions,
+  StreamableHttpClientTransportOptions,
+} from '../transports/http-client/index.js';
 
 export interface Binding {
   name: string;

@@ -17,8 +17,9 @@ import type {
 import { MetaKey } from '../protocol/meta-keys.js';
 import { createMemoryPair } from '../transports/memory/index.js';
 import type { MemoryTransport } from '../transports/memory/index.js';
-import { Session } from './session.js';
-import type { SessionLogger, SessionOptions } from './session-types.js';
+import { Session } from '../session/session.js';
+import type { SessionLogger, SessionOptions } from '../session/session-types.js';
+import { settle } from './waiting.js';
 
 export type Obj = Record<string, unknown>;
 
@@ -37,11 +38,6 @@ export interface Msg {
 export const CLIENT_INFO = Object.freeze({ name: 'test-client', version: '1.0.0' });
 export const SERVER_INFO = Object.freeze({ name: 'test-server', version: '2.0.0' });
 export const MODERN = '2026-07-28';
-
-/** Lets every queued microtask and immediate run (not affected by fake setTimeout). */
-export async function settle(turns = 4): Promise<void> {
-  for (let i = 0; i < turns; i++) await new Promise<void>((r) => setImmediate(r));
-}
 
 /** Resolves to 'pending' when a promise has not settled after the queue drains. */
 export async function stateOf(p: Promise<unknown>): Promise<'pending' | 'resolved' | 'rejected'> {
@@ -337,19 +333,4 @@ export async function wrappedWithRawPeer(
 export function quiet<T>(p: Promise<T>): Promise<T> {
   p.catch(() => undefined);
   return p;
-}
-
-/** A promise with its resolve and reject exposed. */
-export function deferred<T = unknown>(): {
-  promise: Promise<T>;
-  resolve: (v: T) => void;
-  reject: (e: unknown) => void;
-} {
-  let resolve!: (v: T) => void;
-  let reject!: (e: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
 }

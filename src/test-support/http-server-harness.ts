@@ -6,12 +6,13 @@
  */
 import http from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
-import { MetaKey } from '../../protocol/meta-keys.js';
-import { createEverythingServer } from '../../demo/everything-server.js';
-import type { McpServer } from '../../server/index.js';
-import { assertWireMessage } from '../../test-support/wire-schema.js';
-import { serve } from './node-adapter.js';
-import type { RunningServer, ServeOptions } from './node-adapter.js';
+import { MetaKey } from '../protocol/meta-keys.js';
+import { createEverythingServer } from '../demo/everything-server.js';
+import type { McpServer } from '../server/index.js';
+import { assertWireMessage } from './wire-schema.js';
+import { serve } from '../transports/http-server/node-adapter.js';
+import type { RunningServer, ServeOptions } from '../transports/http-server/node-adapter.js';
+import { WAIT_MS, delay } from './waiting.js';
 
 export type Obj = Record<string, unknown>;
 
@@ -22,23 +23,6 @@ export const POST_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'content-type': 'application/json',
   accept: ACCEPT_BOTH,
 });
-
-export const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-/** Polls `check` until it returns something other than undefined/false. */
-export async function until<T>(
-  check: () => T | undefined | false,
-  timeoutMs = 3000,
-  what = 'condition',
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = check();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`until(): ${what} not met within ${timeoutMs} ms`);
-    await delay(5);
-  }
-}
 
 // ------------------------------------------------------------------ the server
 
@@ -200,7 +184,7 @@ export class SseReader {
   }
 
   /** Waits for the first message matching `match`; fails when the stream ends without one. */
-  async next(match: (m: Obj) => boolean, timeoutMs = 3000): Promise<Obj> {
+  async next(match: (m: Obj) => boolean, timeoutMs = WAIT_MS): Promise<Obj> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = this.messages().find(match);
@@ -216,7 +200,7 @@ export class SseReader {
   }
 
   /** Waits for the response with this id. */
-  response(id: unknown, timeoutMs = 3000): Promise<Obj> {
+  response(id: unknown, timeoutMs = WAIT_MS): Promise<Obj> {
     return this.next((m) => m.id === id && m.method === undefined, timeoutMs);
   }
 }

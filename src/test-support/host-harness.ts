@@ -7,19 +7,19 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AuditTrail } from './policy/audit.js';
-import { parseHostConfig } from './config/config-parse.js';
-import { Host } from './host.js';
-import type { HostOptions } from './host.js';
-import { ScriptedUi } from './ui/ui.js';
-import type { ScriptedAnswers } from './ui/ui.js';
+import { AuditTrail } from '../host/policy/audit.js';
+import { parseHostConfig } from '../host/config/config-parse.js';
+import { Host } from '../host/host.js';
+import type { HostOptions } from '../host/host.js';
+import { ScriptedUi } from '../host/ui/ui.js';
+import type { ScriptedAnswers } from '../host/ui/ui.js';
 
 const here = (p: string): string => fileURLToPath(new URL(p, import.meta.url));
 
 /** Our demo "everything" server on stdio. */
 export const OURS = here('../demo/everything-stdio.js');
 /** The bad server of the fault tests. */
-export const ROGUE = here('./fixtures/rogue-server.js');
+export const ROGUE = here('../host/fixtures/rogue-server.js');
 /** The official reference servers from npm, run as real child processes. */
 export const EVERYTHING = fileURLToPath(
   import.meta.resolve('@modelcontextprotocol/server-everything/dist/index.js'),
@@ -62,21 +62,6 @@ export function makeHost(
         : [hostOptions.audit];
   const host = new Host(config, { ...hostOptions, ui, audit: [...extra, trail.sink] });
   return { host, ui, trail };
-}
-
-/** Polls until `check` returns a truthy value, or fails after `ms`. */
-export async function waitFor<T>(
-  check: () => T | undefined | false | Promise<T | undefined | false>,
-  ms = 5000,
-  what = 'the condition',
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`${what} did not hold within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 /** Whether a process is alive. */

@@ -11,7 +11,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SignJWT, decodeProtectedHeader, exportJWK, generateKeyPair, jwtVerify } from 'jose';
-import { authenticateClient, exchangeForIdJag } from './test-as-parts.test.helpers.js';
+import { authenticateClient, exchangeForIdJag } from './auth-test-server-parts.js';
 import type { JSONWebKeySet, JWTPayload } from 'jose';
 
 export interface TestClient {

@@ -3,7 +3,7 @@
  * the identity provider's token exchange for an ID-JAG. Test-only.
  */
 import { SignJWT, jwtVerify } from 'jose';
-import type { LoggedRequest, TestAuthServer } from './test-as.test.helpers.js';
+import type { LoggedRequest, TestAuthServer } from './auth-test-server.js';
 
 /** Authenticates the client of a token request; returns its id or an error. */
 export async function authenticateClient(

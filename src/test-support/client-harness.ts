@@ -13,8 +13,9 @@ import type { RequestContext } from '../session/request-context.js';
 import type { RequestHandler, SessionLogger } from '../session/index.js';
 import { createMemoryPair } from '../transports/memory/index.js';
 import type { MemoryTransport } from '../transports/memory/index.js';
-import { Client } from './client.js';
-import type { ClientOptions } from './types.js';
+import { Client } from '../client/client.js';
+import type { ClientOptions } from '../client/types.js';
+import { delay } from './waiting.js';
 
 export type Obj = Record<string, unknown>;
 
@@ -24,10 +25,6 @@ export const SERVER_INFO = Object.freeze({ name: 'test-server', version: '2.0.0'
 
 export const quiet: SessionLogger = () => undefined;
 
-export function delay(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}
-
 /**
  * Keeps the event loop alive until the returned function is called. Pending-request
  * timers are unref'd, so a test waiting only on a timeout over a memory pair needs this.
@@ -35,24 +32,6 @@ export function delay(ms: number): Promise<void> {
 export function keepAlive(): () => void {
   const t = setInterval(() => undefined, 60_000);
   return () => clearInterval(t);
-}
-
-/** Lets queued microtasks and timers of 0 ms run. */
-export async function settle(turns = 3): Promise<void> {
-  for (let i = 0; i < turns; i++) await delay(0);
-}
-
-/** Rejects when `promise` does not settle within `ms`; the timer never outlives it. */
-export async function within<T>(promise: Promise<T>, ms: number, what = 'the promise'): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not settle within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** Collects an async iterable (Array.fromAsync is not in Node 20). */
