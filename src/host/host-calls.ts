@@ -1,7 +1,8 @@
 /**
  * Every call the host makes to a server goes through here: resolve the exact (server,
- * name) pair, check the server is up, apply the policy and the rate limit, ask a person
- * when needed, run the call, and write one audit entry whatever happens.
+ * name) pair, check the server is up, take the policy decision (`policy/decide.ts`: rules,
+ * rate limit, a person asked when needed), run the call, and write one audit entry whatever
+ * happens.
  */
 import type { TaskInfo } from '../client/index.js';
 import { LocalError } from '../jsonrpc/index.js';
@@ -11,9 +12,9 @@ import { errorText, jsonBytes } from './policy/audit.js';
 import type { AuditDecision, AuditEntry } from './policy/audit.js';
 import type { Catalog, CatalogTool } from './catalog/catalog.js';
 import { HostError } from './config/config-error.js';
-import type { Policy, RateLimiter } from './policy/policy.js';
+import { decide } from './policy/decide.js';
+import type { DecisionDeps } from './policy/decide.js';
 import type { ServerConnection } from './supervision/server-connection.js';
-import type { ApprovalReason, HostUi, ToolApprovalRequest } from './ui/ui.js';
 
 /** Who is calling and how long to wait. */
 export interface HostCallOptions {
@@ -35,21 +36,12 @@ export interface ToolRef {
   tool: string;
 }
 
-/** What a call needs from the host. */
-export interface CallDeps {
+/** What a call needs from the host: the policy decision's inputs, and where to find and record. */
+export interface CallDeps extends DecisionDeps {
   catalog: Catalog;
-  policy: Policy;
   connection(server: string): ServerConnection | undefined;
-  ui(): Promise<HostUi>;
   audit(entry: AuditEntry): void;
-  limiter(server: string): RateLimiter | undefined;
 }
-
-const REASON: Record<string, ApprovalReason> = {
-  pending: 'new-tool',
-  changed: 'changed',
-  flagged: 'flagged',
-};
 
 function resolveTool(deps: CallDeps, target: string | ToolRef): CatalogTool {
   if (typeof target !== 'string') {
@@ -143,58 +135,9 @@ export async function callTool(
       'refused',
       conn ? unavailable(conn) : new HostError('UnknownServer', `No server ${entry.server}`),
     );
-  const policy = deps.policy.decide(entry.server, entry.name);
-  if (policy.decision === 'deny') {
-    refuse(
-      'denied',
-      new HostError(
-        'Denied',
-        `The policy denies ${JSON.stringify(entry.name)} on ${JSON.stringify(entry.server)} (${policy.source})`,
-      ),
-    );
-  }
-  const limit = deps.limiter(entry.server)?.take();
-  if (limit && !limit.ok) {
-    refuse(
-      'rate-limited',
-      new HostError(
-        'RateLimited',
-        `Rate limit of server ${JSON.stringify(entry.server)} reached; retry in ${Math.ceil(limit.retryInMs / 1000)} s`,
-      ),
-    );
-  }
-  let decision: AuditDecision = 'allowed';
-  const reason = REASON[entry.status];
-  if (policy.decision === 'ask' || reason) {
-    const ui = await deps.ui();
-    const question: ToolApprovalRequest = {
-      server: entry.server,
-      tool: entry.name,
-      alias: entry.alias,
-      caller,
-      arguments: args,
-      definition: entry.definition,
-      reason: reason ?? 'policy',
-      previous: entry.previous,
-      warnings: entry.warnings,
-    };
-    const answer = await ui.approveTool(question, options.signal);
-    if (answer === 'deny') {
-      refuse(
-        'denied',
-        new HostError(
-          'NotApproved',
-          ui.explainRefusal?.(question) ??
-            `The user did not approve ${JSON.stringify(entry.name)} on ${JSON.stringify(entry.server)}`,
-        ),
-      );
-    }
-    decision = answer === 'always' ? 'approved-always' : 'approved';
-    if (answer === 'always') {
-      deps.catalog.approve(entry);
-      if (policy.decision === 'ask') deps.policy.remember(entry.server, entry.name, 'allow');
-    }
-  }
+  const verdict = await decide(deps, { kind: 'tool', tool: entry, caller, arguments: args }, options.signal);
+  if (!verdict.allowed) return refuse(verdict.decision, verdict.error);
+  const decision: AuditDecision = verdict.decision;
   const started = Date.now();
   // A long tool call may run as a task: the audit names it, and the caller sees its states.
   let taskId: string | undefined;
@@ -276,44 +219,9 @@ async function read<T>(
     );
   const client = conn.current;
   if (!client) return fail('refused', unavailable(conn));
-  const policy = deps.policy.decideRead(server);
-  if (policy.decision === 'deny')
-    fail('denied', new HostError('Denied', `The policy denies reading from ${JSON.stringify(server)}`));
-  const limit = deps.limiter(server)?.take();
-  if (limit && !limit.ok)
-    fail(
-      'rate-limited',
-      new HostError('RateLimited', `Rate limit of server ${JSON.stringify(server)} reached`),
-    );
-  let decision: AuditDecision = 'allowed';
-  if (policy.decision === 'ask') {
-    const ui = await deps.ui();
-    const question: ToolApprovalRequest = {
-      server,
-      tool: `${kind}:${target}`,
-      alias: target,
-      caller: a.caller,
-      arguments: undefined,
-      definition: {
-        name: target,
-        description: `${kind === 'resource' ? 'Read the resource' : 'Get the prompt'} ${target}`,
-        inputSchema: { type: 'object' },
-      },
-      reason: 'policy',
-      previous: undefined,
-      warnings: [],
-    };
-    const answer = await ui.approveTool(question, options.signal);
-    if (answer === 'deny')
-      fail(
-        'denied',
-        new HostError(
-          'NotApproved',
-          ui.explainRefusal?.(question) ?? `The user did not approve reading ${target}`,
-        ),
-      );
-    decision = 'approved';
-  }
+  const verdict = await decide(deps, { kind, server, target, caller: a.caller }, options.signal);
+  if (!verdict.allowed) return fail(verdict.decision, verdict.error);
+  const decision: AuditDecision = verdict.decision;
   const started = Date.now();
   try {
     const result = await run(client, {

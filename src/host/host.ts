@@ -17,7 +17,7 @@ import type { AuditEntry, AuditSink } from './policy/audit.js';
 import { Catalog } from './catalog/catalog.js';
 import type { CatalogTool, PinningMode } from './catalog/catalog.js';
 import { CatalogSync } from './catalog/catalog-sync.js';
-import { consentKey, describeCommand } from './policy/command-consent.js';
+import { decide } from './policy/decide.js';
 import { HostError } from './config/config-error.js';
 import type { HostConfig, ServerConfig } from './config/config-types.js';
 import { Emitter } from './events.js';
@@ -280,6 +280,8 @@ export class Host {
       ui: () => this.ui(),
       audit: (e) => this.audit(e),
       limiter: (s) => this.limiters.get(s),
+      store: this.store,
+      pin: (tool) => this.catalog.approve(tool),
     };
   }
 
@@ -336,12 +338,10 @@ export class Host {
   }
 
   private async consent(config: ServerConfig, signal: AbortSignal): Promise<boolean> {
-    if (config.transport !== 'stdio') return true;
-    const key = await consentKey(config);
-    if (this.store.hasConsent(key)) return true;
-    const request = describeCommand(config);
-    const ui = await this.ui();
-    const ok = await ui.confirmCommand(request, signal);
+    const verdict = await decide(this.callDeps, { kind: 'command', server: config }, signal);
+    const request = verdict.command;
+    if (!request) return verdict.allowed;
+    const ok = verdict.allowed;
     this.audit({
       time: new Date().toISOString(),
       kind: 'start',
@@ -352,12 +352,7 @@ export class Host {
       outcome: 'not-run',
       ...(request.warnings.length ? { reason: request.warnings.join('; ') } : {}),
     });
-    if (ok) this.store.addConsent(key);
-    else
-      this.events.emit('notice', {
-        server: config.name,
-        message: `Starting ${request.commandLine} was not allowed`,
-      });
+    if (!verdict.allowed) this.events.emit('notice', { server: config.name, message: verdict.error.message });
     return ok;
   }
 

@@ -44,17 +44,19 @@ export type {
   CatalogResource,
   CatalogTemplate,
   CatalogTool,
+  PinningMode,
   ToolStatus,
 } from './catalog/catalog.js';
 export type { ToolWarning } from './policy/tool-inspection.js';
 export { MemoryApprovalStore } from './policy/pins.js';
 export type { ApprovalStore } from './policy/pins.js';
-export type { DecisionSource, PolicyDecision } from './policy/policy.js';
+export type { DecisionSource, Policy, PolicyDecision } from './policy/policy.js';
 export { jsonLinesAudit } from './policy/audit.js';
 export type { AuditDecision, AuditEntry, AuditKind, AuditSink } from './policy/audit.js';
 
 // UI: what a person is asked, and the two UIs that need no terminal.
 export { HeadlessUi } from './ui/headless-ui.js';
+export type { NotStarted } from './ui/headless-ui.js';
 export { ScriptedUi } from './ui/ui.js';
 export type {
   ApprovalReason,
@@ -81,6 +83,8 @@ export type { OpenAiProviderOptions } from './llm/openai-provider.js';
 export { AnthropicProvider } from './llm/anthropic-provider.js';
 export type { AnthropicProviderOptions } from './llm/anthropic-provider.js';
 export { LlmRouter } from './llm/llm-router.js';
+export type { LlmSetup, ModelChoice, ProviderFactory } from './llm/llm-router.js';
+export type { ProviderType } from './llm/provider-registry.js';
 export { Agent } from './llm/agent.js';
 export type { AgentOptions, AgentResult, AgentStep } from './llm/agent.js';
 
