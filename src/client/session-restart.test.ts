@@ -25,7 +25,7 @@ test('a server that restarts on the same port and loses its sessions: the client
   // must then succeed on the new server, in a new session.
   let again: Awaited<ReturnType<Client['callTool']>> | undefined;
   const failures: string[] = [];
-  for (let i = 0; i < 200 && !again; i++) {
+  for (let i = 0; i < 1000 && !again; i++) {
     again = await client.callTool({ name: 'echo', arguments: { text: 'after' } }).catch(async (e: Error) => {
       failures.push(e.message);
       await new Promise((r) => setTimeout(r, 20));
