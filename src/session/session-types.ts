@@ -1,6 +1,7 @@
 import type { Params } from '../jsonrpc/index.js';
 import type { RequestContext } from './request-context.js';
 import type { Session } from './session.js';
+import type { SessionRole } from './session-role.js';
 
 export type Role = 'client' | 'server';
 
@@ -23,7 +24,11 @@ export interface Implementation {
 }
 
 export interface SessionOptions {
-  role: Role;
+  /**
+   * The end of the connection this session plays: `clientRole` or `serverRole` (the
+   * strings `'client'` and `'server'` name the same objects).
+   */
+  role: SessionRole | Role;
   /** Our name and version, sent as clientInfo or serverInfo. */
   info: Implementation;
   /** Capabilities we declare. Requests needing one we did not declare are refused. */
