@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { Client } from './index.js';
 import { createEverythingServer } from '../demo/everything-server.js';
 import { serve } from '../transports/http-server/index.js';
-import { startCutProxy } from '../transports/http-client/cut-proxy.test.helpers.js';
-import { bindings } from '../transports/http-client/bindings.test.helpers.js';
+import { startCutProxy } from '../test-support/cut-proxy.js';
+import { bindings } from '../test-support/http-client-bindings.js';
 
 for (const { name, StreamableHttpClientTransport } of bindings) {
   test(`on ${name}: a response stream cut mid-way is resumed from Last-Event-ID; no event lost or repeated`, async () => {

@@ -9,7 +9,7 @@ import { Client } from '../../dist/client/index.js';
 import { createEverythingServer } from '../../dist/demo/everything-server.js';
 import { serve } from '../../dist/transports/http-server/index.js';
 import { StreamableHttpClientTransport } from '../../dist/transports/http-client/index.js';
-import { startCutProxy } from '../../dist/transports/http-client/cut-proxy.test.helpers.js';
+import { startCutProxy } from '../../dist/test-support/cut-proxy.js';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
