@@ -19,6 +19,8 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+const NO_QUESTIONS: ReadonlyMap<string, InputRequest> = new Map();
+
 /**
  * The replay state of one modern request. Each question has a key: the one the handler
  * chose, or `q0`, `q1`, … in the order it asks. An answer comes from the sealed
@@ -30,8 +32,8 @@ function isRecord(v: unknown): v is Record<string, unknown> {
  */
 export class MrtrState {
   private counter = 0;
-  /** This round's unanswered questions, by key, in the order asked. */
-  readonly pending = new Map<string, InputRequest>();
+  /** Made on the first unanswered question: most calls ask none. */
+  private queued: Map<string, InputRequest> | undefined;
 
   constructor(
     /** Answers so far (earlier rounds, then this retry's responses as they are used). */
@@ -40,6 +42,11 @@ export class MrtrState {
     /** 1 on the first call, then one more per round trip (carried in the sealed state). */
     readonly round = 1,
   ) {}
+
+  /** This round's unanswered questions, by key, in the order asked. */
+  get pending(): ReadonlyMap<string, InputRequest> {
+    return this.queued ?? NO_QUESTIONS;
+  }
 
   /** The key of the next question that has none of its own. */
   autoKey(): string {
@@ -73,7 +80,8 @@ export class MrtrState {
         if (answer !== undefined) out[key] = answer;
         else {
           missing = true;
-          if (!this.pending.has(key)) this.pending.set(key, request);
+          const queued = (this.queued ??= new Map());
+          if (!queued.has(key)) queued.set(key, request);
         }
       }
     } catch (e) {
@@ -124,18 +132,30 @@ export function validAnswer(method: string, answer: unknown): boolean {
  * so are `inputResponses` that are not an object. Responses to questions the handler does
  * not ask are ignored.
  */
-export async function restoreState(
+export function restoreState(
   codec: RequestStateCodec,
   method: string,
   params: Params,
   authInfo: unknown,
-): Promise<MrtrState> {
+): MrtrState | Promise<MrtrState> {
   const responses = params.inputResponses;
   if (responses !== undefined && !isRecord(responses)) {
     throw WireError.invalidParams('inputResponses must be an object keyed by the inputRequests keys');
   }
   const token = params.requestState;
+  // A first call (no state to open) is answered at once: no promise, no await, for every modern call.
   if (token === undefined) return new MrtrState({}, responses);
+  return openState(codec, method, params, authInfo, token, responses);
+}
+
+async function openState(
+  codec: RequestStateCodec,
+  method: string,
+  params: Params,
+  authInfo: unknown,
+  token: unknown,
+  responses: Record<string, unknown> | undefined,
+): Promise<MrtrState> {
   const refuse = (why: string): never => {
     throw WireError.invalidParams(`requestState rejected: ${why}`);
   };

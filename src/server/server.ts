@@ -405,7 +405,8 @@ export class McpServer {
   ): Promise<unknown> {
     let mrtr: MrtrState | undefined;
     if (rc.era === 'modern' && isMrtrMethod(rc.method)) {
-      mrtr = await restoreState(this.codec, rc.method, params, rc.authInfo);
+      const restored = restoreState(this.codec, rc.method, params, rc.authInfo);
+      mrtr = restored instanceof Promise ? await restored : restored;
     }
     const ctx = new ServerContext(rc, mrtr, this.options.timeoutMs);
     let result: unknown;

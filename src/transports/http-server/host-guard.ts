@@ -28,6 +28,8 @@ function hostName(hostHeader: string): string {
 export class HostGuard {
   private readonly hosts: ReadonlySet<string>;
   private readonly origins: readonly string[];
+  /** The Host value last allowed: a client sends the same one on every request. */
+  private lastHost: string | undefined;
 
   /** `bindHost` decides the defaults: loopback names for a loopback bind, nothing otherwise. */
   constructor(bindHost: string, options: HostGuardOptions = {}) {
@@ -38,12 +40,18 @@ export class HostGuard {
 
   /** Undefined when allowed; otherwise why not. */
   check(host: string | undefined, origin: string | undefined): string | undefined {
-    if (host === undefined || !this.hosts.has(hostName(host)))
+    if (host === undefined || (host !== this.lastHost && !this.hostAllowed(host)))
       return `Host ${JSON.stringify(host ?? '')} is not allowed`;
     if (origin !== undefined && origin !== '' && !this.originAllowed(origin.toLowerCase())) {
       return `Origin ${JSON.stringify(origin)} is not allowed`;
     }
     return undefined;
+  }
+
+  private hostAllowed(host: string): boolean {
+    if (!this.hosts.has(hostName(host))) return false;
+    this.lastHost = host;
+    return true;
   }
 
   private originAllowed(origin: string): boolean {

@@ -9,7 +9,7 @@ import type {
   TransportSink,
 } from '../../jsonrpc/index.js';
 import { isAtLeast } from '../../protocol/versions.js';
-import type { EventStore } from './event-store.js';
+import type { AppendOptions, EventStore } from './event-store.js';
 import { encodeRequestIds } from './shared-state.js';
 import type { FollowableEventStore } from './shared-state.js';
 import { MemoryEventStore } from './event-store.js';
@@ -85,6 +85,11 @@ export interface LegacySessionOptions {
   resumeWindowMs?: number;
 }
 
+/** The append options of a stream's events, shared rather than built per event. */
+const LAST: AppendOptions = Object.freeze({ last: true });
+const DEFERRED: AppendOptions = Object.freeze({ deferred: true });
+const LAST_DEFERRED: AppendOptions = Object.freeze({ last: true, deferred: true });
+
 /** The id prefix of requests replayed to rebuild a session; their answers go nowhere. */
 const REPLAY_ID = '\u0000replay:';
 
@@ -102,6 +107,10 @@ export class LegacySessionTransport implements Transport {
   private readonly followers = new Map<{ out: ResponseStream }, () => void>();
   private standalone: ResponseStream | undefined;
   private readonly store: EventStore;
+  /** Whether the store reads append options (the in-memory one has no use for them). */
+  private readonly storeWantsDetails: boolean;
+  /** What this session's stream ids start with (single node). */
+  private readonly streamPrefix: string;
   private keepAlive: ReturnType<typeof setInterval> | undefined;
   private streamCounter = 0;
   private replayCounter = 0;
@@ -117,6 +126,8 @@ export class LegacySessionTransport implements Transport {
     private readonly options: LegacySessionOptions = {},
   ) {
     this.store = options.eventStore ?? new MemoryEventStore(200, 100);
+    this.storeWantsDetails = this.store.constructor !== MemoryEventStore;
+    this.streamPrefix = sessionId.slice(0, 8);
   }
 
   start(sink: TransportSink): void {
@@ -151,12 +162,12 @@ export class LegacySessionTransport implements Transport {
   }
 
   /** Hands a POST's frame to the session, answering on `out` (SSE) or through `reply` (JSON). */
-  async deliver(
+  deliver(
     frame: ParsedFrame,
     requestIds: readonly RequestId[],
     info: FrameInfo,
     mode: { sse: ResponseStream } | { json: JsonReply },
-  ): Promise<void> {
+  ): void {
     this.lastActive = Date.now();
     if (
       this.options.nodeId !== undefined &&
@@ -176,7 +187,7 @@ export class LegacySessionTransport implements Transport {
       const token = this.options.nodeId === undefined ? undefined : encodeRequestIds(requestIds);
       const stream = new PostStream(
         this.options.nodeId === undefined
-          ? `${this.sessionId.slice(0, 8)}${counter}`
+          ? this.streamPrefix + counter
           : `${this.sessionId}~${this.options.nodeId}~${counter}${token === undefined ? '' : `~${token}`}`,
         'json' in mode ? mode.json : undefined,
       );
@@ -198,7 +209,11 @@ export class LegacySessionTransport implements Transport {
         if (stream.resumable) meta.closeStream = () => this.dropConnection(stream);
         // Shared stores: the session's tasks belong to the session, whichever node serves it.
         if (this.options.nodeId !== undefined) meta.sessionId = this.sessionId;
-        info = { ...info, transportMeta: meta };
+        // Built field by field: a spread followed by a new key takes V8's slow path.
+        const withMeta: FrameInfo = { transportMeta: meta };
+        if (info.authInfo !== undefined) withMeta.authInfo = info.authInfo;
+        if (info.signal !== undefined) withMeta.signal = info.signal;
+        info = withMeta;
       }
     }
     this.sink?.frame(frame, info);
@@ -369,12 +384,12 @@ export class LegacySessionTransport implements Transport {
     if (!stream.resumable) return;
     // A stream whose id carries its requests (shared stores) may keep its priming event in
     // memory until its client leaves: see AppendOptions.deferred.
-    const requestIds = [...stream.pending];
-    const primingId = this.store.append(
-      stream.id,
-      null,
-      stream.idsInId ? { requestIds, deferred: true } : { requestIds },
-    );
+    let details: AppendOptions | undefined;
+    if (this.storeWantsDetails) {
+      const requestIds = [...stream.pending];
+      details = stream.idsInId ? { requestIds, deferred: true } : { requestIds };
+    }
+    const primingId = this.store.append(stream.id, null, details);
     if (typeof primingId === 'string') {
       if (!stream.out!.write(ssePriming(primingId, this.options.retryMs))) stream.out = undefined;
     } else {
@@ -413,7 +428,7 @@ export class LegacySessionTransport implements Transport {
     const id = this.store.append(
       stream.id,
       message,
-      last || deferred ? { ...(last ? { last } : {}), ...(deferred ? { deferred } : {}) } : undefined,
+      last ? (deferred ? LAST_DEFERRED : LAST) : deferred ? DEFERRED : undefined,
     );
     if (typeof id === 'string' && stream.chain === undefined) {
       this.emit(stream, message, id, last);

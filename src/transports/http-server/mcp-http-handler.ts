@@ -208,6 +208,8 @@ export class McpHttpHandler {
   private readonly sessionStore: LegacySessionStore;
   private readonly shared: SharedSessions | undefined;
   private readonly limits: SessionLimits;
+  /** The id of the session last moved to the end of `sessions` (most recently used). */
+  private mru: string | undefined;
   private closed = false;
 
   constructor(
@@ -378,7 +380,9 @@ export class McpHttpHandler {
       }
       return this.initialize(ex, frame);
     }
-    const entry = await this.sessionFor(ex, sessionId);
+    // Only a shared store answers asynchronously: no await (a microtask hop) for a local session.
+    const found = this.sessionFor(ex, sessionId);
+    const entry = found instanceof Promise ? await found : found;
     if (!entry) return sendError(ex, 404, ErrorCode.InvalidRequest, 'Session not found');
     // Any legacy version we speak is accepted: clients in the wild send the header loosely.
     const version = ex.header('mcp-protocol-version');
@@ -450,6 +454,7 @@ export class McpHttpHandler {
     const entry: SessionEntry = { transport, connection, ops: 0, client, used: false };
     transport.onclosed = () => this.forget(id, entry);
     this.sessions.set(id, entry);
+    this.mru = id;
     this.perClient.set(client, (this.perClient.get(client) ?? 0) + 1);
     return entry;
   }
@@ -463,9 +468,13 @@ export class McpHttpHandler {
     const entry = id.length <= 128 ? this.sessions.get(id) : undefined;
     if (!entry || entry.transport.closed || entry.transport.principal !== principalOf(ex.authInfo))
       return undefined;
-    // Most recently used last: the map's order is the eviction order.
-    this.sessions.delete(id);
-    this.sessions.set(id, entry);
+    // Most recently used last: the map's order is the eviction order. A session used again
+    // at once is already last, and moving it would churn the map's table for nothing.
+    if (id !== this.mru) {
+      this.sessions.delete(id);
+      this.sessions.set(id, entry);
+      this.mru = id;
+    }
     return entry;
   }
 
@@ -519,9 +528,9 @@ export class McpHttpHandler {
         { 'mcp-session-id': sessionId, 'retry-after': '1' },
       );
     }
-    const info = ex.authInfo === undefined ? {} : { authInfo: ex.authInfo };
+    const info = ex.authInfo === undefined ? NO_INFO : { authInfo: ex.authInfo };
     if (ids.length === 0) {
-      await t.deliver(frame, ids, info, NO_REPLY);
+      t.deliver(frame, ids, info, NO_REPLY);
       return ex.respond(202, { 'mcp-session-id': sessionId });
     }
     if (this.options.responseMode === 'json') {

@@ -3,6 +3,9 @@ import type { JsonRpcMessage, Transport, TransportSink } from '../../jsonrpc/ind
 import type { HttpExchange, ResponseStream } from './exchange.js';
 import { SSE_HEADERS, SSE_KEEPALIVE, sseEvent } from './sse-format.js';
 
+/** The answer headers when the handler adds none: one shared object, not one per request. */
+const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'application/json' });
+
 /**
  * The transport of one modern (2026-07-28) request: one POST, one answer. The answer is a
  * single JSON body when the response is the first thing the handler sends; as soon as a
@@ -36,11 +39,10 @@ export class ModernExchangeTransport implements Transport {
     if (!this.out) {
       if (isResponse) {
         const status = 'error' in message ? httpStatusForCode(message.error.code) : 200;
-        this.exchange.respond(
-          status,
-          { 'content-type': 'application/json', ...this.extraHeaders },
-          serializeMessage(message),
-        );
+        const headers = hasKeys(this.extraHeaders)
+          ? { 'content-type': 'application/json', ...this.extraHeaders }
+          : JSON_HEADERS;
+        this.exchange.respond(status, headers, serializeMessage(message));
         this.finish();
         return;
       }
@@ -73,4 +75,9 @@ export class ModernExchangeTransport implements Transport {
     else this.exchange.respond(204, {});
     this.finish();
   }
+}
+
+function hasKeys(o: Record<string, string>): boolean {
+  for (const _ in o) return true;
+  return false;
 }

@@ -123,7 +123,10 @@ class NodeExchange implements HttpExchange {
       else return this.respondWhileDraining(status, headers, body ?? '');
     }
     if (this.mustClose) headers = { ...headers, connection: 'close' };
-    res.writeHead(status, headers);
+    // A Content-Length lets Node send the head and the body in one plain write, where the
+    // chunked framing it would choose otherwise costs a five-part writev.
+    if (body) res.writeHead(status, withLength(headers, body));
+    else res.writeHead(status, headers);
     res.end(body);
     if (this.mustClose) res.once('finish', () => this.req.destroy());
   }
@@ -151,6 +154,26 @@ class NodeExchange implements HttpExchange {
   stream(status: number, headers: Record<string, string>): ResponseStream {
     return new NodeSseStream(this.res, status, headers, this.maxStreamBuffer);
   }
+}
+
+/**
+ * For each shared (frozen) headers object, a copy with a Content-Length slot, refilled for
+ * each response: Node reads the object within writeHead and keeps nothing of it.
+ */
+const sizedHeaders = new WeakMap<Record<string, string>, Record<string, string>>();
+
+/** Response headers plus the Content-Length of a body known in full. */
+function withLength(headers: Record<string, string>, body: string): Record<string, string> {
+  const length = String(Buffer.byteLength(body));
+  if (!Object.isFrozen(headers)) return { ...headers, 'content-length': length };
+  let sized = sizedHeaders.get(headers);
+  if (!sized) {
+    sized = { ...headers, 'content-length': length };
+    sizedHeaders.set(headers, sized);
+  } else {
+    sized['content-length'] = length;
+  }
+  return sized;
 }
 
 /** Streams with writes waiting for the end of the tick, flushed by one shared setImmediate. */
@@ -200,7 +223,8 @@ class NodeSseStream implements ResponseStream {
     this.done = true;
     const res = this.res;
     if (res.writableEnded || res.destroyed) return;
-    if (!res.headersSent) res.writeHead(this.status, this.headers);
+    // Nothing sent yet: the whole stream is known, so it goes out as one complete response.
+    if (!res.headersSent) res.writeHead(this.status, withLength(this.headers, this.pending));
     res.end(this.pending);
     this.pending = '';
   }
@@ -368,17 +392,20 @@ export async function serve(connector: McpConnector, options: ServeOptions = {})
   const headersTimeout = Math.min(options.headersTimeoutMs ?? 10_000, requestTimeout);
   // Node checks both timeouts only every connectionsCheckingInterval (default 30 s), which
   // would let a slow-drip client hold a request open far longer than requestTimeout.
+  // Node times nothing out before a connection's first byte: a silent (half-open) socket
+  // would be held forever. It gets headersTimeout to start a request; its first request
+  // clears that (Node's keepAliveTimeout takes over between requests, and Node itself
+  // clears that one when the next request comes).
   const httpServer = createServer(
     { connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(headersTimeout / 2))) },
-    listener,
+    (req, res) => {
+      if (req.socket.timeout) req.socket.setTimeout(0);
+      listener(req, res);
+    },
   );
   httpServer.headersTimeout = headersTimeout;
   httpServer.requestTimeout = requestTimeout;
-  // Node times nothing out before a connection's first byte: a silent (half-open) socket
-  // would be held forever. It gets headersTimeout to start a request; each request clears it
-  // (and Node's keepAliveTimeout takes over between requests).
   httpServer.on('connection', (socket: Socket) => socket.setTimeout(headersTimeout, () => socket.destroy()));
-  httpServer.on('request', (req: IncomingMessage) => req.socket.setTimeout(0));
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', (e) => {
       void handler.close().then(() => ownStores?.close());
