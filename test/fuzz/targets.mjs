@@ -12,6 +12,7 @@ import { createEverythingServer } from '../../dist/demo/everything-server.js';
 import { UriTemplate } from '../../dist/server/uri-template.js';
 import { ConfigError, parseHostConfig } from '../../dist/host/index.js';
 import { bearerChallengeOf, parseWwwAuthenticate } from '../../dist/auth/client/www-authenticate.js';
+import { oauthTargets } from './oauth-targets.mjs';
 
 const enc = new TextEncoder();
 
@@ -243,6 +244,7 @@ export const targets = [
         },
       ),
   },
+  ...oauthTargets,
 ];
 
 /** Releases what the targets hold (the HTTP target's server). */

@@ -59,6 +59,9 @@ function connections(port, n, head, dripMs) {
   for (let i = 0; i < n; i++) {
     const s = net.connect(port, '127.0.0.1');
     s.on('error', () => undefined);
+    // Read what the server says (a 408 before it closes): a socket that never reads would
+    // never see the end either, and would be counted as open although the server closed it.
+    s.resume();
     s.on('close', () => closedAt.push(performance.now() - started));
     if (head) s.write(head);
     sockets.push(s);
@@ -98,6 +101,13 @@ const report = (what, outcome) => {
   );
   loris.stop();
 
+  // Server side: how long each accepted connection lived.
+  const lives = [];
+  const onConnection = (socket) => {
+    const at = performance.now();
+    socket.on('close', () => lives.push(performance.now() - at));
+  };
+  running.httpServer.on('connection', onConnection);
   const half = connections(running.port, 3000, '', 0);
   await sleep(1000);
   const held = heap() - before;
@@ -107,8 +117,10 @@ const report = (what, outcome) => {
   report(
     'half-open (3,000 silent sockets)',
     `${half.closedAt.length} closed by the server, last after ${(Math.max(...half.closedAt, 0) / 1000).toFixed(1)} s; ` +
+      `longest accepted-to-closed ${(Math.max(...lives, 0) / 1000).toFixed(1)} s (bound: headersTimeout 10 s + 1 s check); ` +
       `heap while held +${mb(held)} MiB; a ping meanwhile: ${ping.status} in ${ping.ms.toFixed(0)} ms`,
   );
+  running.httpServer.off('connection', onConnection);
   half.stop();
 
   // An SSE client that never reads: the stream is dropped at the cap (4 MiB by default).

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Soak runs: `npm run soak` prints the figures RELIABILITY.md quotes.
 //   node --expose-gc test/soak/run.mjs [--only sessions|streams|stdio] [--cycles N] [--streams N] [--calls N]
+//     [--stdio-server mcpkit|sdk-v1]   (the stdio server: ours, or the official SDK v1's, same echo tool)
 // sessions: legacy session create + delete cycles through the HTTP core (fetch binding, in
 //           process), heap growth per 1,000 cycles after GC.
 // streams:  concurrent idle SSE GET streams on one server process, memory per stream.
@@ -122,7 +123,9 @@ function rssOf(pid) {
 }
 
 async function stdio(calls) {
-  const server = fileURLToPath(new URL('../../bench/servers/mcpkit-echo.mjs', import.meta.url));
+  const i = process.argv.indexOf('--stdio-server');
+  const name = i === -1 ? 'mcpkit' : process.argv[i + 1];
+  const server = fileURLToPath(new URL(`../../bench/servers/${name}-echo.mjs`, import.meta.url));
   const transport = new StdioClientTransport({ command: process.execPath, args: [server] });
   const client = new Client({ name: 'soak', version: '1' });
   await client.connect(transport);
@@ -145,7 +148,7 @@ async function stdio(calls) {
   const end = heap();
   const rss = checkpoints.map((c) => mb(c.rss)).join(' ');
   console.log(
-    `stdio     ${calls} tool calls (64 in flight) in ${s.toFixed(1)} s = ${Math.round(calls / s)} calls/s: ` +
+    `stdio     ${calls} tool calls (64 in flight, ${name} server) in ${s.toFixed(1)} s = ${Math.round(calls / s)} calls/s: ` +
       `client heap ${end >= start ? '+' : ''}${kb(end - start)} KB after GC; server RSS (MiB) at each tenth: ${rss}`,
   );
   await client.close();

@@ -32,6 +32,9 @@ export interface PendingAuthorization {
   redirectUri: string;
 }
 
+/** One listed method, for the message: `String()` (and so `join`) throws on `{"toString": 1}`. */
+const shownMethod = (m: unknown): string => (typeof m === 'string' ? m : JSON.stringify(m));
+
 /** Refuses an authorization server that does not advertise PKCE with S256. */
 export function requireS256(as: AuthorizationServer): void {
   const methods = as.code_challenge_methods_supported;
@@ -39,7 +42,7 @@ export function requireS256(as: AuthorizationServer): void {
     throw new AuthError(
       'PkceNotSupported',
       `${as.issuer} does not advertise PKCE with S256 (code_challenge_methods_supported: ` +
-        `${Array.isArray(methods) ? methods.join(', ') || 'empty' : 'absent'}); refusing to authorize`,
+        `${Array.isArray(methods) ? methods.map(shownMethod).join(', ') || 'empty' : 'absent'}); refusing to authorize`,
     );
   }
 }

@@ -9,6 +9,7 @@ import {
   resourceMatches,
 } from './discovery.js';
 import { GuardedFetch } from './guarded-fetch.js';
+import { requireS256 } from './authorization-code.js';
 
 const s = (urls: URL[]): string[] => urls.map(String);
 
@@ -158,5 +159,20 @@ describe('discover', () => {
       selectAuthorizationServer: (l) => l[1]!,
     });
     assert.equal(d.as.issuer, as.issuer);
+  });
+
+  it('refuses fields whose value cannot even be turned into a string, with an AuthError (found by the fuzzer)', async () => {
+    const hostile = { toString: 1 };
+    const legacy = site({
+      'https://m.example/.well-known/oauth-authorization-server': { ...as, issuer: hostile },
+    });
+    await assert.rejects(
+      discover(legacy.fetcher, new URL('https://m.example/mcp'), undefined),
+      (e) => e instanceof AuthError && e.code === 'IssuerMismatch' && e.message.includes('{"toString":1}'),
+    );
+    assert.throws(
+      () => requireS256({ ...as, code_challenge_methods_supported: [hostile] as never }),
+      (e) => e instanceof AuthError && e.code === 'PkceNotSupported' && e.message.includes('{"toString":1}'),
+    );
   });
 });

@@ -137,6 +137,11 @@ async function jsonObject(response: Response, what: string): Promise<Record<stri
 
 const JSON_ACCEPT = { accept: 'application/json' };
 
+/** A field of a fetched document, for an error message: `String()` throws on `{"toString": 1}`. */
+function shownValue(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
 async function fetchPrm(
   fetcher: GuardedFetch,
   serverUrl: URL,
@@ -263,7 +268,7 @@ export async function discover(
     ) {
       throw new AuthError(
         'IssuerMismatch',
-        `The metadata at ${origin.origin} names the issuer ${String(doc.issuer)}`,
+        `The metadata at ${origin.origin} names the issuer ${shownValue(doc.issuer)}`,
       );
     }
     return doc as unknown as AuthorizationServer;

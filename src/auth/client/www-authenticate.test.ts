@@ -36,6 +36,16 @@ describe('parseWwwAuthenticate', () => {
       scope: 'unterminated',
     });
   });
+
+  it('keeps parameters named like Object.prototype members (found by the fuzzer)', () => {
+    const p = parseWwwAuthenticate('Bearer constructor="a", __proto__="b", toString="c"')[0]!.params;
+    assert.deepEqual(Object.entries(p), [
+      ['constructor', 'a'],
+      ['__proto__', 'b'],
+      ['tostring', 'c'],
+    ]);
+    assert.equal(Object.getPrototypeOf(p), Object.prototype);
+  });
 });
 
 describe('bearerChallengeOf', () => {

@@ -69,7 +69,15 @@ export function parseWwwAuthenticate(value: string): AuthChallenge[] {
         v = token();
       }
       const key = name.toLowerCase();
-      if (!(key in current.params)) current.params[key] = v;
+      // Own keys only: `in` saw `constructor` as present, and `__proto__` cannot be assigned.
+      if (!Object.hasOwn(current.params, key)) {
+        Object.defineProperty(current.params, key, {
+          value: v,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      }
       continue;
     }
     current = { scheme: name, params: {} };

@@ -183,6 +183,10 @@ function send(
     }
     reject(e);
   });
-  cancel.onAbort((reason) => req.destroy(reason as Error));
+  // Destroyed without an error: whoever waits gets `cancel.reason` above and in the reply.
+  // An error here would be emitted on the socket too, and when the abort comes from inside
+  // the last 'data' of a response (a resumed stream whose result just arrived), Node has
+  // already unhooked the socket's error listener: the AbortError became an uncaught exception.
+  cancel.onAbort(() => req.destroy());
   req.end(request.body);
 }

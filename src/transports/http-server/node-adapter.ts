@@ -279,9 +279,11 @@ export type NodeAuthenticator = (
  * else that exposes Node's request and response.
  *
  * The server is yours, and so are its timeouts: `serve()` sets `headersTimeout` 10 s,
- * `requestTimeout` 30 s and a 1 s `connectionsCheckingInterval`; Node's own defaults (60 s,
- * 300 s, checked every 30 s) let a slow-drip client hold a connection for minutes. Set
- * them on your server (see RELIABILITY.md) when it faces untrusted clients.
+ * `requestTimeout` 30 s, a 1 s `connectionsCheckingInterval` and a listen backlog of 4096;
+ * Node's own defaults (60 s, 300 s, checked every 30 s, backlog 511) let a slow-drip or
+ * silent client hold a connection for up to 90 s, and leave a burst of connections beyond
+ * the backlog waiting in the kernel, unseen. Set them on your server (see RELIABILITY.md)
+ * when it faces untrusted clients.
  *
  * @example
  * ```ts
@@ -339,6 +341,12 @@ export interface ServeOptions extends McpHttpOptions {
   /** Time to receive the request headers (default 10 s) and the whole request (default 30 s). */
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
+  /**
+   * Connections the kernel may hold before they are accepted (default 4096, capped by the
+   * system's `somaxconn`). Node's default of 511 let a burst of thousands of connections
+   * overflow: the rest stayed in the kernel, unseen and so untimed, for up to a minute.
+   */
+  backlog?: number;
   /**
    * Runs this node as one of many behind a load balancer, with Redis holding the shared
    * state: a `redis://` URL or the options of `connectRedisStores`. Start-up fails when
@@ -403,7 +411,7 @@ export async function serve(connector: McpConnector, options: ServeOptions = {})
       void handler.close().then(() => ownStores?.close());
       reject(e);
     });
-    httpServer.listen(options.port ?? 0, host, () => {
+    httpServer.listen({ port: options.port ?? 0, host, backlog: options.backlog ?? 4096 }, () => {
       httpServer.off('error', reject);
       resolve();
     });

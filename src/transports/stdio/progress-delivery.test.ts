@@ -2,7 +2,8 @@
  * The official SDK clients (v1 and v2) handle a response at once but a notification a
  * microtask later, so a progress notification read in the same chunk as its response is
  * lost. A tool that reports progress and returns in the same tick must still have its last
- * progress delivered: the server never puts the two in one write.
+ * progress delivered, however late the client reads: the server writes the response's line
+ * so far after the progress that no 64 KiB read of the pipe can hold both.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,6 +18,24 @@ const CHILD = { command: process.execPath, args: [FIXTURE], stderr: 'ignore' as 
 const CALLS = 40;
 
 type Progress = { progress: number };
+type Sendable = { send(message: unknown, options?: unknown): Promise<void> };
+
+/**
+ * Makes the client a late reader: once a `tools/call` is on the pipe, its event loop is held
+ * busy for a while, as a descheduled process would be, so the server's progress and its
+ * response are both waiting in the pipe when the client reads again. (The hold stands for
+ * load; no outcome waits on it: a slower server only makes the case milder.)
+ */
+function readLate<T extends Sendable>(transport: T, holdMs: number): T {
+  const send = transport.send.bind(transport);
+  transport.send = async (message, options) => {
+    await send(message, options);
+    if ((message as { method?: string }).method !== 'tools/call') return;
+    const until = performance.now() + holdMs;
+    while (performance.now() < until);
+  };
+  return transport;
+}
 type Call = (onprogress: (p: Progress) => void) => Promise<unknown>;
 
 /** Calls `burst` CALLS times; returns how many calls saw their last progress (3 of 3). */
@@ -56,6 +75,37 @@ describe('the last progress of a tool that answers at once reaches the official 
       assert.equal(n, CALLS, `the last progress arrived in ${n} of ${CALLS} calls`);
     } finally {
       await client.close();
+    }
+  });
+
+  test('SDK v1 and v2 clients that read late (both messages already in the pipe)', async () => {
+    const v1 = new V1Client({ name: 'v1', version: '1.0.0' });
+    const v2 = new V2Client({ name: 'v2', version: '2.0.0' });
+    await v1.connect(readLate(new V1Stdio(CHILD), 150) as never);
+    await v2.connect(readLate(new V2Stdio(CHILD), 150) as never);
+    try {
+      const late = 8;
+      let n1 = 0;
+      let n2 = 0;
+      for (let i = 0; i < late; i++) {
+        const seen: number[] = [];
+        const onprogress = (p: Progress) => void seen.push(p.progress);
+        await v1.callTool({ name: 'burst', arguments: {} }, undefined, { onprogress });
+        await new Promise((r) => setImmediate(r));
+        if (seen.includes(3)) n1++;
+        seen.length = 0;
+        await v2.callTool({ name: 'burst', arguments: {} }, { onprogress: onprogress as never });
+        await new Promise((r) => setImmediate(r));
+        if (seen.includes(3)) n2++;
+      }
+      assert.deepEqual(
+        [n1, n2],
+        [late, late],
+        `the last progress arrived in ${n1} (v1), ${n2} (v2) of ${late}`,
+      );
+    } finally {
+      await v1.close();
+      await v2.close();
     }
   });
 });

@@ -11,6 +11,9 @@ import { DEFAULT_MAX_MESSAGE_BYTES, createFrameReader } from './frame-reader.js'
 import { guardStdout } from './stdout-guard.js';
 import { WriteQueue } from './write-queue.js';
 
+/** Node's read size for a pipe (64 KiB): no single read spans more. */
+export const PROGRESS_SEPARATION_BYTES = 64 * 1024;
+
 export interface StdioServerTransportOptions {
   stdin?: Readable;
   stdout?: Writable;
@@ -26,10 +29,13 @@ export interface StdioServerTransportOptions {
   /**
    * The official SDK clients drop a progress notification read in the same chunk as its
    * request's response (they handle the response at once, the notification a microtask
-   * later). A response is therefore written at least this long after the last progress of
-   * its own request, in a separate write (default 5 ms; 0 turns this off).
+   * later). Node reads a pipe at most 64 KiB at a time, so a response is written with
+   * leading whitespace (valid JSON) until its line ends at least this many bytes after the
+   * last progress of its own request: the two can never share a read, however late the
+   * reader wakes up. Nothing is padded when other output already separates them (default
+   * 65,536; 0 turns this off).
    */
-  progressGapMs?: number;
+  progressSeparationBytes?: number;
 }
 
 /**
@@ -52,12 +58,14 @@ export class StdioServerTransport implements Transport {
   private closed = false;
   private restoreConsole: (() => void) | undefined;
   private readonly framer;
-  private readonly progressGapMs: number;
-  /** When the last progress of each request still running was queued (performance.now()). */
+  private readonly separation: number;
+  /** Where the last progress of each request still running ended, in {@link written}. */
   private readonly progressAt = new Map<RequestId, number>();
+  /** UTF-16 units queued so far, newlines included: a lower bound of the bytes written. */
+  private written = 0;
 
   constructor(options: StdioServerTransportOptions = {}) {
-    this.progressGapMs = options.progressGapMs ?? 5;
+    this.separation = options.progressSeparationBytes ?? PROGRESS_SEPARATION_BYTES;
     this.stdin = options.stdin ?? process.stdin;
     this.stdout = options.stdout ?? process.stdout;
     this.maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
@@ -86,21 +94,27 @@ export class StdioServerTransport implements Transport {
 
   send(message: JsonRpcMessage | JsonRpcMessage[], options?: SendOptions): Promise<void> | void {
     if (this.closed || !this.queue) return;
-    const line = serializeMessage(message);
-    if (Array.isArray(message)) return this.queue.push(line);
-    if (!('method' in message)) {
-      // A response: held back if a progress of its own request went out just before.
-      const at = message.id === null ? undefined : this.progressAt.get(message.id);
-      if (at === undefined) return this.queue.push(line);
-      this.progressAt.delete(message.id!);
-      return this.queue.push(line, at + this.progressGapMs);
+    let line = serializeMessage(message);
+    if (!Array.isArray(message)) {
+      if (!('method' in message)) {
+        // A response: pushed far enough past a progress of its own request.
+        const at = message.id === null ? undefined : this.progressAt.get(message.id);
+        if (at !== undefined) {
+          this.progressAt.delete(message.id!);
+          const pad = this.separation - (this.written - at) - line.length - 1;
+          if (pad > 0) line = ' '.repeat(pad) + line;
+        }
+      } else if (
+        this.separation > 0 &&
+        options?.relatedRequestId !== undefined &&
+        message.method === 'notifications/progress'
+      ) {
+        // A request cancelled after its progress gets no response: bound what is remembered.
+        if (this.progressAt.size >= 10_000) this.progressAt.delete(this.progressAt.keys().next().value!);
+        this.progressAt.set(options.relatedRequestId, this.written + line.length + 1);
+      }
     }
-    const related = options?.relatedRequestId;
-    if (related !== undefined && message.method === 'notifications/progress' && this.progressGapMs > 0) {
-      // A request cancelled after its progress gets no response: bound what is remembered.
-      if (this.progressAt.size >= 10_000) this.progressAt.delete(this.progressAt.keys().next().value!);
-      this.progressAt.set(related, performance.now());
-    }
+    this.written += line.length + 1;
     return this.queue.push(line);
   }
 
