@@ -8,7 +8,7 @@ import { Host, InteractiveProvider, createTransport } from '../host/index.js';
 import { appsClientCapabilities } from '../protocol/apps.js';
 import type { HostConfig, ServerConfig, ServerHealth } from '../host/index.js';
 import type { Transport } from '../jsonrpc/index.js';
-import type { Subscription } from '../client/index.js';
+import type { Subscription, TaskInfo } from '../client/index.js';
 import { WebUi } from './web-ui.js';
 import type { Question } from './web-ui.js';
 import { WireRecorder } from './wire-recorder.js';
@@ -33,6 +33,7 @@ export type InspectorEvent =
   | { type: 'notice'; entry: NoticeEntry }
   | { type: 'question'; added?: Question; removed?: string }
   | { type: 'progress'; callId: string; progress: unknown }
+  | { type: 'task'; callId: string; task: TaskInfo }
   | { type: 'subscription'; id: string; event: unknown };
 
 export interface LogEntry {
@@ -187,7 +188,10 @@ export class InspectorHost {
     };
   }
 
-  /** Calls a tool through the host; progress goes to the page under `callId`. */
+  /**
+   * Calls a tool through the host; progress, and the task's states when the tool runs as
+   * a task (required by the tool or chosen by the server), go to the page under `callId`.
+   */
   callTool(
     server: string,
     tool: string,
@@ -200,6 +204,7 @@ export class InspectorHost {
       caller,
       signal,
       onprogress: (progress) => this.emit({ type: 'progress', callId, progress }),
+      onTaskStatus: (task) => this.emit({ type: 'task', callId, task }),
     });
   }
 
