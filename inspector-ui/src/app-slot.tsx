@@ -6,6 +6,7 @@ import { AppBridge, loadAppResource } from 'mcpkit/host/apps';
 import type { AppServer } from 'mcpkit/host/apps';
 import { api } from './api';
 import { Json } from './content';
+import { effectiveTheme, onSettings } from './settings';
 import { state } from './store';
 import type { CallRecord, Tool } from './store';
 
@@ -64,6 +65,8 @@ export function AppSlot({
     }
     let bridge: AppBridge | undefined;
     let gone = false;
+    // The page's theme follows the view (ui/notifications/host-context-changed).
+    const off = onSettings(() => bridge?.setHostContext({ theme: effectiveTheme() }));
     const note = (kind: string, detail: unknown): void =>
       setEvents((e) => [...e.slice(-49), { time: Date.now(), kind, detail }]);
     void (async () => {
@@ -79,7 +82,7 @@ export function AppSlot({
           tools: state.catalog.tools.filter((t) => t.server === server).map((t) => t.definition),
           hostInfo: { name: 'mcpkit-inspector', version: '0.1.0' },
           hostContext: {
-            theme: matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light',
+            theme: effectiveTheme(),
             displayMode: 'inline',
             availableDisplayModes: ['inline'],
             locale: navigator.language,
@@ -103,6 +106,7 @@ export function AppSlot({
       }
     })();
     return () => {
+      off();
       gone = true;
       void bridge?.teardown('the inspector closed the view').catch(() => undefined);
     };

@@ -187,6 +187,9 @@ export function connect(): void {
           state.calls = [...state.calls];
           break;
         }
+        case 'targets':
+          state.targets = e.targets as State['targets'];
+          break;
         case 'task': {
           const call = state.calls.find((c) => c.id === e.callId);
           if (call) call.task = e.task as CallRecord['task'];

@@ -113,6 +113,13 @@ export async function startInspectorServer(
     if (typeof v !== 'string' || v === '') throw new Error(`"${name}" must be a non-empty string`);
     return v;
   };
+  /** The page's request timeout setting: whole milliseconds, 1 s to 24 h; absent for the server's default. */
+  const timeout = (v: unknown): number | undefined => {
+    if (v === undefined || v === null) return undefined;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1000 || v > 86_400_000)
+      throw new Error('"timeoutMs" must be a whole number of milliseconds from 1000 to 86400000');
+    return v;
+  };
   const obj = (v: unknown): Record<string, unknown> =>
     typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 
@@ -132,6 +139,7 @@ export async function startInspectorServer(
           callId,
           ac.signal,
           b.caller === 'app' ? 'app' : 'inspector',
+          timeout(b.timeoutMs),
         );
         return { result, ms: Math.round(performance.now() - started) };
       } finally {
@@ -145,7 +153,12 @@ export async function startInspectorServer(
       return { cancelled: call !== undefined };
     },
     read: async (b, signal) => ({
-      result: await session.readResource(str(b.server, 'server'), str(b.uri, 'uri'), signal),
+      result: await session.readResource(
+        str(b.server, 'server'),
+        str(b.uri, 'uri'),
+        signal,
+        timeout(b.timeoutMs),
+      ),
     }),
     prompt: async (b, signal) => ({
       result: await session.getPrompt(
@@ -153,12 +166,16 @@ export async function startInspectorServer(
         str(b.name, 'name'),
         obj(b.arguments) as Record<string, string>,
         signal,
+        timeout(b.timeoutMs),
       ),
     }),
     complete: async (b, signal) => ({
       result: await session.complete(str(b.server, 'server'), obj(b.params), signal),
     }),
     ping: async (b, signal) => session.ping(str(b.server, 'server'), signal),
+    connect: async (b) => ({ server: await session.addServer(str(b.name, 'name'), obj(b.entry)) }),
+    reconnect: async (b) => ({ server: await session.reconnect(str(b.server, 'server')) }),
+    'config-snippet': async () => session.configSnippet(),
     'log-level': async (b, signal) => {
       await session.setLogLevel(str(b.server, 'server'), str(b.level, 'level'), signal);
       return { ok: true };
