@@ -34,6 +34,13 @@ export interface SessionOptions {
   versions?: readonly string[];
   /** Default timeout for outbound requests (60 s). */
   timeoutMs?: number;
+  /**
+   * Check each MCP method's direction, revision and capability, both ways (default true).
+   * False for a dialect where both sides send what MCP gives to one (the MCP Apps view
+   * channel: the view calls the host's tools, the host calls the view's); the handlers
+   * registered are then the only gate.
+   */
+  checkMethods?: boolean;
   /** Hard upper bound for outbound requests, progress or not (10 min). */
   maxTotalTimeoutMs?: number;
   /** Handlers shared by many sessions; read, never copied. */

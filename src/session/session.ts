@@ -98,6 +98,7 @@ export class Session implements ContextHost {
   private readonly sharedRequestHandlers: ReadonlyMap<string, RequestHandler> | undefined;
   private readonly sharedNotificationHandlers: ReadonlyMap<string, NotificationHandler> | undefined;
   private readonly timeoutMs: number;
+  private readonly checkMethods: boolean;
   private readonly maxTotalMs: number;
   private readonly logger: SessionLogger;
   private draining = false;
@@ -114,6 +115,7 @@ export class Session implements ContextHost {
     this.instructions = options.instructions;
     this.versions = options.versions ?? ALL_VERSIONS;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.checkMethods = options.checkMethods !== false;
     this.maxTotalMs = options.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS;
     this.sharedRequestHandlers = options.requestHandlers;
     this.sharedNotificationHandlers = options.notificationHandlers;
@@ -360,7 +362,7 @@ export class Session implements ContextHost {
     if (this.closed || (this.draining && kind === 'request')) {
       return new LocalError('ConnectionClosed', `Cannot send ${method}: the connection is closed`);
     }
-    return refuseOutbound(this, method, kind);
+    return this.checkMethods ? refuseOutbound(this, method, kind) : undefined;
   }
 
   /** Called by a pending request whose AbortSignal fired. */
@@ -535,7 +537,9 @@ export class Session implements ContextHost {
       this.refuse(id, route, batch);
       return;
     }
-    const refusal = refuseMethod(this.role, this.capabilities, method, route.version);
+    const refusal = this.checkMethods
+      ? refuseMethod(this.role, this.capabilities, method, route.version)
+      : undefined;
     if (refusal) {
       this.refuse(id, refusal, batch);
       return;

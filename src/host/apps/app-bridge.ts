@@ -15,10 +15,12 @@ import type {
   DisplayMode,
   HostContext,
   ToolLike,
+  ViewTool,
 } from './app-bridge-types.js';
 import type { AppResource } from './app-resource.js';
 import { approvedCsp, buildAppCsp, grantPermissions, permissionsAllow } from './csp.js';
 import { DEFAULT_VIEW_SANDBOX } from './sandbox-proxy.js';
+import { checkSamplingParams, readDownloadItems, readViewTools } from './view-requests.js';
 
 export type { AppBridgeOptions, AppMountOptions } from './app-bridge-types.js';
 
@@ -134,6 +136,9 @@ export class AppBridge {
       capabilities: { tools: {}, resources: {}, logging: {} },
       versions: LEGACY_VERSIONS,
       timeoutMs: options.timeoutMs ?? 5000,
+      // Both sides of the view channel send tools/call (the view's tools, the server's),
+      // and the view asks for sampling: the handlers registered below are the gate.
+      checkMethods: false,
       ...(options.logger ? { logger: options.logger } : {}),
     });
     // The Apps dialect has its own handshake (ui/initialize, served below), so the MCP
@@ -247,6 +252,36 @@ export class AppBridge {
     if (this.appInfo) this.deliver('ui/notifications/host-context-changed', changed as Params);
   }
 
+  /**
+   * The tools the view exposes to the host (`tools/list` sent to the view), when it
+   * declared `appCapabilities.tools`; none otherwise.
+   */
+  async listViewTools(options?: { signal?: AbortSignal }): Promise<ViewTool[]> {
+    await this.ready;
+    if (!isObject(this.appCapabilities?.tools)) return [];
+    const result = await this.session.request(
+      'tools/list',
+      {},
+      options?.signal ? { signal: options.signal } : {},
+    );
+    return readViewTools(result) as ViewTool[];
+  }
+
+  /** Calls one of the view's own tools (`tools/call` sent to the view); its `CallToolResult`. */
+  async callViewTool(
+    name: string,
+    args: Record<string, unknown> = {},
+    options?: { signal?: AbortSignal },
+  ): Promise<Record<string, unknown>> {
+    await this.ready;
+    if (!isObject(this.appCapabilities?.tools)) throw new Error('The view exposes no tools');
+    return this.session.request(
+      'tools/call',
+      { name, arguments: args },
+      options?.signal ? { signal: options.signal } : {},
+    );
+  }
+
   /** Pings the view (after it has initialized). */
   async ping(): Promise<void> {
     await this.session.request('ping', {});
@@ -331,6 +366,27 @@ export class AppBridge {
       if (typeof p.level === 'string') this.options.onLog?.(p as unknown as AppLog);
     });
     s.setNotificationHandler('ui/notifications/request-teardown', () => this.options.onRequestTeardown?.());
+    s.setNotificationHandler('notifications/tools/list_changed', () => this.options.onViewToolsChanged?.());
+    if (this.options.onDownloadFile) s.setRequestHandler('ui/download-file', (p) => this.downloadFile(p));
+    if (this.options.onSampling)
+      s.setRequestHandler('sampling/createMessage', (p, ctx) => this.sample(p, ctx));
+  }
+
+  private async downloadFile(p: Params): Promise<Record<string, unknown>> {
+    this.requireInitialized('ui/download-file');
+    const items = readDownloadItems(p);
+    try {
+      return (await this.options.onDownloadFile!(items)) === false ? { isError: true } : {};
+    } catch (e) {
+      this.options.onRejected?.('ui/download-file failed', e instanceof Error ? e.message : String(e));
+      return { isError: true };
+    }
+  }
+
+  private async sample(p: Params, ctx: RequestContext): Promise<Record<string, unknown>> {
+    this.requireInitialized('sampling/createMessage');
+    checkSamplingParams(p);
+    return this.bounded(() => this.options.onSampling!(p, ctx.signal));
   }
 
   private sendResource(): void {
@@ -355,6 +411,8 @@ export class AppBridge {
     if (o.onOpenLink) caps.openLinks = {};
     if (o.onMessage) caps.message = { ...CONTENT_KINDS };
     if (o.onUpdateModelContext) caps.updateModelContext = { ...CONTENT_KINDS, structuredContent: {} };
+    if (o.onDownloadFile) caps.downloadFile = {};
+    if (o.onSampling) caps.sampling = {};
     if (this.sandbox) caps.sandbox = { permissions: this.sandbox.permissions, csp: this.sandbox.csp };
     return caps;
   }

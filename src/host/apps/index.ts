@@ -7,6 +7,7 @@ export type { AppBridgeOptions, AppMountOptions } from './app-bridge.js';
 export { openAppView } from './open-app-view.js';
 export type { OpenAppViewOptions } from './open-app-view.js';
 export type {
+  AppDownloadItem,
   AppInitializeParams,
   AppLog,
   AppMessage,
@@ -15,6 +16,7 @@ export type {
   AppToolCallRequest,
   DisplayMode,
   HostContext,
+  ViewTool,
 } from './app-bridge-types.js';
 export { isAppMimeType, loadAppResource, mergeAppMeta } from './app-resource.js';
 export type { AppResource, AppServer } from './app-resource.js';

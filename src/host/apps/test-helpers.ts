@@ -103,6 +103,17 @@ window.mountApp = async (cfg) => {
     onRequestTeardown: () => void events.push(['request-teardown']),
     onRejected: (what, detail) => void events.push(['rejected', what, detail]),
     onInitialized: (p) => void events.push(['initialized', p]),
+    onDownloadFile: cfg.downloads
+      ? (items) => { events.push(['download', items]); return cfg.downloads === 'accept'; }
+      : undefined,
+    onSampling: cfg.sampling
+      ? async (params) => {
+          events.push(['sampling', params]);
+          return { role: 'assistant', model: 'test-model', stopReason: 'endTurn',
+            content: { type: 'text', text: 'sampled: ' + params.messages[0].content.text } };
+        }
+      : undefined,
+    onViewToolsChanged: () => void events.push(['view-tools-changed']),
   };
   let bridge;
   if (cfg.oneCall) {
@@ -221,6 +232,10 @@ export class HostPage {
     denyTools?: string[];
     /** Render with `openAppView` instead of the step-by-step calls. */
     oneCall?: boolean;
+    /** Offer `ui/download-file`, saving (accept) or refusing (cancel) what the view offers. */
+    downloads?: 'accept' | 'cancel';
+    /** Offer sampling, answered with `sampled: <the first message's text>`. */
+    sampling?: boolean;
   }): Promise<{ sandbox: Record<string, unknown>; appInfo: Record<string, unknown> }> {
     return this.page.evaluate((c) => (window as unknown as { mountApp(c: unknown): never }).mountApp(c), {
       proxyUrl: this.bed.proxyUrl,
