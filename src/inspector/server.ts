@@ -53,7 +53,7 @@ const SECURITY_HEADERS: Record<string, string> = {
 
 /**
  * The page's policy: only its own scripts; images and audio from results arrive as data;
- * frames only from the sandbox proxy's origin (MCP App views render inside it).
+ * frames only from the sandbox proxy's origins (MCP App views render inside it).
  */
 function pageCsp(proxyOrigin: string | undefined): string {
   return [
@@ -63,7 +63,8 @@ function pageCsp(proxyOrigin: string | undefined): string {
     "img-src 'self' data: blob:",
     "media-src 'self' data: blob:",
     "connect-src 'self'",
-    `frame-src ${proxyOrigin ?? "'none'"}`,
+    // Views that declare `_meta.ui.domain` get d<hash>.localhost at the proxy's port.
+    `frame-src ${proxyOrigin ? `${proxyOrigin} http://*.localhost:${new URL(proxyOrigin).port}` : "'none'"}`,
     "base-uri 'none'",
     "form-action 'none'",
     "frame-ancestors 'none'",
@@ -267,7 +268,7 @@ export async function startInspectorServer(
   let sandbox: SandboxProxyServer | undefined;
   if (options.apps !== false) {
     try {
-      sandbox = await startSandboxProxyServer({ hostOrigin: `http://127.0.0.1:${port}` });
+      sandbox = await startSandboxProxyServer({ hostOrigin: `http://127.0.0.1:${port}`, domains: true });
     } catch (e) {
       server.close();
       throw e;

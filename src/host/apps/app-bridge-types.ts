@@ -175,6 +175,12 @@ export interface AppMountOptions {
   proxyUrl: string | URL;
   /** The view, from `loadAppResource`. */
   resource: AppResource;
+  /**
+   * Frame a view that declares `_meta.ui.domain` on its own origin,
+   * `d<hash of the domain>.localhost` at the proxy's port (serve the proxy with
+   * `startSandboxProxyServer({ domains: true })`). Default false: every view uses `proxyUrl`.
+   */
+  domainOrigins?: boolean;
   /** The tool the view renders, and the id of its call, for `hostContext.toolInfo`. */
   tool?: ToolLike;
   toolCallId?: string | number;

@@ -18,6 +18,7 @@ import type {
   ViewTool,
 } from './app-bridge-types.js';
 import type { AppResource } from './app-resource.js';
+import { appDomainLabel } from './app-domain.js';
 import { approvedCsp, buildAppCsp, grantPermissions, permissionsAllow } from './csp.js';
 import { DEFAULT_VIEW_SANDBOX } from './sandbox-proxy.js';
 import { checkSamplingParams, readDownloadItems, readViewTools } from './view-requests.js';
@@ -170,6 +171,10 @@ export class AppBridge {
   async mount(options: AppMountOptions): Promise<HTMLIFrameElement> {
     if (this.iframe || this.resource) throw new Error('This bridge already has a view');
     const proxy = new URL(String(options.proxyUrl), globalThis.location?.href);
+    // A view that declares `domain` gets its own origin (see app-domain.ts), when the host serves them.
+    const domain = options.resource.meta.domain;
+    if (options.domainOrigins && typeof domain === 'string' && domain !== '')
+      proxy.hostname = `${appDomainLabel(domain)}.localhost`;
     const here = globalThis.location?.origin;
     if (here && proxy.origin === here) {
       throw new Error('The sandbox proxy must be served from an origin other than the page');

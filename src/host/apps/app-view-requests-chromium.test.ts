@@ -2,12 +2,14 @@
  * The Apps requests beyond the first revision, in real Chromium with a view built with the
  * official `App` class: `ui/download-file` (saved, cancelled, malformed, not offered),
  * `sampling/createMessage` from the view (answered, not offered), and the tools a view
- * exposes to the host (`tools/list` and `tools/call` sent to the view, its list_changed).
+ * exposes to the host (`tools/list` and `tools/call` sent to the view, its list_changed);
+ * and `_meta.ui.domain`: a view that declares one is framed on that domain's own origin.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '../../client/index.js';
 import { McpServer, registerApp } from '../../server/index.js';
+import { appDomainLabel } from './app-domain.js';
 import { AppsTestBed, appsClientOf, SKIP_CHROMIUM, officialAppHtml } from './test-helpers.js';
 
 type Obj = Record<string, unknown>;
@@ -58,6 +60,17 @@ describe(
           content: [{ type: 'text', text: 'shown' }],
         }),
       );
+      for (const [name, domain] of [
+        ['on_a', 'a.views.example'],
+        ['on_a_again', 'a.views.example'],
+        ['on_b', 'b.views.example'],
+      ] as const) {
+        registerApp(
+          server,
+          { name, domain, resourceUri: `ui://extras/${name}.html`, html: officialAppHtml(VIEW) },
+          () => ({ content: [{ type: 'text', text: 'shown' }] }),
+        );
+      }
       client = await appsClientOf(server);
     });
 
@@ -172,6 +185,26 @@ describe(
       )) as Obj;
       assert.match(String(notServed.thrown), /not found|-32601/i);
       await plain.close();
+    });
+
+    test('domain: one origin per declared domain, the default origin without one', async () => {
+      const origins: Record<string, string> = {};
+      for (const tool of ['on_a', 'on_a_again', 'on_b', 'extras']) {
+        const host = await bed.open(client);
+        await host.mount({ tool, args: {}, domainOrigins: true });
+        // The handshake completes through the dedicated origin.
+        await host.view.locator('#out').filter({ hasText: 'connected' }).waitFor();
+        const src = await host.page.locator('#app iframe').getAttribute('src');
+        origins[tool] = new URL(src!).origin;
+        assert.deepEqual(host.errors, []);
+        await host.close();
+      }
+      const port = new URL(bed.proxyUrl).port;
+      assert.equal(origins.on_a, `http://${appDomainLabel('a.views.example')}.localhost:${port}`);
+      assert.equal(origins.on_a_again, origins.on_a);
+      assert.equal(origins.on_b, `http://${appDomainLabel('b.views.example')}.localhost:${port}`);
+      assert.notEqual(origins.on_b, origins.on_a);
+      assert.equal(origins.extras, new URL(bed.proxyUrl).origin);
     });
   },
 );

@@ -5,6 +5,7 @@
 export { AppBridge } from './app-bridge.js';
 export type { AppBridgeOptions, AppMountOptions } from './app-bridge.js';
 export { openAppView } from './open-app-view.js';
+export { appDomainLabel, appDomainProxyUrl } from './app-domain.js';
 export type { OpenAppViewOptions } from './open-app-view.js';
 export type {
   AppDownloadItem,

@@ -126,7 +126,9 @@ window.mountApp = async (cfg) => {
   } else {
     const resource = await apps.loadAppResource(server, apps.appResourceUri(tool));
     bridge = window.bridge = new apps.AppBridge(options);
-    await bridge.mount({ container: document.getElementById('app'), proxyUrl: cfg.proxyUrl, resource, tool });
+    await bridge.mount({
+      container: document.getElementById('app'), proxyUrl: cfg.proxyUrl, resource, tool, domainOrigins: cfg.domainOrigins,
+    });
     if (cfg.args) {
       bridge.sendToolInput(cfg.args);
       bridge.sendToolResult(await server.callTool({ name: cfg.tool, arguments: cfg.args }));
@@ -168,7 +170,7 @@ export class AppsTestBed {
       res.writeHead(404).end();
     });
     const proxy = await startSandboxProxyServer(
-      options.bakeHostOrigin === false ? {} : { hostOrigin: host.url },
+      options.bakeHostOrigin === false ? { domains: true } : { hostOrigin: host.url, domains: true },
     );
     const cors = { 'access-control-allow-origin': '*', 'content-type': 'application/json' };
     const declared = await serve((_req, res) => void res.writeHead(200, cors).end('{"ok":true}'));
@@ -236,6 +238,8 @@ export class HostPage {
     downloads?: 'accept' | 'cancel';
     /** Offer sampling, answered with `sampled: <the first message's text>`. */
     sampling?: boolean;
+    /** Frame views that declare `domain` on their own origin. */
+    domainOrigins?: boolean;
   }): Promise<{ sandbox: Record<string, unknown>; appInfo: Record<string, unknown> }> {
     return this.page.evaluate((c) => (window as unknown as { mountApp(c: unknown): never }).mountApp(c), {
       proxyUrl: this.bed.proxyUrl,
