@@ -18,6 +18,7 @@ export function ConnectForm() {
   const [name, setName] = useState('');
   const [target, setTarget] = useState('');
   const [era, setEra] = useState('auto');
+  const [extra, setExtra] = useState('');
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | undefined>(undefined);
   const submit = async (): Promise<void> => {
@@ -27,6 +28,20 @@ export function ConnectForm() {
         ? { command: parts[0] ?? '', args: parts.slice(1) }
         : { type: kind, url: target.trim() };
     if (era !== 'auto') entry.era = era;
+    // One per line: NAME=value (a command's environment) or Name: value (HTTP headers).
+    const pairs: Record<string, string> = {};
+    for (const line of extra
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean)) {
+      const m = kind === 'stdio' ? /^([^=\s]+)=(.*)$/.exec(line) : /^([^:\s]+):\s*(.*)$/.exec(line);
+      if (!m) {
+        setOutcome({ ok: false, text: `Not ${kind === 'stdio' ? 'NAME=value' : 'Name: value'}: ${line}` });
+        return;
+      }
+      pairs[m[1]!] = m[2]!;
+    }
+    if (Object.keys(pairs).length) entry[kind === 'stdio' ? 'env' : 'headers'] = pairs;
     setBusy(true);
     const a = await api<{ server?: { state: string; lastError?: string } }>('connect', { name, entry });
     setBusy(false);
@@ -94,6 +109,20 @@ export function ConnectForm() {
             kind === 'stdio' ? 'npx -y @modelcontextprotocol/server-everything' : 'http://127.0.0.1:3000/mcp'
           }
           onInput={(e) => setTarget((e.target as HTMLInputElement).value)}
+        />
+      </label>
+      <label class="field">
+        <span class="field-label">
+          {kind === 'stdio' ? 'Environment' : 'Headers'}
+          <span class="hint">
+            {kind === 'stdio' ? 'NAME=value, one per line' : 'Name: value, one per line (e.g. Authorization)'}
+          </span>
+        </span>
+        <textarea
+          rows={2}
+          data-testid="connect-extra"
+          value={extra}
+          onInput={(e) => setExtra((e.target as HTMLTextAreaElement).value)}
         />
       </label>
       <div class="buttons">

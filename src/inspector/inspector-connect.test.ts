@@ -36,6 +36,10 @@ describe('inspector controls in Chromium', { skip: NO_CHROMIUM }, () => {
     const form = page.getByTestId('connect-form');
     await form.getByTestId('connect-name').fill('demo');
     await form.getByTestId('connect-target').fill(`"${process.execPath}" "${EVERYTHING}" stdio`);
+    await form.getByTestId('connect-extra').fill('not a pair');
+    await form.getByTestId('connect').click();
+    await form.getByTestId('connect-result').filter({ hasText: 'Not NAME=value: not a pair' }).waitFor();
+    await form.getByTestId('connect-extra').fill('MCPKIT_TEST_MARK=from the page');
     await form.getByTestId('connect').click();
     await form.getByTestId('connect-result').filter({ hasText: 'demo: ready' }).waitFor(SLOW);
     const card = page.locator('[data-server=demo]');
@@ -86,9 +90,13 @@ describe('inspector controls in Chromium', { skip: NO_CHROMIUM }, () => {
     // The servers as an mcpServers snippet.
     await page.getByTestId('copy-config').click();
     const snippet = JSON.parse(await page.getByTestId('config-snippet').innerText()) as {
-      mcpServers: Record<string, { command: string; args: string[] }>;
+      mcpServers: Record<string, Record<string, unknown>>;
     };
-    assert.deepEqual(snippet.mcpServers.demo, { command: process.execPath, args: [EVERYTHING, 'stdio'] });
+    assert.deepEqual(snippet.mcpServers.demo, {
+      command: process.execPath,
+      args: [EVERYTHING, 'stdio'],
+      env: { MCPKIT_TEST_MARK: 'from the page' },
+    });
 
     // The wire history, exported as JSON: what the page shows, tools/call included.
     await page.click('[data-screen=wire]');
