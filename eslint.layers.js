@@ -57,7 +57,7 @@ export const LAYERS = [
   {
     folder: 'host',
     mayImport: ['jsonrpc', 'protocol', 'session', 'server', 'client', 'transports', 'auth', 'demo'],
-    node: ['src/host/**/node-*.ts', 'src/host/terminal-ui.ts'],
+    node: ['src/host/**/node-*.ts', 'src/host/ui/terminal-ui.ts'],
   },
   {
     folder: 'conformance',
@@ -135,7 +135,7 @@ const EXCEPTIONS = [
 export const layerRules = [
   // The package root: the public names, never a Node module or the host/CLI.
   block(
-    ['src/index.ts'],
+    ['src/index.ts', 'src/advanced.ts'],
     patternsFor({ folder: 'index', mayImport: except('host', 'cli', 'demo') }, 0, false),
   ),
   ...LAYERS.flatMap((layer) =>

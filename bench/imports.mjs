@@ -41,7 +41,13 @@ const entries = [
     '@modelcontextprotocol/client',
   ],
   ['mcpkit/stdio', './stdio', 30, '@modelcontextprotocol/sdk/server/stdio.js', undefined],
-  ['mcpkit/http', './http', 30, '@modelcontextprotocol/sdk/server/streamableHttp.js', undefined],
+  [
+    'mcpkit/http-server',
+    './http-server',
+    30,
+    '@modelcontextprotocol/sdk/server/streamableHttp.js',
+    undefined,
+  ],
   [
     'mcpkit/http-client',
     './http-client',
@@ -51,7 +57,10 @@ const entries = [
   ],
   ['mcpkit/auth', './auth', 30, '@modelcontextprotocol/sdk/client/auth.js', undefined],
   ['mcpkit/auth/node', './auth/node', 30, '@modelcontextprotocol/sdk/server/auth/router.js', undefined],
+  ['mcpkit/advanced', './advanced', 30, undefined, undefined],
+  ['mcpkit/post-message', './post-message', 30, undefined, undefined],
   ['mcpkit/host', './host', 60, undefined, undefined],
+  ['mcpkit/host/node', './host/node', 60, undefined, undefined],
 ];
 
 const url = (spec) => (spec.startsWith('.') ? entryFile(spec) : pathToFileURL(require.resolve(spec)).href);

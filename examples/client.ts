@@ -11,7 +11,7 @@ import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Client } from 'mcpkit';
-import type { ElicitationHandler, EraPreference } from 'mcpkit';
+import type { ElicitationHandler, EraPreference } from 'mcpkit/client';
 import { StdioClientTransport } from 'mcpkit/stdio';
 
 const { values } = parseArgs({ options: { era: { type: 'string', default: 'auto' } } });

@@ -37,11 +37,14 @@ const ENTRIES = [
   ['mcpkit/server', 'server/index.d.ts'],
   ['mcpkit/client', 'client/index.d.ts'],
   ['mcpkit/stdio', 'transports/stdio/index.d.ts'],
-  ['mcpkit/http', 'transports/http-server/index.d.ts'],
+  ['mcpkit/http-server', 'transports/http-server/index.d.ts'],
+  ['mcpkit/post-message', 'transports/post-message/index.d.ts'],
   ['mcpkit/http-client', 'transports/http-client/node.d.ts'],
   ['mcpkit/auth', 'auth/index.d.ts'],
   ['mcpkit/auth/node', 'auth/node.d.ts'],
   ['mcpkit/host', 'host/index.d.ts'],
+  ['mcpkit/host/node', 'host/node.d.ts'],
+  ['mcpkit/advanced', 'advanced.d.ts'],
 ];
 
 function walk(dir, acc = []) {
@@ -209,7 +212,7 @@ for (const d of diagnostics) {
   console.error(`${where}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}  [${name}]`);
 }
 // Host config examples in the pages: every ```json block with servers must parse as a config.
-const { parseHostConfig } = await import(join(dist, 'host', 'config-parse.js'));
+const { parseHostConfig } = await import(join(dist, 'host', 'config', 'config-parse.js'));
 let configs = 0;
 let configErrors = 0;
 for (const file of pages) {

@@ -2,7 +2,8 @@
 // with but does not create, and the application's own functions it calls. Checked by
 // scripts/check-tsdoc-examples.mjs (this file is copied next to the generated examples, so
 // the internal types below resolve from the built dist/).
-import type { Implementation, Session, Transport } from 'mcpkit';
+import type { Implementation, Transport } from 'mcpkit';
+import type { Session } from 'mcpkit/advanced';
 import type { Client } from 'mcpkit/client';
 import type { McpServer, ServerContext } from 'mcpkit/server';
 import type {
@@ -16,7 +17,7 @@ import type { Catalog, Host, HostConfig, HostUi, ModelConfig } from 'mcpkit/host
 import type { GrantContext } from '../../dist/auth/client/grants.js';
 import type { RegistrationContext } from '../../dist/auth/client/registration.js';
 import type { Discovery } from '../../dist/auth/client/discovery.js';
-import type { ConnectionDeps } from '../../dist/host/server-connection.js';
+import type { ConnectionDeps } from '../../dist/host/supervision/server-connection.js';
 
 declare global {
   // The objects an example works with.

@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from 'mcpkit';
 import { StreamableHttpClientTransport } from 'mcpkit/http-client';
 import { McpServer } from 'mcpkit/server';
-import { serve } from 'mcpkit/http';
+import { serve } from 'mcpkit/http-server';
 import {
   Agent,
   Gateway,
@@ -26,11 +26,9 @@ import {
   InteractiveProvider,
   ScriptedProvider,
   ScriptedUi,
-  TerminalUi,
-  fileAudit,
-  loadHostConfig,
   textAnswer,
 } from 'mcpkit/host';
+import { TerminalUi, fileAudit, loadHostConfig } from 'mcpkit/host/node';
 import type { AgentStep, AuditEntry, HostUi, LlmProvider } from 'mcpkit/host';
 
 const scripted = process.argv.includes('--scripted') || !process.stdin.isTTY;

@@ -16,10 +16,10 @@ import {
   spyInteraction,
   startProtectedMcp,
   startRawServer,
-} from './fixtures.test.helpers.js';
-import type { ProtectOptions } from './fixtures.test.helpers.js';
-import { TestAuthServer } from './test-as.test.helpers.js';
-import type { TestAsOptions } from './test-as.test.helpers.js';
+} from '../test-support/auth-fixtures.js';
+import type { ProtectOptions } from '../test-support/auth-fixtures.js';
+import { TestAuthServer } from '../test-support/auth-test-server.js';
+import type { TestAsOptions } from '../test-support/auth-test-server.js';
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {

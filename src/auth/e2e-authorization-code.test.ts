@@ -7,10 +7,10 @@ import { afterEach, describe, it } from 'node:test';
 import { OAuthClient } from './client/oauth-client.js';
 import { headlessInteraction } from './client/interaction.js';
 import { MemoryCredentialStore } from './client/store.js';
-import { callText, connectWith, recordingFetch, startProtectedMcp } from './fixtures.test.helpers.js';
-import { TestAuthServer } from './test-as.test.helpers.js';
-import type { TestAsOptions } from './test-as.test.helpers.js';
-import type { AuthVia, ProtectOptions } from './fixtures.test.helpers.js';
+import { callText, connectWith, recordingFetch, startProtectedMcp } from '../test-support/auth-fixtures.js';
+import { TestAuthServer } from '../test-support/auth-test-server.js';
+import type { TestAsOptions } from '../test-support/auth-test-server.js';
+import type { AuthVia, ProtectOptions } from '../test-support/auth-fixtures.js';
 
 const REDIRECT = 'http://127.0.0.1:33418/callback';
 const cleanup: (() => Promise<void>)[] = [];

@@ -12,13 +12,13 @@ import { OAuthClient } from './client/oauth-client.js';
 import { headlessInteraction } from './client/interaction.js';
 import { MemoryCredentialStore } from './client/store.js';
 import { findAuthError } from './errors.js';
-import { callText, connectWith, startProtectedMcp } from './fixtures.test.helpers.js';
+import { callText, connectWith, startProtectedMcp } from '../test-support/auth-fixtures.js';
 import { authInfoOf } from './server/auth-info.js';
 import { createBearerAuth } from './server/bearer-auth.js';
 import type { BearerAuth } from './server/bearer-auth.js';
 import { jwtVerifier } from './server/jwt-verifier.js';
-import { TestAuthServer } from './test-as.test.helpers.js';
-import type { TestAsOptions } from './test-as.test.helpers.js';
+import { TestAuthServer } from '../test-support/auth-test-server.js';
+import type { TestAsOptions } from '../test-support/auth-test-server.js';
 
 const REDIRECT = 'http://127.0.0.1:33418/callback';
 const cleanup: (() => Promise<void>)[] = [];

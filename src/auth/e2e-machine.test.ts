@@ -8,9 +8,9 @@ import { exportPKCS8, generateKeyPair } from 'jose';
 import { OAuthClient } from './client/oauth-client.js';
 import type { OAuthClientOptions } from './client/oauth-client.js';
 import { crossAppAccess } from './client/cross-app-access.js';
-import { callText, connectWith, startProtectedMcp } from './fixtures.test.helpers.js';
-import { TestAuthServer } from './test-as.test.helpers.js';
-import type { TestAsOptions } from './test-as.test.helpers.js';
+import { callText, connectWith, startProtectedMcp } from '../test-support/auth-fixtures.js';
+import { TestAuthServer } from '../test-support/auth-test-server.js';
+import type { TestAsOptions } from '../test-support/auth-test-server.js';
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {

@@ -6,9 +6,10 @@ import { afterEach, describe, it } from 'node:test';
 import { OAuthClient } from './client/oauth-client.js';
 import { checkFetchTarget } from './client/network-policy.js';
 import { AuthError } from './errors.js';
-import { callText, connectWith, startProtectedMcp } from './fixtures.test.helpers.js';
+import { callText, connectWith, startProtectedMcp } from '../test-support/auth-fixtures.js';
 import { FileCredentialStore, dnsResolver, loopbackInteraction, openInBrowser } from './node.js';
-import { TestAuthServer } from './test-as.test.helpers.js';
+import { TestAuthServer } from '../test-support/auth-test-server.js';
+import { WAIT_MS, waitFor } from '../test-support/waiting.js';
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -83,7 +84,7 @@ describe('loopbackInteraction', () => {
     assert.match(interaction.redirectUri, /^http:\/\/127\.0\.0\.1:\d+\/cb$/);
     const url = new URL('https://auth.example.com/authorize?state=s1');
     const pending = interaction.openAuthorizationUrl(url, { redirectUri: interaction.redirectUri } as never);
-    await new Promise((r) => setTimeout(r, 10));
+    await waitFor(() => opened, WAIT_MS, 'the browser to be opened');
     assert.equal(opened?.href, url.href);
     assert.equal((await fetch(`${interaction.redirectUri}?code=c&state=other`)).status, 404);
     assert.equal((await fetch(interaction.redirectUri.replace('/cb', '/x') + '?state=s1')).status, 404);

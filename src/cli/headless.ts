@@ -1,4 +1,5 @@
-import { HeadlessUi, TerminalUi } from '../host/index.js';
+import { HeadlessUi } from '../host/index.js';
+import { TerminalUi } from '../host/node.js';
 import type { HostUi, ServerHealth } from '../host/index.js';
 
 /**

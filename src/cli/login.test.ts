@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
-import { startProtectedMcp } from '../auth/fixtures.test.helpers.js';
-import { TestAuthServer } from '../auth/test-as.test.helpers.js';
+import { startProtectedMcp } from '../test-support/auth-fixtures.js';
+import { TestAuthServer } from '../test-support/auth-test-server.js';
 
 // mcpkit login / logout as a user runs them, against a real (test) authorization server and a
 // bearer-protected MCP server on loopback. The "browser" is this test: it reads the URL the

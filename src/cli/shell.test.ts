@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
+import { delay } from '../test-support/waiting.js';
 
 // The interactive shell through a real pseudo-terminal: tmux runs it, send-keys types,
 // capture-pane reads the screen (which trims trailing spaces). CI installs tmux (.ci/run).
@@ -10,7 +11,6 @@ const server = fileURLToPath(new URL('../demo/everything-stdio.js', import.meta.
 const session = `mcpkit-shell-${process.pid}`;
 
 const tmux = (...args: string[]): string => execFileSync('tmux', args, { encoding: 'utf8' });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function screenUntil(pattern: RegExp, timeoutMs = 8000): Promise<string> {
   const end = Date.now() + timeoutMs;
@@ -18,7 +18,7 @@ async function screenUntil(pattern: RegExp, timeoutMs = 8000): Promise<string> {
   while (Date.now() < end) {
     screen = tmux('capture-pane', '-t', session, '-p', '-S', '-200');
     if (pattern.test(screen)) return screen;
-    await sleep(100);
+    await delay(100);
   }
   assert.fail(`Timed out waiting for ${pattern} on screen:\n${screen}`);
 }

@@ -3,8 +3,9 @@ import assert from 'node:assert/strict';
 import { LocalError } from '../jsonrpc/index.js';
 import type { LocalErrorCode } from '../jsonrpc/index.js';
 import { Client } from './client.js';
-import { CLIENT_INFO, collect, keepAlive, rawLegacyServer, settle } from './test-helpers.js';
-import type { Obj } from './test-helpers.js';
+import { CLIENT_INFO, collect, keepAlive, rawLegacyServer } from '../test-support/client-harness.js';
+import type { Obj } from '../test-support/client-harness.js';
+import { settle } from '../test-support/waiting.js';
 
 function isLocal(code: LocalErrorCode, includes?: string) {
   return (e: unknown): boolean => {

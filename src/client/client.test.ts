@@ -12,11 +12,10 @@ import {
   collect,
   connectedPair,
   createTestServer,
-  delay,
-  settle,
-} from './test-helpers.js';
-import type { Obj } from './test-helpers.js';
+} from '../test-support/client-harness.js';
+import type { Obj } from '../test-support/client-harness.js';
 import type { ClientOptions, HandlerContext } from './types.js';
+import { WAIT_MS, settle, waitFor } from '../test-support/waiting.js';
 
 function isLocal(code: LocalErrorCode, includes?: string) {
   return (e: unknown): boolean => {
@@ -242,7 +241,7 @@ for (const era of ['legacy', 'modern'] as const) {
       await assert.rejects(client.callTool({ name: 'slow' }, { timeoutMs: 30 }), isLocal('RequestTimeout'));
       const ac = new AbortController();
       const p = client.callTool({ name: 'slow' }, { signal: ac.signal });
-      await delay(5);
+      await waitFor(() => server.wire.filter((m) => m.method === 'tools/call').length === 2);
       ac.abort(new Error('user pressed stop'));
       await assert.rejects(p, isLocal('Cancelled'));
       await settle();
@@ -264,11 +263,10 @@ for (const era of ['legacy', 'modern'] as const) {
     test('close() rejects everything pending at once', async () => {
       const { client } = await connectedPair({ era });
       const calls = [client.callTool({ name: 'slow' }), client.callTool({ name: 'slow' })];
-      await delay(5);
-      const t0 = Date.now();
+      await settle();
+      // 'slow' answers only when aborted: rejecting them at all is rejecting them at once.
       await client.close();
       for (const c of calls) await assert.rejects(c, isLocal('ConnectionClosed'));
-      assert.ok(Date.now() - t0 < 100);
       await assert.rejects(client.listTools(), isLocal('ConnectionClosed'));
     });
 
@@ -330,8 +328,8 @@ for (const era of ['legacy', 'modern'] as const) {
         server.broadcast('notifications/resources/updated', { uri: 'test://a' });
       }
       const it = sub[Symbol.asyncIterator]();
-      assert.deepEqual((await it.next()).value, { type: 'tools' });
-      assert.deepEqual((await it.next()).value, { type: 'resource', uri: 'test://a' });
+      assert.deepEqual((await it.next()).value, { kind: 'tools' });
+      assert.deepEqual((await it.next()).value, { kind: 'resource', uri: 'test://a' });
       await sub.close();
       assert.equal((await it.next()).done, true);
       await settle();
@@ -345,12 +343,12 @@ for (const era of ['legacy', 'modern'] as const) {
       const server = createTestServer();
       const changed: string[][] = [];
       const { client } = await connectedPair(
-        { era, autoRefreshTools: true, onToolsChanged: (t) => changed.push(t.map((x) => x.name)) },
+        { era, autoRefreshTools: true, ontoolschanged: (t) => changed.push(t.map((x) => x.name)) },
         server,
       );
       if (era === 'legacy') await server.session.notify('notifications/tools/list_changed');
       else server.broadcast('notifications/tools/list_changed');
-      for (let i = 0; i < 100 && changed.length === 0; i++) await delay(5);
+      await waitFor(() => changed.length > 0, WAIT_MS, 'the changed tool list');
       assert.equal(changed.length, 1);
       assert.equal(changed[0]!.length, 9);
       await client.close();

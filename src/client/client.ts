@@ -1,6 +1,7 @@
 import { ErrorCode, LocalError, WireError } from '../jsonrpc/index.js';
 import type { JsonRpcNotification, Params, Transport } from '../jsonrpc/index.js';
-import { MetaKey } from '../protocol/meta-keys.js';
+import { Method } from '../protocol/methods.js';
+import type { ParamsOf, RequestType, ResultOf } from '../protocol/methods.js';
 import type {
   CallToolRequestParams,
   CallToolResult,
@@ -30,9 +31,10 @@ import type { Era } from '../protocol/versions.js';
 import { isLogLevel } from '../session/logging-levels.js';
 import type { LogLevel } from '../session/logging-levels.js';
 import type { PeerInfo } from '../session/request-context.js';
-import { Session } from '../session/index.js';
+import { Session, clientRole } from '../session/index.js';
 import type { Implementation, SessionLogger } from '../session/index.js';
-import { DEFAULT_PROBE_TIMEOUT_MS, legacyDiscoverResult, selectEra } from './era-selection.js';
+import type { ClientEra } from './client-era.js';
+import { DEFAULT_PROBE_TIMEOUT_MS, selectEra } from './era-selection.js';
 import { HandlerSet, mergeCapabilities } from './handlers.js';
 import { paginate } from './list-iterators.js';
 import { DEFAULT_MAX_INPUT_ROUNDS, requestWithInput } from './mrtr.js';
@@ -44,7 +46,7 @@ import { checkResultShape } from './result-checks.js';
 import { eventOf } from './subscription.js';
 import type { Subscription } from './subscription.js';
 import { DEFAULT_RESUBSCRIBE, SubscriptionHub } from './subscriptions.js';
-import { TaskClient, readTask, withTasksExtension } from './tasks.js';
+import { TaskClient, readTask } from './tasks.js';
 import { TransportTap } from './transport-tap.js';
 import type {
   CallOptions,
@@ -107,7 +109,7 @@ export class Client {
   /** Receives every notification from the server (after the client has used it). */
   onnotification: ((notification: JsonRpcNotification) => void) | undefined;
   /** Called with the new tool list after an automatic refresh (`autoRefreshTools`). */
-  onToolsChanged: ((tools: Tool[]) => void) | undefined;
+  ontoolschanged: ((tools: Tool[]) => void) | undefined;
   private userClosed = false;
   /** Called once per connection when it closes; `error` says why when it was not `close()`. */
   onclose: ((error?: Error) => void) | undefined;
@@ -129,6 +131,8 @@ export class Client {
   private readonly cache: ResultCache | undefined;
   private readonly partition: CachePartition;
   private session: Session | undefined;
+  /** What this connection's era does differently; chosen once era selection is done. */
+  private clientEra: ClientEra | undefined;
   /** Set once the opening exchange is done; calls before that are refused. */
   private ready = false;
   private hub: SubscriptionHub | undefined;
@@ -163,7 +167,7 @@ export class Client {
     this.autoRefreshTools = options.autoRefreshTools ?? false;
     this.logger = options.logger;
     this.resubscribe = { ...DEFAULT_RESUBSCRIBE, ...options.resubscribe };
-    this.onToolsChanged = options.onToolsChanged;
+    this.ontoolschanged = options.ontoolschanged ?? options.onToolsChanged;
     this.outputs = options.validateOutput === false ? undefined : new OutputValidator();
     const cache = options.cache ?? true;
     this.cache = cache === false ? undefined : cache === true ? new ResultCache() : cache;
@@ -173,11 +177,19 @@ export class Client {
     };
     this.tasksOn = options.tasks !== false;
     this.tasks = new TaskClient({
-      era: () => this.session?.era,
+      era: () => this.clientEra?.name,
       protocolVersion: () => this.session?.protocolVersion ?? '',
       answerer: this.handlers,
       request: (method, params, options) => this.taskRequest(method, params, options),
     });
+  }
+
+  /** @deprecated Renamed {@link Client.ontoolschanged}, like the other callbacks; removed in the next release. */
+  get onToolsChanged(): ((tools: Tool[]) => void) | undefined {
+    return this.ontoolschanged;
+  }
+  set onToolsChanged(callback: ((tools: Tool[]) => void) | undefined) {
+    this.ontoolschanged = callback;
   }
 
   // ------------------------------------------------------------------ connection
@@ -230,7 +242,7 @@ export class Client {
     if (this.session?.isOpen)
       throw new LocalError('AlreadyConnected', 'This client is already connected; close it first');
     const session = new Session({
-      role: 'client',
+      role: clientRole,
       info: this.info,
       capabilities: this.capabilities,
       ...(this.versions ? { versions: this.versions } : {}),
@@ -268,13 +280,14 @@ export class Client {
     };
     this.session = session;
     this.ready = false;
+    this.clientEra = undefined;
     this.hub = hub;
     this.closing = closing;
     this.logLevel = undefined;
     this.outputs?.clear();
     await session.connect(tap);
     try {
-      await selectEra(session, {
+      this.clientEra = await selectEra(session, {
         preference: this.era_,
         probeTimeoutMs: this.probeTimeoutMs,
         timeoutMs: this.timeoutMs ?? 60_000,
@@ -284,7 +297,7 @@ export class Client {
       throw e;
     }
     this.ready = true;
-    if (this.autoRefreshTools && session.era === 'modern') await this.watchToolsModern(hub);
+    if (this.autoRefreshTools && this.clientEra.listChangedNeedsStream) await this.watchToolsModern(hub);
   }
 
   /** Closes the connection; everything pending is rejected at once with `ConnectionClosed`. */
@@ -301,7 +314,7 @@ export class Client {
 
   /** One page of tools. See {@link Client.tools} to walk every page. */
   async listTools(params?: ListToolsRequestParams, options?: CallOptions): Promise<ListToolsResult> {
-    const result = (await this.cached('tools/list', params, options)) as ListToolsResult;
+    const result = await this.cached(Method['tools/list'], params, options);
     this.outputs?.learn(result.tools);
     for (const tool of result.tools) this.taskSupport.set(tool.name, tool.execution?.taskSupport);
     return result;
@@ -321,7 +334,7 @@ export class Client {
   async callTool(params: CallToolRequestParams, options?: CallOptions): Promise<CallToolResult> {
     let { result } = await this.sendToolCall(params, options);
     if (this.tasksOn && this.tasks.isTask(result)) {
-      const first = readTask(this.era === 'legacy' ? result.task : result);
+      const first = readTask(this.connectedEra().taskOf(result));
       const wait: Parameters<TaskClient['wait']>[1] = {};
       if (options?.signal) wait.signal = options.signal;
       if (options?.onTaskStatus) wait.onStatus = options.onTaskStatus;
@@ -342,8 +355,9 @@ export class Client {
     let p = params as unknown as Params;
     const session = this.connected();
     if (!this.tasksOn) return this.send('tools/call', p, options);
-    if (session.era === 'modern')
-      return this.send('tools/call', withTasksExtension(p, this.capabilities), options);
+    const era = this.connectedEra();
+    if (!era.tasksByAugmentation)
+      return this.send('tools/call', era.taskParams(p, this.capabilities), options);
     const serverTasks = hasToolTasks(session.peerCapabilities);
     if (serverTasks && !this.taskSupport.has(params.name) && !this.listedForTasks) {
       // Whether a tool requires a task is in tools/list: learn it once, before the first call.
@@ -377,7 +391,7 @@ export class Client {
     options?: CallOptions,
   ): Promise<Record<string, unknown>> {
     const session = this.connected();
-    const p = session.era === 'modern' ? withTasksExtension(params, this.capabilities) : params;
+    const p = this.connectedEra().taskParams(params, this.capabilities);
     if (method === 'tools/call') return (await this.send(method, p, options)).result;
     return session.request(method, this.withMeta(p), options);
   }
@@ -386,33 +400,33 @@ export class Client {
     params?: ListResourcesRequestParams,
     options?: CallOptions,
   ): Promise<ListResourcesResult> {
-    return (await this.cached('resources/list', params, options)) as ListResourcesResult;
+    return this.cached(Method['resources/list'], params, options);
   }
 
   async listResourceTemplates(
     params?: ListResourceTemplatesRequestParams,
     options?: CallOptions,
   ): Promise<ListResourceTemplatesResult> {
-    return (await this.cached('resources/templates/list', params, options)) as ListResourceTemplatesResult;
+    return this.cached(Method['resources/templates/list'], params, options);
   }
 
   /** Reads a resource (cached while fresh in the modern era; MRTR-aware). */
   async readResource(params: ReadResourceRequestParams, options?: CallOptions): Promise<ReadResourceResult> {
-    return (await this.cached('resources/read', params, options)) as ReadResourceResult;
+    return this.cached(Method['resources/read'], params, options);
   }
 
   async listPrompts(params?: ListPromptsRequestParams, options?: CallOptions): Promise<ListPromptsResult> {
-    return (await this.cached('prompts/list', params, options)) as ListPromptsResult;
+    return this.cached(Method['prompts/list'], params, options);
   }
 
   /** Renders a prompt (MRTR-aware). */
   async getPrompt(params: GetPromptRequestParams, options?: CallOptions): Promise<GetPromptResult> {
-    return (await this.send('prompts/get', params, options)).result as GetPromptResult;
+    return this.typedRequest(Method['prompts/get'], params, options);
   }
 
   /** Asks for argument completions. */
   async complete(params: CompleteRequestParams, options?: CallOptions): Promise<CompleteResult> {
-    return (await this.send('completion/complete', params, options)).result as CompleteResult;
+    return this.typedRequest(Method['completion/complete'], params, options);
   }
 
   /**
@@ -422,13 +436,7 @@ export class Client {
    */
   async ping(options?: CallOptions): Promise<void> {
     const session = this.connected();
-    if (session.era === 'modern') {
-      throw new LocalError(
-        'CapabilityNotSupported',
-        `ping does not exist in protocol ${session.protocolVersion}; call discover() to check the server is alive`,
-      );
-    }
-    await session.request('ping', undefined, options);
+    await this.connectedEra().ping(session, options);
   }
 
   /**
@@ -439,11 +447,8 @@ export class Client {
   async setLoggingLevel(level: LogLevel, options?: CallOptions): Promise<void> {
     if (!isLogLevel(level)) throw new TypeError(`Unknown log level: ${JSON.stringify(level)}`);
     const session = this.connected();
-    if (session.era === 'modern') {
-      this.logLevel = level;
-      return;
-    }
-    await session.request('logging/setLevel', { level }, options);
+    const kept = await this.connectedEra().setLogLevel(session, level, options);
+    if (kept !== undefined) this.logLevel = kept;
   }
 
   /**
@@ -453,10 +458,9 @@ export class Client {
    */
   async discover(options?: CallOptions): Promise<DiscoverResult> {
     const session = this.connected();
-    if (session.era !== 'modern') return legacyDiscoverResult(session);
-    const result = await this.cached('server/discover', undefined, options);
-    session.applyDiscover(result);
-    return result as DiscoverResult;
+    return this.connectedEra().discover(session, () =>
+      this.cached(Method['server/discover'], undefined, options),
+    );
   }
 
   /**
@@ -519,8 +523,8 @@ export class Client {
     this.handlers.replaceRoots(roots);
     const session = this.session;
     const declared = this.capabilities.roots as { listChanged?: unknown } | undefined;
-    if (session?.isOpen && this.ready && session.era === 'legacy' && declared?.listChanged === true) {
-      await session.notify('notifications/roots/list_changed');
+    if (session?.isOpen && this.ready && this.clientEra) {
+      await this.clientEra.rootsChanged(session, declared?.listChanged === true);
     }
   }
 
@@ -550,12 +554,15 @@ export class Client {
     return s;
   }
 
+  /** The era strategy of a connected client (set before `ready`). */
+  private connectedEra(): ClientEra {
+    return this.clientEra!;
+  }
+
   /** Adds the modern log level to a request's `_meta`. */
   private withMeta(params: Params): Params {
-    if (this.logLevel === undefined || this.session?.era !== 'modern') return params;
-    const own = params._meta;
-    const meta = typeof own === 'object' && own !== null ? { ...own } : {};
-    return { ...params, _meta: { ...meta, [MetaKey.LogLevel]: this.logLevel } };
+    const era = this.clientEra;
+    return era ? era.withLogLevel(params, this.logLevel) : params;
   }
 
   /** Sends a request through the MRTR loop and checks the result's shape. */
@@ -567,6 +574,7 @@ export class Client {
     const session = this.connected();
     const outcome = await requestWithInput(
       session,
+      this.connectedEra(),
       this.handlers,
       method,
       this.withMeta(params ?? {}),
@@ -579,33 +587,48 @@ export class Client {
     return outcome;
   }
 
-  /** `send`, served from the cache while a previous result is fresh. */
-  private async cached(
-    method: string,
-    params: Params | undefined,
+  /**
+   * A typed request through `send`. The one place a wire result becomes its method's type:
+   * `send` has checked its shape, and the descriptor says which type that is.
+   */
+  private async typedRequest<D extends RequestType>(
+    type: D,
+    params: ParamsOf<D>,
     options: CallOptions | undefined,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<ResultOf<D>> {
+    return (await this.send(type.method, params as Params | undefined, options)).result as ResultOf<D>;
+  }
+
+  /** A typed `send`, served from the cache while a previous result is fresh. */
+  private async cached<D extends RequestType>(
+    type: D,
+    typedParams: ParamsOf<D>,
+    options: CallOptions | undefined,
+  ): Promise<ResultOf<D>> {
+    const method = type.method;
+    const params = typedParams as Params | undefined;
     // Cache hints exist only in the modern era.
-    const cache = this.connected().era === 'modern' ? this.cache : undefined;
+    this.connected();
+    const cache = this.connectedEra().cachesResults ? this.cache : undefined;
     if (cache) {
       const hit = cache.get(this.partition, method, params);
-      if (hit) return hit;
+      if (hit) return hit as ResultOf<D>;
     }
     const generation = this.generation;
     const { result, rounds } = await this.send(method, params, options);
     // Results that needed input, or that crossed an invalidation, are not cached.
     if (cache && rounds === 0 && generation === this.generation)
       cache.set(this.partition, method, params, result);
-    return result;
+    return result as ResultOf<D>;
   }
 
   private handleNotification(hub: SubscriptionHub, n: JsonRpcNotification): void {
     const event = eventOf(n);
     if (event) {
       this.generation++;
-      if (event.type === 'resource') this.cache?.invalidateResource(this.partition.namespace, event.uri!);
-      else this.cache?.invalidateMethods(this.partition.namespace, STALE_ON[event.type]!);
-      if (event.type === 'tools') {
+      if (event.kind === 'resource') this.cache?.invalidateResource(this.partition.namespace, event.uri);
+      else this.cache?.invalidateMethods(this.partition.namespace, STALE_ON[event.kind]!);
+      if (event.kind === 'tools') {
         this.outputs?.clear();
         if (this.autoRefreshTools) this.refreshTools();
       }
@@ -627,7 +650,7 @@ export class Client {
           this.refreshAgain = false;
           const tools: Tool[] = [];
           for await (const tool of this.tools()) tools.push(tool);
-          if (!this.refreshAgain) this.call(this.onToolsChanged, tools);
+          if (!this.refreshAgain) this.call(this.ontoolschanged, tools);
         } while (this.refreshAgain && this.isConnected);
       } catch (e) {
         if (this.isConnected) this.call(this.onerror, e);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { ElicitRequestParams, ElicitResult } from '../protocol/types/index.js';
 import { applyElicitationDefaults, urlRefusal } from './elicitation.js';
-import { ELICIT_FORM } from './test-helpers.js';
+import { ELICIT_FORM } from '../test-support/client-harness.js';
 
 const form = ELICIT_FORM as unknown as ElicitRequestParams;
 

@@ -11,11 +11,10 @@ import {
   SERVER_INFO,
   connectedPair,
   createTestServer,
-  delay,
   rawServer,
-  settle,
-} from './test-helpers.js';
-import type { Obj } from './test-helpers.js';
+} from '../test-support/client-harness.js';
+import type { Obj } from '../test-support/client-harness.js';
+import { delay, settle } from '../test-support/waiting.js';
 
 /** A raw server that records what it got and answers `initialize` like a legacy server. */
 function legacyPeer(onDiscover: (msg: Obj, send: (m: Obj | string) => void) => void) {

@@ -7,7 +7,8 @@ import { ErrorCode, LocalError, WireError } from '../jsonrpc/index.js';
 import { MetaKey } from '../protocol/meta-keys.js';
 import { eraOf } from '../protocol/versions.js';
 import type { Session } from '../session/session.js';
-import type { DiscoverResult, ServerCapabilities } from '../protocol/types/index.js';
+import { legacyEra, modernEra } from './client-era.js';
+import type { ClientEra } from './client-era.js';
 import type { EraPreference } from './types.js';
 
 export const DEFAULT_PROBE_TIMEOUT_MS = 3000;
@@ -59,9 +60,15 @@ function mismatch(ours: readonly string[], theirs: readonly unknown[]): LocalErr
 
 /**
  * Runs the opening exchange for `preference` and leaves the session ready: legacy
- * initialized, or modern with a pinned version and the discover result applied.
+ * initialized, or modern with a pinned version and the discover result applied. Returns
+ * the client's strategy for the era chosen.
  */
-export async function selectEra(session: Session, options: EraSelectionOptions): Promise<void> {
+export async function selectEra(session: Session, options: EraSelectionOptions): Promise<ClientEra> {
+  await openSession(session, options);
+  return session.era === 'modern' ? modernEra : legacyEra;
+}
+
+async function openSession(session: Session, options: EraSelectionOptions): Promise<void> {
   const ours = session.versions;
   const modern = ours.filter((v) => eraOf(v) === 'modern');
   const legacy = ours.filter((v) => eraOf(v) === 'legacy');
@@ -197,17 +204,4 @@ async function discoverModern(session: Session, version: string, timeoutMs: numb
     session.applyDiscover(result);
     return;
   }
-}
-
-/** What `server/discover` would have said, built from a legacy `initialize` answer. */
-export function legacyDiscoverResult(session: Session): DiscoverResult {
-  const out: DiscoverResult = {
-    supportedVersions: session.protocolVersion ? [session.protocolVersion] : [],
-    capabilities: (session.peerCapabilities ?? {}) as ServerCapabilities,
-    ttlMs: 0,
-    cacheScope: 'private',
-  };
-  if (session.peerInfo) out._meta = { [MetaKey.ServerInfo]: session.peerInfo };
-  if (session.peerInstructions !== undefined) out.instructions = session.peerInstructions;
-  return out;
 }

@@ -29,7 +29,7 @@ export class EventQueue implements AsyncIterator<ChangeEvent, undefined> {
       w({ value: event, done: false });
       return;
     }
-    if (this.items.some((e) => e.type === event.type && e.uri === event.uri)) return;
+    if (this.items.some((e) => sameChange(e, event))) return;
     if (this.items.length >= MAX_PENDING) this.items.shift();
     this.items.push(event);
   }
@@ -79,4 +79,9 @@ export class EventQueue implements AsyncIterator<ChangeEvent, undefined> {
     this.items.length = 0;
     return { value: undefined, done: true };
   }
+}
+
+/** Two events name the same change (a list, or one resource's URI). */
+function sameChange(a: ChangeEvent, b: ChangeEvent): boolean {
+  return a.kind === b.kind && (a.kind !== 'resource' || a.uri === (b as { uri: string }).uri);
 }

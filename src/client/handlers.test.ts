@@ -105,25 +105,25 @@ describe('HandlerSet.answer', () => {
 describe('EventQueue', () => {
   test('merges identical waiting events, delivers in order, ends after draining', async () => {
     const q = new EventQueue(async () => undefined);
-    q.push({ type: 'tools' });
-    q.push({ type: 'tools' });
-    q.push({ type: 'resource', uri: 'a' });
-    q.push({ type: 'resource', uri: 'b' });
+    q.push({ kind: 'tools' });
+    q.push({ kind: 'tools' });
+    q.push({ kind: 'resource', uri: 'a' });
+    q.push({ kind: 'resource', uri: 'b' });
     q.end();
     const got = [];
     for (let r = await q.next(); !r.done; r = await q.next()) got.push(r.value);
     assert.deepEqual(got, [
-      { type: 'tools' },
-      { type: 'resource', uri: 'a' },
-      { type: 'resource', uri: 'b' },
+      { kind: 'tools' },
+      { kind: 'resource', uri: 'a' },
+      { kind: 'resource', uri: 'b' },
     ]);
   });
 
   test('a waiting consumer is woken by push, and by end with an error', async () => {
     const q = new EventQueue(async () => undefined);
     const p = q.next();
-    q.push({ type: 'prompts' });
-    assert.deepEqual(await p, { value: { type: 'prompts' }, done: false });
+    q.push({ kind: 'prompts' });
+    assert.deepEqual(await p, { value: { kind: 'prompts' }, done: false });
     const p2 = q.next();
     q.end(new Error('gone'));
     await assert.rejects(p2, /gone/);

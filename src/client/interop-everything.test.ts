@@ -9,9 +9,10 @@ import { LocalError, WireError } from '../jsonrpc/index.js';
 import type { Progress } from '../session/options.js';
 import { StdioClientTransport } from '../transports/stdio/index.js';
 import { Client } from './client.js';
-import { collect, delay, within } from './test-helpers.js';
-import type { Obj } from './test-helpers.js';
+import { collect } from '../test-support/client-harness.js';
+import type { Obj } from '../test-support/client-harness.js';
 import type { ElicitRequestParams } from '../protocol/types/index.js';
+import { WAIT_MS, waitFor, within } from '../test-support/waiting.js';
 
 const SERVER = fileURLToPath(import.meta.resolve('@modelcontextprotocol/server-everything/dist/index.js'));
 
@@ -228,13 +229,13 @@ describe('interop: server-everything (SDK v1) over stdio', () => {
       arguments: { name: 'again.gz', data: TINY_GZIP_SOURCE, outputType: 'resourceLink' },
     });
     const it = sub[Symbol.asyncIterator]();
-    const first = await within(it.next(), 3000, 'a resources/list_changed event');
-    assert.deepEqual(first.value, { type: 'resources' });
+    const first = await within(it.next(), WAIT_MS, 'a resources/list_changed event');
+    assert.deepEqual(first.value, { kind: 'resources' });
     await sub.close();
     notifications.length = 0;
     await client.setRoots([{ uri: 'file:///tmp/other', name: 'other' }]);
     // The server refetches the roots when told they changed, then logs it.
-    for (let i = 0; i < 100 && !notifications.includes('notifications/message'); i++) await delay(10);
+    await waitFor(() => notifications.includes('notifications/message'), WAIT_MS, 'the log line');
     const roots = await client.callTool({ name: 'get-roots-list', arguments: {} });
     assert.match(JSON.stringify(roots.content), /file:\/\/\/tmp\/other/);
   });

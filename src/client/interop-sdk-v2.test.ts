@@ -9,9 +9,10 @@ import { fileURLToPath } from 'node:url';
 import { LocalError } from '../jsonrpc/index.js';
 import { StdioClientTransport } from '../transports/stdio/index.js';
 import { Client } from './client.js';
-import { collect, delay, within } from './test-helpers.js';
+import { collect } from '../test-support/client-harness.js';
 import type { EraPreference } from './types.js';
 import type { Tool } from '../protocol/types/index.js';
+import { WAIT_MS, delay, waitFor, within } from '../test-support/waiting.js';
 
 const FIXTURE = fileURLToPath(new URL('../../src/client/fixtures/sdk-v2-server.mjs', import.meta.url));
 
@@ -37,7 +38,7 @@ for (const [preference, expected] of cases) {
           era: preference,
           timeoutMs: 10_000,
           autoRefreshTools: true,
-          onToolsChanged: (tools) => toolLists.push(tools),
+          ontoolschanged: (tools) => toolLists.push(tools),
           handlers: {
             elicitation: async () => ({ action: 'accept', content: { confirm: true } }),
             sampling: async (params) => ({
@@ -111,9 +112,9 @@ for (const [preference, expected] of cases) {
       assert.deepEqual(sub.acknowledged, { toolsListChanged: true });
       const before = toolLists.length;
       await client.callTool({ name: 'add-tool', arguments: { name: 'late-tool' } });
-      const event = await within(sub[Symbol.asyncIterator]().next(), 3000, 'tools/list_changed');
-      assert.deepEqual(event.value, { type: 'tools' });
-      for (let i = 0; i < 200 && toolLists.length === before; i++) await delay(5);
+      const event = await within(sub[Symbol.asyncIterator]().next(), WAIT_MS, 'tools/list_changed');
+      assert.deepEqual(event.value, { kind: 'tools' });
+      await waitFor(() => toolLists.length !== before, WAIT_MS, 'the refreshed tool list');
       assert.ok(toolLists.at(-1)!.some((t) => t.name === 'late-tool'));
       // The cached list was invalidated: a fresh listing has the new tool.
       assert.ok((await collect(client.tools())).some((t) => t.name === 'late-tool'));

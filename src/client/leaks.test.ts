@@ -1,8 +1,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { getEventListeners, setMaxListeners } from 'node:events';
-import { ELICIT_FORM, connectedPair, createTestServer, settle, text } from './test-helpers.js';
-import type { Obj } from './test-helpers.js';
+import { ELICIT_FORM, connectedPair, createTestServer, text } from '../test-support/client-harness.js';
+import type { Obj } from '../test-support/client-harness.js';
+import { settle } from '../test-support/waiting.js';
 
 function timers(): number {
   return process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;

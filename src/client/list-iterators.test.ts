@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { LocalError } from '../jsonrpc/index.js';
 import { paginate } from './list-iterators.js';
-import { collect } from './test-helpers.js';
+import { collect } from '../test-support/client-harness.js';
 
 describe('paginate', () => {
   test('yields every item in order and stops at an absent or empty cursor', async () => {

@@ -8,15 +8,14 @@ import {
   SAMPLE,
   connectedPair,
   createTestServer,
-  delay,
   rawLegacyServer,
-  settle,
   text,
-} from './test-helpers.js';
-import type { Obj } from './test-helpers.js';
+} from '../test-support/client-harness.js';
+import type { Obj } from '../test-support/client-harness.js';
 import { Client } from './client.js';
-import { CLIENT_INFO } from './test-helpers.js';
+import { CLIENT_INFO } from '../test-support/client-harness.js';
 import type { ClientOptions } from './types.js';
+import { WAIT_MS, delay, settle, waitFor } from '../test-support/waiting.js';
 
 function isLocal(code: LocalErrorCode, includes?: string) {
   return (e: unknown): boolean => {
@@ -213,7 +212,7 @@ describe('MRTR (modern)', () => {
     );
     const ac = new AbortController();
     const p = client.callTool({ name: 'x' }, { signal: ac.signal });
-    await delay(10);
+    await waitFor(() => handlerSignal, WAIT_MS, 'the elicitation handler to run');
     assert.equal(handlerSignal?.aborted, false);
     ac.abort();
     await assert.rejects(p, isLocal('Cancelled'));

@@ -6,12 +6,11 @@
  */
 import { LocalError } from '../jsonrpc/index.js';
 import type { Params } from '../jsonrpc/index.js';
+import { isMrtrMethod } from '../protocol/methods.js';
 import type { RequestOptions } from '../session/options.js';
 import type { Session } from '../session/session.js';
+import type { ClientEra } from './client-era.js';
 import type { HandlerContext } from './types.js';
-
-/** Requests a server may answer with `input_required`. */
-export const MRTR_METHODS: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read']);
 
 export const DEFAULT_MAX_INPUT_ROUNDS = 8;
 
@@ -37,6 +36,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
  */
 export async function requestWithInput(
   session: Session,
+  era: ClientEra,
   answerer: InputAnswerer,
   method: string,
   params: Params,
@@ -57,7 +57,7 @@ export async function requestWithInput(
         `The server answered ${method} with an unknown resultType ${JSON.stringify(type)}`,
       );
     }
-    if (!MRTR_METHODS.has(method) || session.era !== 'modern') {
+    if (!isMrtrMethod(method) || !era.inputRequired) {
       throw new LocalError(
         'InvalidResult',
         `The server answered ${method} with input_required, which is only valid for tools/call, prompts/get and resources/read in protocol 2026-07-28 and later`,

@@ -4,6 +4,7 @@ import { Client } from './client.js';
 import { createEverythingServer } from '../demo/everything-server.js';
 import { serve } from '../transports/http-server/index.js';
 import { StreamableHttpClientTransport } from '../transports/http-client/index.js';
+import { WAIT_MS, waitFor } from '../test-support/waiting.js';
 
 test('a legacy HTTP session ended by the server (404) is re-initialized, and later calls work', async () => {
   await using running = await serve(createEverythingServer());
@@ -22,14 +23,15 @@ test('a legacy HTTP session ended by the server (404) is re-initialized, and lat
   // The next call meets the 404 and fails; the client then starts a new session by itself.
   await assert.rejects(client.callTool({ name: 'echo', arguments: { text: 'lost' } }));
   // The new session is being set up in the background; calls made meanwhile say so.
-  let again: Awaited<ReturnType<Client['callTool']>> | undefined;
-  for (let i = 0; i < 100 && !again; i++) {
-    again = await client.callTool({ name: 'echo', arguments: { text: 'back' } }).catch(async (e: Error) => {
-      assert.match(e.message, /still connecting|closed/);
-      await new Promise((r) => setTimeout(r, 20));
-      return undefined;
-    });
-  }
+  const again = await waitFor(
+    () =>
+      client.callTool({ name: 'echo', arguments: { text: 'back' } }).catch((e: Error) => {
+        assert.match(e.message, /still connecting|closed/);
+        return undefined;
+      }),
+    WAIT_MS,
+    'a call on the new session',
+  );
   assert.notEqual(transport.sessionId, first);
   assert.deepEqual(again?.content, [{ type: 'text', text: 'back' }]);
   await client.close();

@@ -9,20 +9,20 @@ import type { ChangeEvent, SubscribeOptions } from './types.js';
 export function eventOf(n: JsonRpcNotification): ChangeEvent | undefined {
   switch (n.method) {
     case 'notifications/tools/list_changed':
-      return { type: 'tools' };
+      return { kind: 'tools' };
     case 'notifications/prompts/list_changed':
-      return { type: 'prompts' };
+      return { kind: 'prompts' };
     case 'notifications/resources/list_changed':
-      return { type: 'resources' };
+      return { kind: 'resources' };
     case 'notifications/resources/updated':
-      return typeof n.params?.uri === 'string' ? { type: 'resource', uri: n.params.uri } : undefined;
+      return typeof n.params?.uri === 'string' ? { kind: 'resource', uri: n.params.uri } : undefined;
     default:
       return undefined;
   }
 }
 
 export function wants(filter: SubscriptionFilter, event: ChangeEvent): boolean {
-  switch (event.type) {
+  switch (event.kind) {
     case 'tools':
       return filter.toolsListChanged === true;
     case 'prompts':
@@ -30,7 +30,7 @@ export function wants(filter: SubscriptionFilter, event: ChangeEvent): boolean {
     case 'resources':
       return filter.resourcesListChanged === true;
     case 'resource': {
-      const uri = event.uri ?? '';
+      const uri = event.uri;
       return (filter.resourceSubscriptions ?? []).some((u) => uri === u || uri.startsWith(u));
     }
   }
@@ -54,8 +54,8 @@ export function filterOf(options: SubscribeOptions): SubscriptionFilter {
  * ```ts
  * await using sub = await client.subscribe({ toolsListChanged: true, resources: ['file:///a.txt'] });
  * for await (const change of sub) {
- *   if (change.type === 'tools') console.log('tools changed');
- *   else if (change.type === 'resource') console.log('changed:', change.uri);
+ *   if (change.kind === 'tools') console.log('tools changed');
+ *   else if (change.kind === 'resource') console.log('changed:', change.uri);
  * }
  * ```
  */

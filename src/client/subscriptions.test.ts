@@ -2,9 +2,10 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LocalError, WireError } from '../jsonrpc/index.js';
 import { MetaKey } from '../protocol/meta-keys.js';
-import { connectedPair, createTestServer, delay, keepAlive, settle, within } from './test-helpers.js';
-import type { Obj } from './test-helpers.js';
+import { connectedPair, createTestServer, keepAlive } from '../test-support/client-harness.js';
+import type { Obj } from '../test-support/client-harness.js';
 import type { ChangeEvent } from './types.js';
+import { WAIT_MS, delay, settle, waitFor, within } from '../test-support/waiting.js';
 
 function nextEvent(it: AsyncIterator<ChangeEvent>, ms = 2000): Promise<IteratorResult<ChangeEvent>> {
   return within(it.next(), ms, 'the next event');
@@ -36,9 +37,9 @@ describe('subscriptions (modern)', () => {
       method: 'notifications/tools/list_changed',
       params: { _meta: { [MetaKey.SubscriptionId]: 999 } },
     }); // unknown: dropped
-    assert.deepEqual((await nextEvent(tools[Symbol.asyncIterator]())).value, { type: 'tools' });
+    assert.deepEqual((await nextEvent(tools[Symbol.asyncIterator]())).value, { kind: 'tools' });
     assert.deepEqual((await nextEvent(res[Symbol.asyncIterator]())).value, {
-      type: 'resource',
+      kind: 'resource',
       uri: 'test://a',
     });
     const listenParams = server.wire.find((m) => m.method === 'subscriptions/listen')!.params as Obj;
@@ -71,14 +72,14 @@ describe('subscriptions (modern)', () => {
     const it = sub[Symbol.asyncIterator]();
     const [firstId, first] = [...server.listens][0]!;
     first.end({ _meta: { [MetaKey.SubscriptionId]: firstId } }); // graceful end
-    for (let i = 0; i < 100 && server.listens.size === 0; i++) await delay(10);
+    await waitFor(() => server.listens.size > 0, WAIT_MS, 'the client to listen again');
     assert.equal(server.listens.size, 1);
     const [secondId] = [...server.listens.keys()];
     assert.notEqual(secondId, firstId);
-    assert.deepEqual((await nextEvent(it)).value, { type: 'tools' });
-    assert.deepEqual((await nextEvent(it)).value, { type: 'resource', uri: 'test://a' });
+    assert.deepEqual((await nextEvent(it)).value, { kind: 'tools' });
+    assert.deepEqual((await nextEvent(it)).value, { kind: 'resource', uri: 'test://a' });
     server.broadcast('notifications/tools/list_changed');
-    assert.deepEqual((await nextEvent(it)).value, { type: 'tools' });
+    assert.deepEqual((await nextEvent(it)).value, { kind: 'tools' });
     await sub.close();
     await settle();
     assert.equal(server.listens.size, 0);
@@ -161,7 +162,7 @@ describe('subscriptions (modern)', () => {
     const sub = await client.subscribe({ promptsListChanged: true });
     server.broadcast('notifications/prompts/list_changed');
     for await (const e of sub) {
-      assert.equal(e.type, 'prompts');
+      assert.equal(e.kind, 'prompts');
       break;
     }
     await settle();
@@ -202,11 +203,11 @@ describe('subscriptions (legacy)', () => {
     assert.deepEqual(subs, ['test://a', 'test://b']);
     await server.session.notify('notifications/resources/updated', { uri: 'test://a' });
     assert.deepEqual((await nextEvent(a[Symbol.asyncIterator]())).value, {
-      type: 'resource',
+      kind: 'resource',
       uri: 'test://a',
     });
     assert.deepEqual((await nextEvent(b[Symbol.asyncIterator]())).value, {
-      type: 'resource',
+      kind: 'resource',
       uri: 'test://a',
     });
     await a.close();

@@ -231,10 +231,10 @@ export class SubscriptionHub {
   /** After a gap in the stream, changes may have been missed: report one of each kind. */
   private resync(sub: Subscription): void {
     const f = sub.acknowledged;
-    if (f.toolsListChanged) sub.queue.push({ type: 'tools' });
-    if (f.promptsListChanged) sub.queue.push({ type: 'prompts' });
-    if (f.resourcesListChanged) sub.queue.push({ type: 'resources' });
-    for (const uri of f.resourceSubscriptions ?? []) sub.queue.push({ type: 'resource', uri });
+    if (f.toolsListChanged) sub.queue.push({ kind: 'tools' });
+    if (f.promptsListChanged) sub.queue.push({ kind: 'prompts' });
+    if (f.resourcesListChanged) sub.queue.push({ kind: 'resources' });
+    for (const uri of f.resourceSubscriptions ?? []) sub.queue.push({ kind: 'resource', uri });
   }
 
   /**

@@ -13,6 +13,7 @@ import { createMemoryPair } from '../transports/memory/index.js';
 import { Client } from './client.js';
 import type { ClientOptions } from './types.js';
 import type { TaskInfo } from './tasks.js';
+import { waitFor } from '../test-support/waiting.js';
 
 const servers: McpServer[] = [];
 const clients: Client[] = [];
@@ -54,16 +55,6 @@ async function connect(
 }
 
 const text = (r: { content: unknown[] }): string => String((r.content[0] as { text?: string }).text);
-
-async function eventually<T>(check: () => Promise<T | false | undefined>, ms = 5000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 for (const era of ['legacy', 'modern'] as const) {
   describe(`client tasks (${era})`, () => {
@@ -119,7 +110,7 @@ for (const era of ['legacy', 'modern'] as const) {
         );
         await assert.rejects(call, (e: unknown) => e instanceof LocalError && e.code === 'Cancelled');
       }
-      await eventually(async () => (await client.tasks.get(taskId)).status === 'cancelled');
+      await waitFor(async () => (await client.tasks.get(taskId)).status === 'cancelled');
       assert.equal(server.tasks!.runningCount, 0);
     });
 

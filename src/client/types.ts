@@ -132,7 +132,7 @@ export interface ClientOptions {
   handlers?: ClientHandlers;
   /**
    * Refetch the tool list on `notifications/tools/list_changed` and report it through
-   * `onToolsChanged`. In the modern era this opens a `subscriptions/listen` stream.
+   * `ontoolschanged`. In the modern era this opens a `subscriptions/listen` stream.
    */
   autoRefreshTools?: boolean;
   /**
@@ -143,6 +143,8 @@ export interface ClientOptions {
    */
   tasks?: boolean;
   /** Called with the new tool list after an automatic refresh. */
+  ontoolschanged?: (tools: Tool[]) => void;
+  /** @deprecated Renamed `ontoolschanged`, like the client's other callbacks; removed in the next release. */
   onToolsChanged?: (tools: Tool[]) => void;
   /**
    * Cache results the server marks fresh (`ttlMs`, modern era). `true` (default) gives
@@ -187,12 +189,8 @@ export interface SubscribeOptions {
   timeoutMs?: number;
 }
 
-/** One change reported by a subscription. */
-export interface ChangeEvent {
-  type: 'tools' | 'prompts' | 'resources' | 'resource';
-  /** For `resource`: the URI that changed. */
-  uri?: string;
-}
+/** One change reported by a subscription: the same shape a server publishes. */
+export type { ChangeEvent } from '../protocol/change-event.js';
 
 /** Any notification from the server, as the client hands it to `onnotification`. */
 export type ServerNotification = JsonRpcNotification;

@@ -9,9 +9,10 @@ import { ErrorCode, WireError } from '../jsonrpc/index.js';
 import type { McpServer } from '../server/index.js';
 import type { Progress } from '../session/index.js';
 import { createMemoryPair } from '../transports/memory/index.js';
-import { openClient, until } from '../test-support/mcp-harness.js';
+import { openClient } from '../test-support/mcp-harness.js';
 import type { Obj, TestClient } from '../test-support/mcp-harness.js';
 import { createEverythingServer } from './everything-server.js';
+import { waitFor } from '../test-support/waiting.js';
 
 const MODERN = '2026-07-28';
 const isInvalidParams = (e: unknown) => e instanceof WireError && e.code === ErrorCode.InvalidParams;
@@ -102,7 +103,7 @@ describe('connection bookkeeping', () => {
     const client = await openClient(clientSide, '2025-11-25');
     assert.equal(server.connectionCount, 1);
     await client.close();
-    await until(() => told);
+    await waitFor(() => told);
     assert.equal(server.connectionCount, 0);
     await server.close();
   });

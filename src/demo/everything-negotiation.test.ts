@@ -10,7 +10,7 @@ import { createMemoryPair } from '../transports/memory/index.js';
 import { openClient } from '../test-support/mcp-harness.js';
 import type { Obj, OpenClientOptions, TestClient } from '../test-support/mcp-harness.js';
 import { createEverythingServer } from './everything-server.js';
-import { DEMO_EXTENSIONS } from './test-helpers.js';
+import { DEMO_EXTENSIONS } from '../test-support/demo-cases.js';
 
 const MODERN = '2026-07-28';
 

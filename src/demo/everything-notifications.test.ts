@@ -10,9 +10,10 @@ import type { Session } from '../session/index.js';
 import type { McpServer } from '../server/index.js';
 import { MetaKey } from '../protocol/meta-keys.js';
 import { createMemoryPair } from '../transports/memory/index.js';
-import { delay, openClient, until } from '../test-support/mcp-harness.js';
+import { openClient } from '../test-support/mcp-harness.js';
 import type { Obj, TestClient } from '../test-support/mcp-harness.js';
 import { WATCHED_RESOURCE_URI, createEverythingServer } from './everything-server.js';
+import { delay, waitFor } from '../test-support/waiting.js';
 
 const MODERN = '2026-07-28';
 const LEGACY = '2025-11-25';
@@ -151,7 +152,7 @@ for (const revision of [LEGACY, MODERN]) {
       const id = client.tap.requestsFrom('client', 'tools/call').at(-1)?.id;
       const cancel = client.tap.notifications('notifications/cancelled', 'client');
       assert.deepEqual(params(cancel[0]), { requestId: id, reason: 'changed my mind' });
-      await until(() => serverSession.inboundCount === 0);
+      await waitFor(() => serverSession.inboundCount === 0);
       await delay(STEP_MS * 4);
       assert.deepEqual(client.tap.responses(id), [], 'a cancelled request gets no response');
       assert.equal(client.tap.notifications('notifications/progress').length, 2, 'counting stopped');
@@ -166,13 +167,13 @@ describe('cancellation while the server waits for the client, legacy', () => {
     client.script.hold = new Promise<void>((r) => (answer = r));
     const ac = new AbortController();
     const call = client.callTool('test_elicitation', { message: 'Still there?' }, { signal: ac.signal });
-    const asked = await until(() => client.tap.requestsFrom('server', 'elicitation/create')[0]);
+    const asked = await waitFor(() => client.tap.requestsFrom('server', 'elicitation/create')[0]);
     ac.abort('never mind');
     await assert.rejects(call, isCancelled);
     // The server passes the cancellation on to its own request to us.
-    const cancelled = await until(() => client.tap.notifications('notifications/cancelled')[0]);
+    const cancelled = await waitFor(() => client.tap.notifications('notifications/cancelled')[0]);
     assert.equal(params(cancelled).requestId, asked.id);
-    await until(() => serverSession.inboundCount === 0 && serverSession.pendingCount === 0);
+    await waitFor(() => serverSession.inboundCount === 0 && serverSession.pendingCount === 0);
     answer(); // the late answer is ignored
     await delay(20);
     const callId = client.tap.requestsFrom('client', 'tools/call')[0]?.id;
@@ -187,11 +188,11 @@ describe('subscriptions and list changes, legacy', () => {
     assert.deepEqual(await client.request('resources/subscribe', { uri: WATCHED_RESOURCE_URI }), {});
     server.resourceUpdated(WATCHED_RESOURCE_URI);
     server.resourceUpdated('test://static-text'); // not subscribed: not sent
-    await until(() => updates().length === 1);
+    await waitFor(() => updates().length === 1);
     assert.deepEqual(params(updates()[0]), { uri: WATCHED_RESOURCE_URI });
     // The demo tool changes the resource and notifies too.
     await client.callTool('touch_watched_resource');
-    await until(() => updates().length === 2);
+    await waitFor(() => updates().length === 2);
     const read = await client.request('resources/read', { uri: WATCHED_RESOURCE_URI });
     assert.match(String((read.contents as Obj[])[0]?.text), /revision 1$/);
     assert.deepEqual(await client.request('resources/unsubscribe', { uri: WATCHED_RESOURCE_URI }), {});
@@ -207,12 +208,12 @@ describe('subscriptions and list changes, legacy', () => {
       { name: 'runtime_tool', description: 'Added later', input: { type: 'object' } },
       () => 'late but here',
     );
-    await until(() => changes().length === 1);
+    await waitFor(() => changes().length === 1);
     const names = async () => ((await client.request('tools/list')).tools as Obj[]).map((t) => t.name);
     assert.ok((await names()).includes('runtime_tool'));
     assert.equal(((await client.callTool('runtime_tool')).content as Obj[])[0]?.text, 'late but here');
     reg.remove();
-    await until(() => changes().length === 2);
+    await waitFor(() => changes().length === 2);
     assert.ok(!(await names()).includes('runtime_tool'));
   });
 });
@@ -226,7 +227,7 @@ describe('subscriptions and list changes, modern', () => {
       { notifications: { resourceSubscriptions: [WATCHED_RESOURCE_URI], toolsListChanged: true } },
       { signal: ac.signal },
     );
-    const ack = await until(() => client.tap.notifications('notifications/subscriptions/acknowledged')[0]);
+    const ack = await waitFor(() => client.tap.notifications('notifications/subscriptions/acknowledged')[0]);
     const listenId = client.tap.requestsFrom('client', 'subscriptions/listen')[0]?.id;
     assert.equal(meta(ack)[MetaKey.SubscriptionId], listenId);
     assert.deepEqual(params(ack).notifications, {
@@ -240,7 +241,7 @@ describe('subscriptions and list changes, modern', () => {
     const reg = server.tool({ name: 'late_tool', input: { type: 'object' } }, () => 'x');
     const tagged = () =>
       client.tap.notifications().filter((n) => meta(n)[MetaKey.SubscriptionId] === listenId);
-    await until(() => tagged().length === 3);
+    await waitFor(() => tagged().length === 3);
     assert.deepEqual(
       tagged().map((n) => [n.method, params(n).uri]),
       [
@@ -256,7 +257,7 @@ describe('subscriptions and list changes, modern', () => {
       requestId: listenId,
       reason: 'done listening',
     });
-    await until(() => serverSession.inboundCount === 0);
+    await waitFor(() => serverSession.inboundCount === 0);
     server.resourceUpdated(WATCHED_RESOURCE_URI);
     reg.remove();
     await delay(20);
@@ -278,7 +279,7 @@ describe('subscriptions and list changes, modern', () => {
     const listen = client.session.request('subscriptions/listen', {
       notifications: { resourcesListChanged: true },
     });
-    await until(() => client.tap.notifications('notifications/subscriptions/acknowledged')[0]);
+    await waitFor(() => client.tap.notifications('notifications/subscriptions/acknowledged')[0]);
     await server.close();
     const result = await listen;
     const listenId = client.tap.requestsFrom('client', 'subscriptions/listen')[0]?.id;

@@ -13,7 +13,7 @@ import { createMemoryPair } from '../transports/memory/index.js';
 import { openClient } from '../test-support/mcp-harness.js';
 import type { Obj, OpenClientOptions, TestClient } from '../test-support/mcp-harness.js';
 import { createEverythingServer } from './everything-server.js';
-import { SKILL_URIS } from './test-helpers.js';
+import { SKILL_URIS } from '../test-support/demo-cases.js';
 
 const MODERN = '2026-07-28';
 

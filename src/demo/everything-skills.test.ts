@@ -11,7 +11,7 @@ import { LocalError, WireError } from '../jsonrpc/index.js';
 import { McpServer, registerSkills } from '../server/index.js';
 import { createMemoryPair } from '../transports/memory/index.js';
 import { createEverythingServer } from './everything-server.js';
-import { SKILL_URIS } from './test-helpers.js';
+import { SKILL_URIS } from '../test-support/demo-cases.js';
 
 async function connect(server: McpServer, era: 'legacy' | 'modern'): Promise<Client> {
   const [a, b] = createMemoryPair();

@@ -2,17 +2,21 @@
  * Integration scenarios, part 2 — the server asks the client (elicitation, sampling with
  * tools, roots, two-round MRTR) and change notifications (resource subscriptions, tool
  * list changes with automatic refresh): our Client against the demo server over
- * {in-memory, stdio} × {2025-11-25, 2026-07-28}, every message checked against the
+ * every transport × era (test-support/integration.ts), every message checked against the
  * official schema. In the legacy era the questions are server-to-client requests; in the
  * modern era they come back as `input_required` results and the client retries.
  */
 import assert from 'node:assert/strict';
-import { within } from '../client/test-helpers.js';
-import { delay, until } from '../test-support/mcp-harness.js';
 import type { Obj, WireTap } from '../test-support/mcp-harness.js';
-import { firstText, runScenarios } from '../test-support/integration.js';
+import {
+  cancelledIds,
+  cancelsByClosingStream,
+  firstText,
+  runScenarios,
+} from '../test-support/integration.js';
 import type { Scenario, ScenarioContext } from '../test-support/integration.js';
-import { DEMO_TOOL_NAMES, ROOTS, TOOL_CASES } from './test-helpers.js';
+import { DEMO_TOOL_NAMES, ROOTS, TOOL_CASES } from '../test-support/demo-cases.js';
+import { WAIT_MS, delay, waitFor, within } from '../test-support/waiting.js';
 
 const WATCHED = 'test://watched-resource';
 
@@ -141,13 +145,14 @@ const scenarios: Scenario[] = [
   },
   {
     name: 'subscriptions: resources/updated while subscribed, nothing after',
-    async run({ client, tap, era }) {
+    async run(ctx) {
+      const { client, tap, era } = ctx;
       const updates = () => tap.notifications('notifications/resources/updated').length;
       const sub = await client.subscribe({ resources: [WATCHED] });
       const events = sub[Symbol.asyncIterator]();
       const touched = firstText(await client.callTool({ name: 'touch_watched_resource', arguments: {} }));
-      const event = await within(events.next(), 3000, 'resources/updated');
-      assert.deepEqual(event.value, { type: 'resource', uri: WATCHED });
+      const event = await within(events.next(), WAIT_MS, 'resources/updated');
+      assert.deepEqual(event.value, { kind: 'resource', uri: WATCHED });
       const revision = /revision (\d+)$/.exec(touched)![1];
       const read = await client.readResource({ uri: WATCHED });
       assert.equal(
@@ -162,11 +167,11 @@ const scenarios: Scenario[] = [
           uri: WATCHED,
         });
       } else {
-        // Closing cancels the listen request; a cancelled request gets no answer.
+        // Closing cancels the listen request (over Streamable HTTP by closing its stream); a
+        // cancelled request gets no answer.
         const listen = tap.requestsFrom('client', 'subscriptions/listen').at(-1)!;
         assert.deepEqual((listen.params as Obj).notifications, { resourceSubscriptions: [WATCHED] });
-        const cancels = tap.notifications('notifications/cancelled', 'client');
-        assert.equal((cancels.at(-1)?.params as Obj).requestId, listen.id);
+        assert.equal(cancelledIds(tap).includes(listen.id), !cancelsByClosingStream(ctx));
       }
       await client.callTool({ name: 'touch_watched_resource', arguments: {} });
       await client.callTool({ name: 'echo', arguments: { text: 'sync' } });
@@ -181,12 +186,12 @@ const scenarios: Scenario[] = [
       const n = toolLists.length;
       const added = await client.callTool({ name: 'toggle_bonus_tool', arguments: {} });
       assert.equal(firstText(added), 'bonus_tool added');
-      await until(() => toolLists.length > n && has(toolLists.at(-1)));
+      await waitFor(() => toolLists.length > n && has(toolLists.at(-1)));
       assert.equal(toolLists.at(-1)!.length, DEMO_TOOL_NAMES.length + 1, 'every page refetched');
       const bonus = await client.callTool({ name: 'bonus_tool', arguments: {} });
       assert.equal(firstText(bonus), 'You found the bonus tool');
       await client.callTool({ name: 'toggle_bonus_tool', arguments: {} });
-      await until(() => !has(toolLists.at(-1)));
+      await waitFor(() => !has(toolLists.at(-1)));
       const gone = await client.callTool({ name: 'bonus_tool', arguments: {} }).catch((e: Error) => e);
       assert.match(String((gone as Error).message), /Unknown tool: bonus_tool/);
     },

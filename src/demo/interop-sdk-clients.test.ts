@@ -31,7 +31,6 @@ import {
 import { Client as V2Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport as V2Stdio } from '@modelcontextprotocol/client/stdio';
 import { MetaKey } from '../protocol/meta-keys.js';
-import { until } from '../test-support/mcp-harness.js';
 import {
   DEMO_EXTENSIONS,
   DEMO_TOOL_NAMES,
@@ -39,13 +38,14 @@ import {
   ROOTS,
   SKILL_URIS,
   TASK_TOOL_NAMES,
-  SdkWireRecorder,
   TOOL_CASES,
   elicit,
   firstMessage,
   sample,
-} from './test-helpers.js';
-import type { Obj } from './test-helpers.js';
+} from '../test-support/demo-cases.js';
+import type { Obj } from '../test-support/demo-cases.js';
+import { SdkWireRecorder } from '../test-support/sdk-wire-recorder.js';
+import { waitFor } from '../test-support/waiting.js';
 
 const ENTRY = fileURLToPath(new URL('./everything-stdio.js', import.meta.url));
 const CHILD = { command: process.execPath, args: [ENTRY], stderr: 'ignore' as const };
@@ -248,7 +248,7 @@ describe('interop: SDK v1 Client over stdio (legacy, 2025-11-25)', () => {
       .filter((r) => (r.params as Obj).tools);
     assert.equal(withTools.length, 2, 'weather_agent asked twice: tool_use, then the answer');
     // toggle_bonus_tool added bonus_tool: the list changed, and the new tool works.
-    await until(() => toolListChanges > 0);
+    await waitFor(() => toolListChanges > 0);
     assert.equal(wire.notifications('notifications/tools/list_changed').length, toolListChanges);
     const r = await client.callTool({ name: 'bonus_tool', arguments: {} });
     assert.deepEqual(r.content, [{ type: 'text', text: 'You found the bonus tool' }]);
@@ -271,7 +271,7 @@ describe('interop: SDK v1 Client over stdio (legacy, 2025-11-25)', () => {
   test('resources/subscribe and unsubscribe', async () => {
     await client.subscribeResource({ uri: WATCHED });
     await client.callTool({ name: 'touch_watched_resource', arguments: {} });
-    await until(() => updates.length === 1);
+    await waitFor(() => updates.length === 1);
     assert.deepEqual(updates, [WATCHED]);
     await client.unsubscribeResource({ uri: WATCHED });
     await client.callTool({ name: 'touch_watched_resource', arguments: {} });
@@ -383,10 +383,10 @@ describe('interop: SDK v2 Client over stdio (modern, 2026-07-28)', () => {
     const sub = await client.listen({ resourceSubscriptions: [WATCHED], toolsListChanged: true });
     assert.deepEqual(sub.honoredFilter, { toolsListChanged: true, resourceSubscriptions: [WATCHED] });
     await client.callTool({ name: 'touch_watched_resource', arguments: {} });
-    await until(() => updates.length === 1);
+    await waitFor(() => updates.length === 1);
     assert.deepEqual(updates, [WATCHED]);
     await client.callTool({ name: 'toggle_bonus_tool', arguments: {} });
-    await until(() => wire.notifications('notifications/tools/list_changed').length === 1);
+    await waitFor(() => wire.notifications('notifications/tools/list_changed').length === 1);
     await client.callTool({ name: 'toggle_bonus_tool', arguments: {} });
     await sub.close();
     assert.equal(await sub.closed, 'local');

@@ -25,7 +25,7 @@ import type { RunningServer } from '../transports/http-server/index.js';
 import { StreamableHttpClientTransport } from '../transports/http-client/index.js';
 import { StdioClientTransport } from '../transports/stdio/index.js';
 import { createEverythingServer } from './everything-server.js';
-import type { Obj } from './test-helpers.js';
+import type { Obj } from '../test-support/demo-cases.js';
 
 const ENTRY = fileURLToPath(new URL('./everything-stdio.js', import.meta.url));
 const EVERYTHING = fileURLToPath(

@@ -11,8 +11,9 @@ import { MetaKey } from '../protocol/meta-keys.js';
 import type { Progress } from '../session/index.js';
 import { Session } from '../session/index.js';
 import { StdioClientTransport } from '../transports/stdio/index.js';
-import { openClient, until } from '../test-support/mcp-harness.js';
+import { openClient } from '../test-support/mcp-harness.js';
 import type { Obj, TestClient } from '../test-support/mcp-harness.js';
+import { waitFor } from '../test-support/waiting.js';
 
 const ENTRY = fileURLToPath(new URL('./everything-stdio.js', import.meta.url));
 const MODERN = '2026-07-28';
@@ -78,7 +79,7 @@ describe('everything server over stdio, legacy', () => {
     const client = await spawnServer('2025-06-18');
     await client.request('resources/subscribe', { uri: 'test://watched-resource' });
     await client.callTool('touch_watched_resource');
-    const update = await until(() => client.tap.notifications('notifications/resources/updated')[0]);
+    const update = await waitFor(() => client.tap.notifications('notifications/resources/updated')[0]);
     assert.deepEqual(params(update), { uri: 'test://watched-resource' });
   });
 });
@@ -118,9 +119,9 @@ describe('everything server over stdio, modern', () => {
       { notifications: { resourceSubscriptions: ['test://watched-resource'] } },
       { signal: ac.signal },
     );
-    await until(() => client.tap.notifications('notifications/subscriptions/acknowledged')[0]);
+    await waitFor(() => client.tap.notifications('notifications/subscriptions/acknowledged')[0]);
     await client.callTool('touch_watched_resource');
-    const update = await until(() => client.tap.notifications('notifications/resources/updated')[0]);
+    const update = await waitFor(() => client.tap.notifications('notifications/resources/updated')[0]);
     const listenId = client.tap.requestsFrom('client', 'subscriptions/listen')[0]?.id;
     assert.equal((params(update)._meta as Obj)[MetaKey.SubscriptionId], listenId);
     ac.abort();

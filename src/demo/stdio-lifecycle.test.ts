@@ -11,9 +11,10 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { MetaKey } from '../protocol/meta-keys.js';
 import { StdioClientTransport } from '../transports/stdio/index.js';
-import { openClient, until } from '../test-support/mcp-harness.js';
+import { openClient } from '../test-support/mcp-harness.js';
 import type { Obj } from '../test-support/mcp-harness.js';
 import { validateWireMessage } from '../test-support/wire-schema.js';
+import { WAIT_MS, waitFor } from '../test-support/waiting.js';
 
 const ENTRY = fileURLToPath(new URL('./everything-stdio.js', import.meta.url));
 const LEGACY = '2025-11-25';
@@ -82,7 +83,7 @@ class RawChild {
   }
 
   response(id: unknown): Promise<Obj> {
-    return until(() => this.lines.find((l) => l.id === id && l.method === undefined));
+    return waitFor(() => this.lines.find((l) => l.id === id && l.method === undefined));
   }
 
   kill(): void {
@@ -155,13 +156,13 @@ describe('stdio entry point: output and bad input', () => {
     await c.response(1);
     assert.ok(c.lines.every((l) => l.jsonrpc === '2.0'));
     assert.equal(c.lines.filter((l) => l.method === 'notifications/message').length, 3);
-    await until(() => c.stderr.includes('ready on stdio'));
+    await waitFor(() => c.stderr.includes('ready on stdio'));
   });
 
   test('a garbage line gets -32700 and the server keeps serving', async () => {
     const c = rawChild(LEGACY);
     c.write('this is {not json');
-    const error = await until(() => c.lines.find((l) => l.id === null));
+    const error = await waitFor(() => c.lines.find((l) => l.id === null));
     assert.equal((error.error as Obj).code, -32700);
     await c.initialize();
     c.write({
@@ -185,7 +186,7 @@ describe('stdio entry point: output and bad input', () => {
         params: { name: 'echo', arguments: { text } },
       });
     echo(3, 'x'.repeat(5000));
-    const error = await until(() => c.lines.find((l) => l.id === null));
+    const error = await waitFor(() => c.lines.find((l) => l.id === null));
     assert.equal((error.error as Obj).code, -32600);
     assert.match(String((error.error as Obj).message), /exceeds the 1024-byte limit/);
     echo(4, 'small');
@@ -207,12 +208,12 @@ describe('stdio entry point: output and bad input', () => {
       { jsonrpc: '2.0', method: 'notifications/roots/list_changed' },
       { jsonrpc: '2.0', id: 21, method: 'resources/read', params: { uri: 'test://static-text' } },
     ]);
-    const batch = await until(() => c.batches[0]);
+    const batch = await waitFor(() => c.batches[0]);
     assert.deepEqual(batch.map((m) => m.id).sort(), [20, 21]);
     const later = rawChild(LEGACY);
     await later.initialize();
     later.write([{ jsonrpc: '2.0', id: 30, method: 'tools/list' }]);
-    const refusal = await until(() => later.lines.find((l) => l.id === null));
+    const refusal = await waitFor(() => later.lines.find((l) => l.id === null));
     assert.equal((refusal.error as Obj).code, -32600);
   });
 });
@@ -248,7 +249,7 @@ describe('stdio entry point: ending', () => {
       method: 'subscriptions/listen',
       params: { _meta: modernMeta, notifications: { toolsListChanged: true } },
     });
-    await until(() => c.lines.find((l) => l.method === 'notifications/subscriptions/acknowledged'));
+    await waitFor(() => c.lines.find((l) => l.method === 'notifications/subscriptions/acknowledged'));
     c.child.stdin.end();
     assert.deepEqual(await c.exited, { code: 0, signal: null });
   });
@@ -265,12 +266,12 @@ describe('stdio entry point: ending', () => {
     const client = await openClient(transport, LEGACY);
     let stderr = '';
     transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-    const grandchild = Number(await until(() => /grandchild=(\d+)/.exec(stderr)?.[1]));
+    const grandchild = Number(await waitFor(() => /grandchild=(\d+)/.exec(stderr)?.[1]));
     const child = transport.pid!;
     assert.ok(isRunning(child) && isRunning(grandchild), 'both run before close()');
     await client.close();
     assert.ok(!isRunning(child), 'the server is gone');
-    await until(() => !isRunning(grandchild), 2000);
+    await waitFor(() => !isRunning(grandchild), WAIT_MS);
     client.tap.assertValid();
   });
 });

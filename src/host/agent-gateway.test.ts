@@ -15,12 +15,12 @@ import { StreamableHttpClientTransport } from '../transports/http-client/index.j
 import { serve } from '../transports/http-server/index.js';
 import type { RunningServer } from '../transports/http-server/index.js';
 import { StdioClientTransport } from '../transports/stdio/index.js';
-import { Agent } from './agent.js';
-import type { AgentStep } from './agent.js';
-import { bridge } from './bridge.js';
-import { Gateway, gatewayUri } from './gateway.js';
+import { Agent } from './llm/agent.js';
+import type { AgentStep } from './llm/agent.js';
+import { bridge } from './serve/bridge.js';
+import { Gateway, gatewayUri } from './serve/gateway.js';
 import type { Host } from './host.js';
-import { ScriptedProvider, textAnswer } from './llm.js';
+import { ScriptedProvider, textAnswer } from './llm/llm.js';
 import {
   EVERYTHING,
   FILESYSTEM,
@@ -29,9 +29,9 @@ import {
   makeHost,
   nodeServer,
   tempDir,
-  waitFor,
-} from './test-helpers.js';
-import { ScriptedUi } from './ui.js';
+} from '../test-support/host-harness.js';
+import { ScriptedUi } from './ui/ui.js';
+import { waitFor } from '../test-support/waiting.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/gateway-stdio.js', import.meta.url));
 const CLIENT = { name: 'gateway-test', version: '1.0.0' };
@@ -128,7 +128,7 @@ describe('agent loop and gateway over real servers', () => {
     const gateway = new Gateway(host);
     const running = await gateway.serveHttp();
     let changed: Tool[] | undefined;
-    const client = new Client(CLIENT, { autoRefreshTools: true, onToolsChanged: (t) => (changed = t) });
+    const client = new Client(CLIENT, { autoRefreshTools: true, ontoolschanged: (t) => (changed = t) });
     try {
       await client.connect(new StreamableHttpClientTransport({ url: running.url }));
       const names: string[] = [];

@@ -1,7 +1,7 @@
 /** A small typed event emitter (no `node:events`, so the host core runs anywhere). */
-import type { AuditEntry } from './audit.js';
-import type { CatalogChange } from './catalog.js';
-import type { ServerHealth } from './server-connection.js';
+import type { AuditEntry } from './policy/audit.js';
+import type { CatalogChange } from './catalog/catalog.js';
+import type { ServerHealth } from './supervision/server-connection.js';
 
 /** A log message a server sent (`notifications/message`). */
 export interface ServerLog {

@@ -13,9 +13,9 @@ import { McpServer, registerApp, registerAppTool } from '../server/index.js';
 import { StreamableHttpClientTransport } from '../transports/http-client/index.js';
 import { serve } from '../transports/http-server/index.js';
 import type { RunningServer } from '../transports/http-server/index.js';
-import { Gateway } from './gateway.js';
+import { Gateway } from './serve/gateway.js';
 import type { Host } from './host.js';
-import { makeHost } from './test-helpers.js';
+import { makeHost } from '../test-support/host-harness.js';
 
 const text = (r: { content: Array<{ type: string; text?: string }> }): string =>
   r.content.map((c) => c.text ?? `[${c.type}]`).join('');

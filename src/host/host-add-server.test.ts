@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import { createEverythingServer } from '../demo/everything-server.js';
 import { serve } from '../transports/http-server/index.js';
 import type { RunningServer } from '../transports/http-server/index.js';
-import { parseHostConfig } from './config-parse.js';
-import { HostError } from './config-error.js';
+import { parseHostConfig } from './config/config-parse.js';
+import { HostError } from './config/config-error.js';
 import type { Host } from './host.js';
-import { makeHost } from './test-helpers.js';
+import { makeHost } from '../test-support/host-harness.js';
 
 describe('adding and restarting servers on a running host', () => {
   let web: RunningServer;

@@ -7,13 +7,13 @@ import type { TaskInfo } from '../client/index.js';
 import { LocalError } from '../jsonrpc/index.js';
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '../protocol/types/index.js';
 import type { Progress } from '../session/options.js';
-import { errorText, jsonBytes } from './audit.js';
-import type { AuditDecision, AuditEntry } from './audit.js';
-import type { Catalog, CatalogTool } from './catalog.js';
-import { HostError } from './config-error.js';
-import type { Policy, RateLimiter } from './policy.js';
-import type { ServerConnection } from './server-connection.js';
-import type { ApprovalReason, HostUi, ToolApprovalRequest } from './ui.js';
+import { errorText, jsonBytes } from './policy/audit.js';
+import type { AuditDecision, AuditEntry } from './policy/audit.js';
+import type { Catalog, CatalogTool } from './catalog/catalog.js';
+import { HostError } from './config/config-error.js';
+import type { Policy, RateLimiter } from './policy/policy.js';
+import type { ServerConnection } from './supervision/server-connection.js';
+import type { ApprovalReason, HostUi, ToolApprovalRequest } from './ui/ui.js';
 
 /** Who is calling and how long to wait. */
 export interface HostCallOptions {

@@ -9,8 +9,9 @@ import type { AddressInfo } from 'node:net';
 import { createEverythingServer } from '../demo/everything-server.js';
 import { LocalError } from '../jsonrpc/index.js';
 import { serve } from '../transports/http-server/index.js';
-import type { ServerHealth } from './server-connection.js';
-import { OURS, ROGUE, alive, makeHost, nodeServer, waitFor } from './test-helpers.js';
+import type { ServerHealth } from './supervision/server-connection.js';
+import { OURS, ROGUE, alive, makeHost, nodeServer } from '../test-support/host-harness.js';
+import { WAIT_MS, waitFor } from '../test-support/waiting.js';
 
 const FAST_RESTART = { maxRestarts: 3, initialDelayMs: 40, maxDelayMs: 100, resetAfterMs: 60_000 };
 const text = (r: { content: Array<{ type: string; text?: string }> }): string =>
@@ -161,7 +162,7 @@ describe('host: faults', () => {
     });
     try {
       await host.start();
-      await waitFor(() => host.health()[0]!.state === 'failed', 5000, 'giving up');
+      await waitFor(() => host.health()[0]!.state === 'failed', WAIT_MS, 'giving up');
       assert.equal(delays.length, 3);
       const rounded = delays.map((d) => Math.round(d / 10) * 10);
       assert.deepEqual(rounded, [40, 80, 100]);
@@ -181,7 +182,8 @@ describe('host: faults', () => {
     const grandchild = Number(text(await host.callTool('rogue__grandchild', {})));
     assert.ok(alive(grandchild));
     await host.close();
-    for (const pid of [...pids, grandchild]) await waitFor(() => !alive(pid), 3000, `process ${pid} to end`);
+    for (const pid of [...pids, grandchild])
+      await waitFor(() => !alive(pid), WAIT_MS, `process ${pid} to end`);
     assert.deepEqual(
       host.health().map((h) => h.state),
       ['stopped', 'stopped'],
@@ -203,7 +205,7 @@ describe('host: faults', () => {
       assert.equal(text(await host.callTool('web__echo', { text: 'one' })), 'one');
       await web.close();
       await assert.rejects(host.callTool('web__echo', { text: 'two' }));
-      await waitFor(() => host.health()[0]!.state !== 'ready', 2000, 'the host to notice');
+      await waitFor(() => host.health()[0]!.state !== 'ready', WAIT_MS, 'the host to notice');
       web = await serve(createEverythingServer(), { port });
       await waitFor(
         () => host.health()[0]!.state === 'ready' && host.catalog.resolve('web__echo'),

@@ -8,13 +8,14 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { jsonLinesAudit } from './audit.js';
-import { shellQuote } from './command-consent.js';
-import type { AuditEntry } from './audit.js';
-import { HostError } from './config-error.js';
+import { jsonLinesAudit } from './policy/audit.js';
+import { shellQuote } from './policy/command-consent.js';
+import type { AuditEntry } from './policy/audit.js';
+import { HostError } from './config/config-error.js';
 import { JsonFileApprovalStore, fileAudit } from './node-files.js';
-import { NODE, ROGUE, makeHost, nodeServer, tempDir, waitFor } from './test-helpers.js';
-import { ScriptedUi } from './ui.js';
+import { NODE, ROGUE, makeHost, nodeServer, tempDir } from '../test-support/host-harness.js';
+import { ScriptedUi } from './ui/ui.js';
+import { waitFor } from '../test-support/waiting.js';
 
 const dir = tempDir();
 const received = (log: string): string[] =>

@@ -9,15 +9,16 @@ import { join } from 'node:path';
 import { createEverythingServer } from '../demo/everything-server.js';
 import { serve } from '../transports/http-server/index.js';
 import type { RunningServer } from '../transports/http-server/index.js';
-import type { CatalogChange } from './catalog.js';
-import { HostError } from './config-error.js';
+import type { CatalogChange } from './catalog/catalog.js';
+import { HostError } from './config/config-error.js';
 import type { Host } from './host.js';
-import { ScriptedProvider, textAnswer, textOf, toolUse } from './llm.js';
-import { ALIAS_PATTERN } from './names.js';
-import { EVERYTHING, FILESYSTEM, OURS, makeHost, nodeServer, tempDir, waitFor } from './test-helpers.js';
-import type { AuditTrail } from './audit.js';
+import { ScriptedProvider, textAnswer, textOf, toolUse } from './llm/llm.js';
+import { ALIAS_PATTERN } from './catalog/names.js';
+import { EVERYTHING, FILESYSTEM, OURS, makeHost, nodeServer, tempDir } from '../test-support/host-harness.js';
+import type { AuditTrail } from './policy/audit.js';
 import type { ElicitResult } from '../protocol/types/index.js';
-import type { ScriptedUi } from './ui.js';
+import type { ScriptedUi } from './ui/ui.js';
+import { WAIT_MS, waitFor } from '../test-support/waiting.js';
 
 const text = (r: { content: Array<{ type: string; text?: string }> }): string =>
   r.content.map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');
@@ -245,11 +246,11 @@ describe('a host with four real servers', () => {
   test('list_changed keeps the catalog current', async () => {
     changes.length = 0;
     await host.callTool('ours__toggle_bonus_tool', {});
-    await waitFor(() => host.catalog.resolve('ours__bonus_tool'), 5000, 'bonus_tool to appear');
+    await waitFor(() => host.catalog.resolve('ours__bonus_tool'), WAIT_MS, 'bonus_tool to appear');
     assert.ok(changes.some((c) => c.server === 'ours' && c.added.includes('ours__bonus_tool')));
     assert.equal(text(await host.callTool('ours__bonus_tool', {})), 'You found the bonus tool');
     await host.callTool('ours__toggle_bonus_tool', {});
-    await waitFor(() => !host.catalog.resolve('ours__bonus_tool'), 5000, 'bonus_tool to go');
+    await waitFor(() => !host.catalog.resolve('ours__bonus_tool'), WAIT_MS, 'bonus_tool to go');
   });
 
   test('resources and prompts through the host', async () => {

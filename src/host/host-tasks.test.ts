@@ -12,14 +12,15 @@ import { createEverythingServer } from '../demo/everything-server.js';
 import { StreamableHttpClientTransport } from '../transports/http-client/index.js';
 import { serve } from '../transports/http-server/index.js';
 import type { RunningServer } from '../transports/http-server/index.js';
-import { Agent } from './agent.js';
-import type { AgentStep } from './agent.js';
-import { Gateway } from './gateway.js';
-import { ScriptedProvider, textAnswer } from './llm.js';
+import { Agent } from './llm/agent.js';
+import type { AgentStep } from './llm/agent.js';
+import { Gateway } from './serve/gateway.js';
+import { ScriptedProvider, textAnswer } from './llm/llm.js';
 import type { Host } from './host.js';
-import { HostError } from './config-error.js';
-import type { AuditTrail } from './audit.js';
-import { makeHost, waitFor } from './test-helpers.js';
+import { HostError } from './config/config-error.js';
+import type { AuditTrail } from './policy/audit.js';
+import { makeHost } from '../test-support/host-harness.js';
+import { WAIT_MS, waitFor } from '../test-support/waiting.js';
 
 const text = (r: { content: Array<{ type: string; text?: string }> }): string =>
   r.content.map((c) => c.text ?? `[${c.type}]`).join('');
@@ -112,9 +113,9 @@ describe('tasks through the host and the gateway', () => {
         // Cancelling the gateway's task cancels the upstream one.
         const before = upstream.tasks!.runningCount;
         const task = await client.tasks.start({ name: 'web__research_report', arguments: { topic: 'stop' } });
-        await waitFor(() => upstream.tasks!.runningCount > before, 5000, 'the upstream task to start');
+        await waitFor(() => upstream.tasks!.runningCount > before, WAIT_MS, 'the upstream task to start');
         await task.cancel();
-        await waitFor(() => upstream.tasks!.runningCount === before, 5000, 'the upstream task to stop');
+        await waitFor(() => upstream.tasks!.runningCount === before, WAIT_MS, 'the upstream task to stop');
         assert.equal((await task.status()).status, 'cancelled');
       } finally {
         await client.close();

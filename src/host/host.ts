@@ -13,27 +13,27 @@ import type {
   Tool,
 } from '../protocol/types/index.js';
 import type { SessionLogger } from '../session/index.js';
-import type { AuditEntry, AuditSink } from './audit.js';
-import { Catalog } from './catalog.js';
-import type { CatalogTool, PinningMode } from './catalog.js';
-import { CatalogSync } from './catalog-sync.js';
-import { consentKey, describeCommand } from './command-consent.js';
-import { HostError } from './config-error.js';
-import type { HostConfig, ServerConfig } from './config-types.js';
+import type { AuditEntry, AuditSink } from './policy/audit.js';
+import { Catalog } from './catalog/catalog.js';
+import type { CatalogTool, PinningMode } from './catalog/catalog.js';
+import { CatalogSync } from './catalog/catalog-sync.js';
+import { consentKey, describeCommand } from './policy/command-consent.js';
+import { HostError } from './config/config-error.js';
+import type { HostConfig, ServerConfig } from './config/config-types.js';
 import { Emitter } from './events.js';
 import type { HostEvents } from './events.js';
 import * as calls from './host-calls.js';
 import type { HostCallOptions, ToolRef } from './host-calls.js';
-import { LlmRouter } from './llm-router.js';
-import type { LlmSetup } from './llm-router.js';
-import { MemoryApprovalStore } from './pins.js';
-import type { ApprovalStore } from './pins.js';
-import { Policy, RateLimiter } from './policy.js';
-import { isWithin, parseRoot, rootsFor } from './roots.js';
-import { ServerConnection } from './server-connection.js';
-import type { ServerHealth } from './server-connection.js';
-import { handlersFor } from './server-requests.js';
-import type { HostUi } from './ui.js';
+import { LlmRouter } from './llm/llm-router.js';
+import type { LlmSetup } from './llm/llm-router.js';
+import { MemoryApprovalStore } from './policy/pins.js';
+import type { ApprovalStore } from './policy/pins.js';
+import { Policy, RateLimiter } from './policy/policy.js';
+import { isWithin, parseRoot, rootsFor } from './config/roots.js';
+import { ServerConnection } from './supervision/server-connection.js';
+import type { ServerHealth } from './supervision/server-connection.js';
+import { handlersFor } from './supervision/server-requests.js';
+import type { HostUi } from './ui/ui.js';
 
 /** Options of {@link Host}. */
 export interface HostOptions {
@@ -139,7 +139,7 @@ export class Host {
     // The policy reads the same map, so the new entry's rules apply at once.
     (this.config.servers as Record<string, ServerConfig>)[server.name] = server;
     const conn = this.register(server);
-    this.factory ??= (await import('./node-transports.js')).createTransport;
+    this.factory ??= (await import('./supervision/node-transports.js')).createTransport;
     await conn.start();
     await this.listings.get(server.name);
     return conn.health();
@@ -177,7 +177,7 @@ export class Host {
    * server's trouble never holds up the others.
    */
   async start(): Promise<ServerHealth[]> {
-    this.factory ??= (await import('./node-transports.js')).createTransport;
+    this.factory ??= (await import('./supervision/node-transports.js')).createTransport;
     await Promise.all([...this.connections.values()].map((c) => c.start()));
     // The first listing of every server that came up, so the catalog is complete on return.
     await Promise.all(this.listings.values());
@@ -298,7 +298,7 @@ export class Host {
   ui(): Promise<HostUi> {
     this.uiPromise ??= this.options.ui
       ? Promise.resolve(this.options.ui)
-      : import('./terminal-ui.js').then(({ TerminalUi }) => new TerminalUi());
+      : import('./ui/terminal-ui.js').then(({ TerminalUi }) => new TerminalUi());
     return this.uiPromise;
   }
 
@@ -406,7 +406,7 @@ export class Host {
 
   private async openUrl(url: string): Promise<void> {
     if (this.options.openUrl) return this.options.openUrl(url);
-    const { openInBrowser } = await import('./node-transports.js');
+    const { openInBrowser } = await import('./supervision/node-transports.js');
     return openInBrowser(url);
   }
 

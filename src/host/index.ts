@@ -1,18 +1,26 @@
 /**
  * mcpkit's host: many MCP servers from one config, one policy, one catalog, an audit log,
  * LLM providers and an agent loop, and a gateway that serves it all as one MCP server.
+ *
+ * Node bindings (reading config files, spawning servers, the terminal UI) are
+ * `mcpkit/host/node`; the Apps half is `mcpkit/host/apps`. Nothing here loads them eagerly.
+ *
+ * @packageDocumentation
  */
+import type { ParseConfigOptions } from './config/config-parse.js';
+import type { HostConfig } from './config/config-types.js';
+
 export { Host } from './host.js';
 export type { HostOptions } from './host.js';
 export type { HostCallOptions, ToolRef } from './host-calls.js';
 export type { HostEvents, ServerLog } from './events.js';
-export type { ServerHealth, ServerState } from './server-connection.js';
+export type { ServerHealth, ServerState } from './supervision/server-connection.js';
 
-export { parseHostConfig, DEFAULT_TIMEOUTS, DEFAULT_RESTART } from './config-parse.js';
-export type { ParseConfigOptions } from './config-parse.js';
-export { loadHostConfig, JsonFileApprovalStore, fileAudit } from './node-files.js';
-export { ConfigError, HostError, formatIssue } from './config-error.js';
-export type { ConfigIssue, HostErrorCode } from './config-error.js';
+// Config
+export { parseHostConfig } from './config/config-parse.js';
+export type { ParseConfigOptions } from './config/config-parse.js';
+export { ConfigError, HostError } from './config/config-error.js';
+export type { ConfigIssue, HostErrorCode } from './config/config-error.js';
 export type {
   Decision,
   HostConfig,
@@ -26,32 +34,28 @@ export type {
   ServerPolicy,
   StdioServerConfig,
   Timeouts,
-} from './config-types.js';
+} from './config/config-types.js';
 
-export { Catalog } from './catalog.js';
+// Catalog, policy and audit
 export type {
+  Catalog,
   CatalogChange,
   CatalogPrompt,
   CatalogResource,
   CatalogTemplate,
   CatalogTool,
-  PinningMode,
   ToolStatus,
-} from './catalog.js';
-export { ALIAS_PATTERN, aliasFor, sanitize } from './names.js';
-export { displaySafe, inspectTool } from './tool-inspection.js';
-export type { ToolWarning } from './tool-inspection.js';
-export { MemoryApprovalStore, canonicalJson, toolHash } from './pins.js';
-export type { ApprovalStore } from './pins.js';
+} from './catalog/catalog.js';
+export type { ToolWarning } from './policy/tool-inspection.js';
+export { MemoryApprovalStore } from './policy/pins.js';
+export type { ApprovalStore } from './policy/pins.js';
+export type { DecisionSource, PolicyDecision } from './policy/policy.js';
+export { jsonLinesAudit } from './policy/audit.js';
+export type { AuditDecision, AuditEntry, AuditKind, AuditSink } from './policy/audit.js';
 
-export { Policy, RateLimiter } from './policy.js';
-export type { DecisionSource, PolicyDecision } from './policy.js';
-export { AuditTrail, jsonLinesAudit } from './audit.js';
-export type { AuditDecision, AuditEntry, AuditKind, AuditSink } from './audit.js';
-export { describeCommand, shellQuote } from './command-consent.js';
-export { urlWarnings, USER_REJECTED } from './server-requests.js';
-
-export { ScriptedUi } from './ui.js';
+// UI: what a person is asked, and the two UIs that need no terminal.
+export { HeadlessUi } from './ui/headless-ui.js';
+export { ScriptedUi } from './ui/ui.js';
 export type {
   ApprovalReason,
   AskedQuestion,
@@ -67,38 +71,34 @@ export type {
   ToolApproval,
   ToolApprovalRequest,
   UrlConsentRequest,
-} from './ui.js';
-export { TerminalUi } from './terminal-ui.js';
-export { HeadlessUi } from './headless-ui.js';
-export type { NotStarted } from './headless-ui.js';
-export type { TerminalUiOptions } from './terminal-ui.js';
-export { parseFieldInput, validateForm } from './form-schema.js';
+} from './ui/ui.js';
 
-export { InteractiveProvider, ScriptedProvider, textAnswer, textOf, toolUse } from './llm.js';
-export type { CompleteOptions, LlmProvider } from './llm.js';
-export { OpenAiProvider } from './openai-provider.js';
-export type { OpenAiProviderOptions } from './openai-provider.js';
-export { AnthropicProvider } from './anthropic-provider.js';
-export type { AnthropicProviderOptions } from './anthropic-provider.js';
-export { LlmRouter, selectModel } from './llm-router.js';
-export type { LlmSetup, ModelChoice, ProviderFactory } from './llm-router.js';
-export { Agent } from './agent.js';
-export type { AgentOptions, AgentResult, AgentStep } from './agent.js';
+// LLM providers and the agent loop
+export { InteractiveProvider, ScriptedProvider, textAnswer, toolUse } from './llm/llm.js';
+export type { CompleteOptions, LlmProvider } from './llm/llm.js';
+export { OpenAiProvider } from './llm/openai-provider.js';
+export type { OpenAiProviderOptions } from './llm/openai-provider.js';
+export { AnthropicProvider } from './llm/anthropic-provider.js';
+export type { AnthropicProviderOptions } from './llm/anthropic-provider.js';
+export { LlmRouter } from './llm/llm-router.js';
+export { Agent } from './llm/agent.js';
+export type { AgentOptions, AgentResult, AgentStep } from './llm/agent.js';
 
-export { Gateway } from './gateway.js';
-export type { GatewayOptions } from './gateway.js';
-export { bridge } from './bridge.js';
-export type { BridgeOptions, RunningBridge } from './bridge.js';
-export { createTransport, openInBrowser } from './node-transports.js';
+// Serving
+export { Gateway } from './serve/gateway.js';
+export type { GatewayOptions } from './serve/gateway.js';
+export { bridge } from './serve/bridge.js';
+export type { BridgeOptions, RunningBridge } from './serve/bridge.js';
 
-// MCP Apps, host half (browser-safe on its own as `mcpkit/host/apps`).
-export {
-  AppBridge,
-  loadAppResource,
-  openAppView,
-  sandboxProxyHtml,
-  SANDBOX_PROXY_HEADERS,
-} from './apps/index.js';
-export type { AppBridgeOptions, AppMountOptions, AppResource, AppServer, HostContext } from './apps/index.js';
-export { startSandboxProxyServer } from './node-sandbox-server.js';
-export type { SandboxProxyServer, SandboxProxyServerOptions } from './node-sandbox-server.js';
+/**
+ * Reads and parses a host config file.
+ *
+ * @deprecated Import it from `mcpkit/host/node` (this forwarder loads the Node file code on
+ * first call); removed in the next release.
+ */
+export async function loadHostConfig(
+  path: string,
+  options?: Omit<ParseConfigOptions, 'file'>,
+): Promise<HostConfig> {
+  return (await import('./node-files.js')).loadHostConfig(path, options);
+}

@@ -13,12 +13,12 @@ import {
 } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { AuditSink } from './audit.js';
-import { ConfigError } from './config-error.js';
-import { parseHostConfig } from './config-parse.js';
-import type { ParseConfigOptions } from './config-parse.js';
-import type { HostConfig } from './config-types.js';
-import { MemoryApprovalStore } from './pins.js';
+import type { AuditSink } from './policy/audit.js';
+import { ConfigError } from './config/config-error.js';
+import { parseHostConfig } from './config/config-parse.js';
+import type { ParseConfigOptions } from './config/config-parse.js';
+import type { HostConfig } from './config/config-types.js';
+import { MemoryApprovalStore } from './policy/pins.js';
 
 /**
  * Reads and validates a config file (Claude Desktop, Cursor, VS Code or mcpkit's own).

@@ -11,8 +11,9 @@ import { chmodSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from 
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { lineMatching } from './test-helpers.js';
-import { CLI, DEMO_STDIO } from './test-helpers.js';
+import { lineMatching } from '../test-support/inspector-harness.js';
+import { CLI, DEMO_STDIO } from '../test-support/inspector-harness.js';
+import { WAIT_MS, waitFor } from '../test-support/waiting.js';
 
 const children: ChildProcess[] = [];
 
@@ -61,8 +62,7 @@ describe('mcpkit inspect (CLI)', () => {
     });
     const url = await lineMatching(child, 'stdout', /open (http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/);
     assert.equal(new URL(url).port, String(port));
-    const deadline = Date.now() + 10_000;
-    while (!existsSync(record) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await waitFor(() => existsSync(record), WAIT_MS, 'the browser to be opened');
     assert.deepEqual(readFileSync(record, 'utf8').split('\n').filter(Boolean), [url]);
     assert.equal(await stop(child), 0);
   });

@@ -9,13 +9,13 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
 import { appDomainLabel } from '../host/apps/app-domain.js';
-import { officialAppHtml } from '../host/apps/test-helpers.js';
+import { officialAppHtml } from '../test-support/apps-harness.js';
 import { McpServer, registerApp } from '../server/index.js';
 import { serve } from '../transports/http-server/index.js';
 import type { RunningServer } from '../transports/http-server/index.js';
-import { NO_CHROMIUM, closePage, openPage, runFromPage, shot } from './test-helpers.js';
-import { launchChromium, startInspector } from './test-helpers.js';
-import type { RunningInspector } from './test-helpers.js';
+import { NO_CHROMIUM, closePage, openPage, runFromPage, shot } from '../test-support/inspector-harness.js';
+import { launchChromium, startInspector } from '../test-support/inspector-harness.js';
+import type { RunningInspector } from '../test-support/inspector-harness.js';
 
 const VIEW = `
 const app = new ExtApps.App({ name: 'extras-view', version: '1.0.0' });

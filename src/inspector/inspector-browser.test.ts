@@ -13,9 +13,16 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { validateWireMessage } from '../test-support/wire-schema.js';
-import { NO_CHROMIUM, closePage, lineMatching, openPage, runFromPage, shot } from './test-helpers.js';
+import {
+  NO_CHROMIUM,
+  closePage,
+  lineMatching,
+  openPage,
+  runFromPage,
+  shot,
+} from '../test-support/inspector-harness.js';
 import type { WireEntry } from './inspector-host.js';
-import { CLI, DEMO_STDIO, launchChromium } from './test-helpers.js';
+import { CLI, DEMO_STDIO, launchChromium } from '../test-support/inspector-harness.js';
 
 describe('inspector in Chromium', { skip: NO_CHROMIUM }, () => {
   let browser: Browser;

@@ -8,9 +8,9 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
-import { NO_CHROMIUM, closePage, openPage, runFromPage, shot } from './test-helpers.js';
-import { EVERYTHING, launchChromium, startInspector } from './test-helpers.js';
-import type { RunningInspector } from './test-helpers.js';
+import { NO_CHROMIUM, closePage, openPage, runFromPage, shot } from '../test-support/inspector-harness.js';
+import { EVERYTHING, launchChromium, startInspector } from '../test-support/inspector-harness.js';
+import type { RunningInspector } from '../test-support/inspector-harness.js';
 
 /** Generous: a loaded machine may take long to start a process; nothing here measures time. */
 const SLOW = { timeout: 60_000 };

@@ -6,9 +6,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
-import { NO_CHROMIUM, closePage, openPage, runFromPage, shot } from './test-helpers.js';
-import { EVERYTHING, launchChromium, startInspector } from './test-helpers.js';
-import type { RunningInspector } from './test-helpers.js';
+import { NO_CHROMIUM, closePage, openPage, runFromPage, shot } from '../test-support/inspector-harness.js';
+import { EVERYTHING, launchChromium, startInspector } from '../test-support/inspector-harness.js';
+import type { RunningInspector } from '../test-support/inspector-harness.js';
 
 describe('inspector and server-everything in Chromium', { skip: NO_CHROMIUM }, () => {
   let browser: Browser;

@@ -4,7 +4,8 @@
  * it (health, catalog, the wire history, logs, notices, pending questions) as a bounded
  * history plus a live event feed, and the operations the API exposes.
  */
-import { Host, InteractiveProvider, createTransport, parseHostConfig } from '../host/index.js';
+import { Host, InteractiveProvider, parseHostConfig } from '../host/index.js';
+import { createTransport } from '../host/node.js';
 import { appsClientCapabilities } from '../protocol/apps.js';
 import type { HostConfig, ServerConfig, ServerHealth } from '../host/index.js';
 import type { Transport } from '../jsonrpc/index.js';

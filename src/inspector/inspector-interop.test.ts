@@ -11,9 +11,16 @@ import type { ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
-import { NO_CHROMIUM, closePage, lineMatching, openPage, runFromPage, shot } from './test-helpers.js';
-import { CLI, DEMO_STDIO, launchChromium, startInspector } from './test-helpers.js';
-import type { RunningInspector } from './test-helpers.js';
+import {
+  NO_CHROMIUM,
+  closePage,
+  lineMatching,
+  openPage,
+  runFromPage,
+  shot,
+} from '../test-support/inspector-harness.js';
+import { CLI, DEMO_STDIO, launchChromium, startInspector } from '../test-support/inspector-harness.js';
+import type { RunningInspector } from '../test-support/inspector-harness.js';
 
 describe('inspector interop in Chromium', { skip: NO_CHROMIUM }, () => {
   let browser: Browser;

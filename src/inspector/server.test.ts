@@ -6,8 +6,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cookieName } from './request-guard.js';
-import { DEMO_STDIO, raw, startInspector } from './test-helpers.js';
-import type { RunningInspector } from './test-helpers.js';
+import { DEMO_STDIO, raw, startInspector } from '../test-support/inspector-harness.js';
+import type { RunningInspector } from '../test-support/inspector-harness.js';
 
 describe('inspector server', () => {
   let insp: RunningInspector;

@@ -7,8 +7,9 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HostError, startSandboxProxyServer } from '../host/index.js';
-import type { SandboxProxyServer } from '../host/index.js';
+import { HostError } from '../host/index.js';
+import { startSandboxProxyServer } from '../host/node.js';
+import type { SandboxProxyServer } from '../host/node.js';
 import { WireError } from '../jsonrpc/index.js';
 import type { InspectorEvent, InspectorHost } from './inspector-host.js';
 import { RequestGuard, cookieName, newToken } from './request-guard.js';

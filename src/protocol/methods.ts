@@ -1,241 +1,332 @@
+import type { EmptyResult, NotificationParams, RequestParams, Result } from './types/base.js';
+import type { CompleteRequestParams, CompleteResult } from './types/completion.js';
+import type {
+  ElicitationCompleteNotificationParams,
+  ElicitRequestParams,
+  ElicitResult,
+} from './types/elicitation.js';
+import type {
+  DiscoverRequestParams,
+  DiscoverResult,
+  InitializeRequestParams,
+  InitializeResult,
+  PingRequestParams,
+} from './types/lifecycle.js';
+import type { LoggingMessageNotificationParams, SetLevelRequestParams } from './types/logging.js';
+import type {
+  CancelledNotificationParams,
+  InitializedNotificationParams,
+  ProgressNotificationParams,
+  PromptListChangedNotificationParams,
+  ResourceListChangedNotificationParams,
+  RootsListChangedNotificationParams,
+  ToolListChangedNotificationParams,
+} from './types/notifications.js';
+import type {
+  GetPromptRequestParams,
+  GetPromptResult,
+  ListPromptsRequestParams,
+  ListPromptsResult,
+} from './types/prompts.js';
+import type {
+  ListResourcesRequestParams,
+  ListResourcesResult,
+  ListResourceTemplatesRequestParams,
+  ListResourceTemplatesResult,
+  ReadResourceRequestParams,
+  ReadResourceResult,
+  ResourceUpdatedNotificationParams,
+  SubscribeRequestParams,
+  UnsubscribeRequestParams,
+} from './types/resources.js';
+import type { ListRootsRequestParams, ListRootsResult } from './types/roots.js';
+import type { CreateMessageRequestParams, CreateMessageResult } from './types/sampling.js';
+import type {
+  SubscriptionsAcknowledgedNotificationParams,
+  SubscriptionsListenRequestParams,
+  SubscriptionsListenResult,
+} from './types/subscriptions.js';
+import type {
+  CancelTaskRequestParams,
+  CancelTaskResult,
+  GetTaskPayloadRequestParams,
+  GetTaskPayloadResult,
+  GetTaskRequestParams,
+  GetTaskResult,
+  ListTasksRequestParams,
+  ListTasksResult,
+  TaskStatusNotificationParams,
+} from './types/tasks.js';
+import type {
+  CallToolRequestParams,
+  CallToolResult,
+  ListToolsRequestParams,
+  ListToolsResult,
+} from './types/tools.js';
+import { notification, request } from './method-descriptor.js';
+import type { CapabilityRef, MethodDescriptor } from './method-descriptor.js';
 import type { ProtocolVersion } from './versions.js';
 
-/** Which role sends a message. */
-export type Sender = 'client' | 'server' | 'both';
-
-/** A capability path: which side must declare it, and where (dot-separated). */
-export interface CapabilityRef {
-  side: 'client' | 'server';
-  path: string;
-  /** The first revision that gates this method on the capability. */
-  since?: ProtocolVersion;
-}
-
-/**
- * Everything mcpkit needs to know about one method, in one place: its name, whether it is
- * a request or a notification, who sends it, the revisions that have it, and the
- * capability it needs.
- */
-export interface MethodDescriptor {
-  readonly method: string;
-  readonly kind: 'request' | 'notification';
-  readonly from: Sender;
-  /** First revision that has the method. */
-  readonly since: ProtocolVersion;
-  /** First revision that no longer has it. */
-  readonly removedIn?: ProtocolVersion;
-  readonly capability?: CapabilityRef;
-  /** The request may be answered with `input_required` (modern era). */
-  readonly mrtr?: boolean;
-  /** The result is cacheable (`ttlMs`, `cacheScope`) in the modern era. */
-  readonly cacheable?: boolean;
-}
+export type {
+  CapabilityRef,
+  MethodDescriptor,
+  NotificationType,
+  ParamsOf,
+  RequestType,
+  ResultOf,
+  Sender,
+  WireResult,
+} from './method-descriptor.js';
 
 const srv = (path: string, since?: ProtocolVersion): CapabilityRef =>
   since ? { side: 'server', path, since } : { side: 'server', path };
 const cli = (path: string): CapabilityRef => ({ side: 'client', path });
 
-const table: MethodDescriptor[] = [
+const table = [
   // Lifecycle and utilities
-  { method: 'initialize', kind: 'request', from: 'client', since: '2024-11-05', removedIn: '2026-07-28' },
-  {
+  request<InitializeRequestParams, InitializeResult>()({
+    method: 'initialize',
+    from: 'client',
+    since: '2024-11-05',
+    removedIn: '2026-07-28',
+  }),
+  notification<InitializedNotificationParams | undefined>()({
     method: 'notifications/initialized',
-    kind: 'notification',
     from: 'client',
     since: '2024-11-05',
     removedIn: '2026-07-28',
-  },
-  { method: 'ping', kind: 'request', from: 'both', since: '2024-11-05', removedIn: '2026-07-28' },
-  { method: 'server/discover', kind: 'request', from: 'client', since: '2026-07-28', cacheable: true },
-  { method: 'notifications/cancelled', kind: 'notification', from: 'both', since: '2024-11-05' },
-  { method: 'notifications/progress', kind: 'notification', from: 'both', since: '2024-11-05' },
+  }),
+  request<PingRequestParams | undefined, EmptyResult>()({
+    method: 'ping',
+    from: 'both',
+    since: '2024-11-05',
+    removedIn: '2026-07-28',
+  }),
+  request<DiscoverRequestParams | undefined, DiscoverResult>()({
+    method: 'server/discover',
+    from: 'client',
+    since: '2026-07-28',
+    cacheable: true,
+  }),
+  notification<CancelledNotificationParams>()({
+    method: 'notifications/cancelled',
+    from: 'both',
+    since: '2024-11-05',
+  }),
+  notification<ProgressNotificationParams>()({
+    method: 'notifications/progress',
+    from: 'both',
+    since: '2024-11-05',
+  }),
   // Tools
-  {
+  request<ListToolsRequestParams | undefined, ListToolsResult>()({
     method: 'tools/list',
-    kind: 'request',
     from: 'client',
     since: '2024-11-05',
     capability: srv('tools'),
     cacheable: true,
-  },
-  {
+  }),
+  request<CallToolRequestParams, CallToolResult>()({
     method: 'tools/call',
-    kind: 'request',
     from: 'client',
     since: '2024-11-05',
     capability: srv('tools'),
     mrtr: true,
-  },
-  {
+  }),
+  notification<ToolListChangedNotificationParams | undefined>()({
     method: 'notifications/tools/list_changed',
-    kind: 'notification',
     from: 'server',
     since: '2024-11-05',
     capability: srv('tools'),
-  },
+  }),
   // Resources
-  {
+  request<ListResourcesRequestParams | undefined, ListResourcesResult>()({
     method: 'resources/list',
-    kind: 'request',
     from: 'client',
     since: '2024-11-05',
     capability: srv('resources'),
     cacheable: true,
-  },
-  {
+  }),
+  request<ListResourceTemplatesRequestParams | undefined, ListResourceTemplatesResult>()({
     method: 'resources/templates/list',
-    kind: 'request',
     from: 'client',
     since: '2024-11-05',
     capability: srv('resources'),
     cacheable: true,
-  },
-  {
+  }),
+  request<ReadResourceRequestParams, ReadResourceResult>()({
     method: 'resources/read',
-    kind: 'request',
     from: 'client',
     since: '2024-11-05',
     capability: srv('resources'),
     mrtr: true,
     cacheable: true,
-  },
-  {
+  }),
+  request<SubscribeRequestParams, EmptyResult>()({
     method: 'resources/subscribe',
-    kind: 'request',
     from: 'client',
     since: '2024-11-05',
     removedIn: '2026-07-28',
     capability: srv('resources.subscribe'),
-  },
-  {
+  }),
+  request<UnsubscribeRequestParams, EmptyResult>()({
     method: 'resources/unsubscribe',
-    kind: 'request',
     from: 'client',
     since: '2024-11-05',
     removedIn: '2026-07-28',
     capability: srv('resources.subscribe'),
-  },
-  {
+  }),
+  notification<ResourceUpdatedNotificationParams>()({
     method: 'notifications/resources/updated',
-    kind: 'notification',
     from: 'server',
     since: '2024-11-05',
     capability: srv('resources'),
-  },
-  {
+  }),
+  notification<ResourceListChangedNotificationParams | undefined>()({
     method: 'notifications/resources/list_changed',
-    kind: 'notification',
     from: 'server',
     since: '2024-11-05',
     capability: srv('resources'),
-  },
+  }),
   // Prompts
-  {
+  request<ListPromptsRequestParams | undefined, ListPromptsResult>()({
     method: 'prompts/list',
-    kind: 'request',
     from: 'client',
     since: '2024-11-05',
     capability: srv('prompts'),
     cacheable: true,
-  },
-  {
+  }),
+  request<GetPromptRequestParams, GetPromptResult>()({
     method: 'prompts/get',
-    kind: 'request',
     from: 'client',
     since: '2024-11-05',
     capability: srv('prompts'),
     mrtr: true,
-  },
-  {
+  }),
+  notification<PromptListChangedNotificationParams | undefined>()({
     method: 'notifications/prompts/list_changed',
-    kind: 'notification',
     from: 'server',
     since: '2024-11-05',
     capability: srv('prompts'),
-  },
+  }),
   // Completion and logging
-  {
+  request<CompleteRequestParams, CompleteResult>()({
     method: 'completion/complete',
-    kind: 'request',
     from: 'client',
     since: '2024-11-05',
     capability: srv('completions', '2025-03-26'),
-  },
-  {
+  }),
+  request<SetLevelRequestParams, EmptyResult>()({
     method: 'logging/setLevel',
-    kind: 'request',
     from: 'client',
     since: '2024-11-05',
     removedIn: '2026-07-28',
     capability: srv('logging'),
-  },
-  {
+  }),
+  notification<LoggingMessageNotificationParams>()({
     method: 'notifications/message',
-    kind: 'notification',
     from: 'server',
     since: '2024-11-05',
     capability: srv('logging'),
-  },
+  }),
   // Client features (server-to-client requests in the legacy era; MRTR input requests in the modern era)
-  {
+  request<CreateMessageRequestParams, CreateMessageResult>()({
     method: 'sampling/createMessage',
-    kind: 'request',
     from: 'server',
     since: '2024-11-05',
     capability: cli('sampling'),
-  },
-  {
+  }),
+  request<ElicitRequestParams, ElicitResult>()({
     method: 'elicitation/create',
-    kind: 'request',
     from: 'server',
     since: '2025-06-18',
     capability: cli('elicitation'),
-  },
-  { method: 'roots/list', kind: 'request', from: 'server', since: '2024-11-05', capability: cli('roots') },
-  {
+  }),
+  request<ListRootsRequestParams | undefined, ListRootsResult>()({
+    method: 'roots/list',
+    from: 'server',
+    since: '2024-11-05',
+    capability: cli('roots'),
+  }),
+  notification<RootsListChangedNotificationParams | undefined>()({
     method: 'notifications/roots/list_changed',
-    kind: 'notification',
     from: 'client',
     since: '2024-11-05',
     removedIn: '2026-07-28',
     capability: cli('roots'),
-  },
-  {
+  }),
+  notification<ElicitationCompleteNotificationParams>()({
     method: 'notifications/elicitation/complete',
-    kind: 'notification',
     from: 'server',
     since: '2025-11-25',
     removedIn: '2026-07-28',
-  },
+  }),
   // Subscriptions (modern)
-  { method: 'subscriptions/listen', kind: 'request', from: 'client', since: '2026-07-28' },
-  {
+  request<SubscriptionsListenRequestParams, SubscriptionsListenResult>()({
+    method: 'subscriptions/listen',
+    from: 'client',
+    since: '2026-07-28',
+  }),
+  notification<SubscriptionsAcknowledgedNotificationParams>()({
     method: 'notifications/subscriptions/acknowledged',
-    kind: 'notification',
     from: 'server',
     since: '2026-07-28',
-  },
+  }),
   // Tasks (2025-11-25 core; an extension afterwards)
   // tasks/get and tasks/cancel continue in the tasks extension (client to server only there).
-  { method: 'tasks/get', kind: 'request', from: 'both', since: '2025-11-25' },
-  { method: 'tasks/result', kind: 'request', from: 'both', since: '2025-11-25', removedIn: '2026-07-28' },
-  { method: 'tasks/list', kind: 'request', from: 'both', since: '2025-11-25', removedIn: '2026-07-28' },
-  { method: 'tasks/cancel', kind: 'request', from: 'both', since: '2025-11-25' },
-  { method: 'tasks/update', kind: 'request', from: 'client', since: '2026-07-28' },
-  { method: 'notifications/tasks', kind: 'notification', from: 'server', since: '2026-07-28' },
-  {
-    method: 'notifications/tasks/status',
-    kind: 'notification',
+  request<GetTaskRequestParams, GetTaskResult>()({ method: 'tasks/get', from: 'both', since: '2025-11-25' }),
+  request<GetTaskPayloadRequestParams, GetTaskPayloadResult>()({
+    method: 'tasks/result',
     from: 'both',
     since: '2025-11-25',
     removedIn: '2026-07-28',
-  },
-];
+  }),
+  request<ListTasksRequestParams | undefined, ListTasksResult>()({
+    method: 'tasks/list',
+    from: 'both',
+    since: '2025-11-25',
+    removedIn: '2026-07-28',
+  }),
+  request<CancelTaskRequestParams, CancelTaskResult>()({
+    method: 'tasks/cancel',
+    from: 'both',
+    since: '2025-11-25',
+  }),
+  request<RequestParams, Result>()({ method: 'tasks/update', from: 'client', since: '2026-07-28' }),
+  notification<NotificationParams>()({ method: 'notifications/tasks', from: 'server', since: '2026-07-28' }),
+  notification<TaskStatusNotificationParams>()({
+    method: 'notifications/tasks/status',
+    from: 'both',
+    since: '2025-11-25',
+    removedIn: '2026-07-28',
+  }),
+] as const;
 
 const byName: ReadonlyMap<string, MethodDescriptor> = new Map(table.map((d) => [d.method, d]));
 
+/** Every descriptor of the table, as its own literal type. */
+export type AnyMethodType = (typeof table)[number];
+
 /** All method descriptors, in a stable order. */
 export const METHODS: readonly MethodDescriptor[] = table;
+
+/**
+ * The typed descriptor of every method MCP defines, by name: what `Session.request` and
+ * `Client` take to make a typed request without a cast.
+ *
+ * @example
+ * ```ts
+ * const { tools } = await session.request(Method['tools/list'], {});
+ * ```
+ */
+export const Method = Object.fromEntries(table.map((d) => [d.method, d])) as {
+  readonly [D in AnyMethodType as D['method']]: D;
+};
+
+/** Whether a 2026-07-28 server may answer this request with `input_required` (its `mrtr` flag). */
+export function isMrtrMethod(method: string): boolean {
+  return byName.get(method)?.mrtr === true;
+}
 
 /** The descriptor of a method, if MCP defines it. A Map, so `__proto__` and friends are never found. */
 export function describeMethod(method: string): MethodDescriptor | undefined {

@@ -1,5 +1,6 @@
-/** A change a server announces to interested clients. */
-export type ChangeEvent = { kind: 'tools' | 'prompts' | 'resources' } | { kind: 'resource'; uri: string };
+import type { ChangeEvent } from '../protocol/change-event.js';
+
+export type { ChangeEvent };
 
 /**
  * Fans change events out to every node that serves clients. The default is in-process;

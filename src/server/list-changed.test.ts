@@ -6,9 +6,10 @@ import { afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createEverythingServer } from '../demo/everything-server.js';
 import { createMemoryPair } from '../transports/memory/index.js';
-import { delay, openClient, until } from '../test-support/mcp-harness.js';
+import { openClient } from '../test-support/mcp-harness.js';
 import type { TestClient } from '../test-support/mcp-harness.js';
 import type { McpServer } from './index.js';
+import { delay, waitFor } from '../test-support/waiting.js';
 
 const open: Array<{ server: McpServer; client: TestClient }> = [];
 afterEach(async () => {
@@ -28,10 +29,10 @@ describe('list_changed coalescing', () => {
     open.push({ server, client });
     const changes = (): number => client.tap.notifications('notifications/tools/list_changed').length;
     for (let i = 0; i < 1000; i++) server.tool({ name: `burst_${i}`, input: { type: 'object' } }, () => 'x');
-    await until(() => changes() === 1);
+    await waitFor(() => changes() === 1);
     await delay(50);
     assert.equal(changes(), 1, 'one notification for the burst');
     server.tool({ name: 'later', input: { type: 'object' } }, () => 'x');
-    await until(() => changes() === 2);
+    await waitFor(() => changes() === 2);
   });
 });

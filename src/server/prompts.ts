@@ -4,27 +4,40 @@ import type { Icon } from '../protocol/types/base.js';
 import type { Completer } from './resources.js';
 import type { ServerContext } from './server-context.js';
 
+/** One argument of a prompt. */
 export interface PromptArgumentDefinition {
+  /** The name clients pass it by. */
   name: string;
+  /** A human-readable name for display. */
   title?: string;
+  /** What it means, for the user. */
   description?: string;
+  /** Whether a call must pass it (default false). */
   required?: boolean;
   /** Completion of this argument's value. */
   complete?: Completer;
 }
 
+/** A prompt as an author declares it: what it is called, what it takes, what it returns. */
 export interface PromptDefinition {
+  /** The name clients get it by. */
   name: string;
+  /** A human-readable name for display. */
   title?: string;
+  /** What it does, for the model and the user. */
   description?: string;
+  /** Its arguments (prompt arguments are strings), each with its own completion. */
   arguments?: PromptArgumentDefinition[];
+  /** Icons for display. */
   icons?: Icon[];
+  /** Extra metadata, sent as is. */
   _meta?: Record<string, unknown>;
 }
 
-/** What a prompt handler returns: the full result, or just its messages. */
+/** What a prompt handler may return: a full result, or its messages as a shortcut. */
 export type PromptReturn = GetPromptResult | PromptMessage[];
 
+/** Runs a prompt: gets its checked arguments and the call's context, returns its messages. */
 export type PromptHandler = (
   args: Record<string, string>,
   ctx: ServerContext,

@@ -9,9 +9,9 @@ import { Client } from '../client/index.js';
 import type { HandlerContext } from '../client/index.js';
 import { LocalError } from '../jsonrpc/index.js';
 import { createMemoryPair } from '../transports/memory/index.js';
-import { within } from '../client/test-helpers.js';
 import { McpServer } from './index.js';
 import type { ServerContext } from './index.js';
+import { within } from '../test-support/waiting.js';
 
 const TIMEOUT_MS = 1000;
 

@@ -1,7 +1,8 @@
 import { WireError } from '../jsonrpc/index.js';
 import type { Params, RequestId, Transport } from '../jsonrpc/index.js';
 import { MetaKey } from '../protocol/meta-keys.js';
-import { Session } from '../session/index.js';
+import { isMrtrMethod } from '../protocol/methods.js';
+import { Session, serverRole } from '../session/index.js';
 import type { Implementation, RequestContext, RequestHandler, SessionLogger } from '../session/index.js';
 import { LocalChangeBus } from './change-bus.js';
 import type { ChangeBus, ChangeEvent } from './change-bus.js';
@@ -87,8 +88,6 @@ interface ListenStream {
 }
 
 type ListKey = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
-
-const MRTR_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
 
 /**
  * One MCP server definition that serves any number of connections, in both protocol eras.
@@ -192,8 +191,8 @@ export class McpServer {
   // ------------------------------------------------------------ registration
 
   /**
-   * Registers a tool. Its schemas are converted and compiled now, once; connections that
-   * asked are told the tool list changed.
+   * Registers a tool: its definition is checked and its wire form and schemas are built now,
+   * once; connections that asked are told the tool list changed. `remove()` undoes it.
    */
   tool<S extends SchemaInput>(definition: ToolDefinition<S>, handler: ToolHandler<S>): Registration {
     const entry = buildTool(definition as ToolDefinition, handler as ToolHandler<never>);
@@ -209,7 +208,10 @@ export class McpServer {
     };
   }
 
-  /** Registers a fixed resource. */
+  /**
+   * Registers a resource: its definition is checked and its wire form built now, once;
+   * connections that asked are told the resource list changed. `remove()` undoes it.
+   */
   resource(definition: ResourceDefinition, read: ReadHandler): Registration {
     const entry = buildResource(definition, read);
     this.resources.set(definition.uri, entry);
@@ -217,7 +219,11 @@ export class McpServer {
     return this.remover(this.resources, definition.uri, entry, 'resources');
   }
 
-  /** Registers a resource template (RFC 6570). */
+  /**
+   * Registers a resource template (RFC 6570): its definition is checked and its wire form
+   * built now, once; connections that asked are told the resource list changed. `remove()`
+   * undoes it.
+   */
   resourceTemplate(definition: ResourceTemplateDefinition, read: TemplateReadHandler): Registration {
     const entry = buildTemplate(definition, read);
     this.templates.set(definition.uriTemplate, entry);
@@ -225,7 +231,10 @@ export class McpServer {
     return this.remover(this.templates, definition.uriTemplate, entry, 'resources');
   }
 
-  /** Registers a prompt. */
+  /**
+   * Registers a prompt: its definition is checked and its wire form built now, once;
+   * connections that asked are told the prompt list changed. `remove()` undoes it.
+   */
   prompt(definition: PromptDefinition, handler: PromptHandler): Registration {
     const entry = buildPrompt(definition, handler);
     this.prompts.set(definition.name, entry);
@@ -344,7 +353,7 @@ export class McpServer {
    */
   async connect(transport: Transport): Promise<Session> {
     const session = new Session({
-      role: 'server',
+      role: serverRole,
       info: this.info,
       capabilities: (this.connectCapabilities ??= this.capabilities()),
       ...(this.options.instructions !== undefined ? { instructions: this.options.instructions } : {}),
@@ -395,7 +404,7 @@ export class McpServer {
     inner: (ctx: ServerContext) => unknown,
   ): Promise<unknown> {
     let mrtr: MrtrState | undefined;
-    if (rc.era === 'modern' && MRTR_METHODS.has(rc.method)) {
+    if (rc.era === 'modern' && isMrtrMethod(rc.method)) {
       mrtr = await restoreState(this.codec, rc.method, params, rc.authInfo);
     }
     const ctx = new ServerContext(rc, mrtr, this.options.timeoutMs);

@@ -9,11 +9,12 @@ import { afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ErrorCode, WireError } from '../jsonrpc/index.js';
 import { createMemoryPair } from '../transports/memory/index.js';
-import { openClient, until } from '../test-support/mcp-harness.js';
+import { openClient } from '../test-support/mcp-harness.js';
 import type { Obj, TestClient } from '../test-support/mcp-harness.js';
 import { McpServer } from './server.js';
 import type { ServerOptions } from './server.js';
 import { toolError } from './tools.js';
+import { WAIT_MS, waitFor } from '../test-support/waiting.js';
 
 const REV = '2025-11-25';
 const RELATED = 'io.modelcontextprotocol/related-task';
@@ -90,17 +91,6 @@ async function startTask(c: TestClient, name: string, args: Obj = {}, task: Obj 
   return t;
 }
 
-/** Polls an async condition until it holds (or fails after `ms`). */
-async function eventually<T>(check: () => Promise<T | false | undefined>, ms = 3000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 const isWire = (code: number, text?: RegExp) => (e: unknown) =>
   e instanceof WireError && e.code === code && (text === undefined || text.test(e.message));
 
@@ -126,7 +116,7 @@ describe('tasks 2025-11-25: server', () => {
     assert.ok(!Number.isNaN(Date.parse(String(t.createdAt))));
     const got = await c.request('tasks/get', { taskId: t.taskId });
     assert.equal(got.taskId, t.taskId);
-    await eventually(
+    await waitFor(
       async () => (await c.request('tasks/get', { taskId: t.taskId })).statusMessage === 'thinking',
     );
     const result = c.request('tasks/result', { taskId: t.taskId });
@@ -163,7 +153,7 @@ describe('tasks 2025-11-25: server', () => {
     const { server } = taskServer();
     const c = await connect(server);
     const t = await startTask(c, 'ask');
-    await eventually(
+    await waitFor(
       async () => (await c.request('tasks/get', { taskId: t.taskId })).status === 'input_required',
     );
     const r = await c.request('tasks/result', { taskId: t.taskId });
@@ -179,7 +169,7 @@ describe('tasks 2025-11-25: server', () => {
     const t = await startTask(c, 'hang');
     const cancelled = await c.request('tasks/cancel', { taskId: t.taskId });
     assert.equal(cancelled.status, 'cancelled');
-    await until(() => probe.seenAbort);
+    await waitFor(() => probe.seenAbort);
     assert.equal((await c.request('tasks/get', { taskId: t.taskId })).status, 'cancelled');
     await assert.rejects(
       c.request('tasks/cancel', { taskId: t.taskId }),
@@ -255,8 +245,8 @@ describe('tasks 2025-11-25: server', () => {
     const c = await connect(server);
     const t = await startTask(c, 'hang', {}, { ttl: 3_600_000 });
     assert.equal(t.ttl, 400);
-    await until(() => probe.seenAbort, 5000);
-    await eventually(async () => {
+    await waitFor(() => probe.seenAbort, WAIT_MS);
+    await waitFor(async () => {
       try {
         await c.request('tasks/get', { taskId: t.taskId });
         return false;

@@ -15,20 +15,11 @@ import { createMemoryPair } from '../transports/memory/index.js';
 import { openClient } from '../test-support/mcp-harness.js';
 import type { Obj, TestClient } from '../test-support/mcp-harness.js';
 import type { McpServer } from './server.js';
+import { waitFor } from '../test-support/waiting.js';
 
 const MODERN = '2026-07-28';
 const EXT = 'io.modelcontextprotocol/tasks';
 const WITH_EXT = { elicitation: {}, sampling: {}, extensions: { [EXT]: {} } };
-
-async function eventually<T>(check: () => Promise<T | false | undefined>, ms = 5000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 // The extension's own schema (vendored under test/fixtures/ext-tasks): every task message
 // the server sends in this generation is checked against it at the end.
@@ -91,7 +82,7 @@ describe('tasks extension (2026-07-28): server', () => {
   });
 
   const terminal = (taskId: unknown) =>
-    eventually(async () => {
+    waitFor(async () => {
       const t = await c.request('tasks/get', { taskId });
       return ['completed', 'failed', 'cancelled'].includes(String(t.status)) ? t : false;
     });
@@ -138,7 +129,7 @@ describe('tasks extension (2026-07-28): server', () => {
 
   test('input_required: inputRequests on tasks/get, answered with tasks/update (one at a time)', async () => {
     const t = await c.callTool('multi_input');
-    const waiting = await eventually(async () => {
+    const waiting = await waitFor(async () => {
       const g = await c.request('tasks/get', { taskId: t.taskId });
       return Object.keys((g.inputRequests ?? {}) as Obj).length === 2 ? g : false;
     });
@@ -219,7 +210,7 @@ describe('tasks extension (2026-07-28): server', () => {
       ['raw-list', 'tasks/list'],
     ] as const) {
       c.session.sendRaw({ jsonrpc: '2.0', id, method, params: { taskId: 'x', _meta: meta } });
-      const reply = await eventually(async () => c.tap.responses(id)[0]);
+      const reply = await waitFor(async () => c.tap.responses(id)[0]);
       assert.equal((reply.error as Obj).code, ErrorCode.MethodNotFound);
     }
   });
@@ -236,7 +227,7 @@ describe('tasks extension (2026-07-28): server', () => {
   test('notifications/tasks arrive on subscriptions/listen for the listed task ids', async () => {
     const t = await c.callTool('slow_compute', { seconds: 0.3, label: 'watched' });
     const listen = c.session.request('subscriptions/listen', { notifications: { taskIds: [t.taskId] } });
-    const got = await eventually(async () =>
+    const got = await waitFor(async () =>
       c.tap
         .notifications('notifications/tasks')
         .find((n) => (n.params as Obj).taskId === t.taskId && (n.params as Obj).status === 'completed'),

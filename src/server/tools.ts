@@ -10,12 +10,15 @@ import type { ServerContext } from './server-context.js';
 /** What a tool handler may return: a full result, or plain text as a shortcut. */
 export type ToolReturn = CallToolResult | string;
 
-/** A tool as an author declares it. */
+/** A tool as an author declares it: what it is called, what it takes, what it returns. */
 export interface ToolDefinition<S extends SchemaInput = SchemaInput> {
+  /** The name clients call it by (1 to 128 characters). */
   name: string;
+  /** A human-readable name for display. */
   title?: string;
+  /** What it does, for the model and the user. */
   description?: string;
-  /** Input schema: Standard Schema (zod, valibot, arktype) or raw JSON Schema. Defaults to any object. */
+  /** Its arguments, as an input schema: Standard Schema (zod, valibot, arktype) or raw JSON Schema. Defaults to any object. */
   input?: S;
   /** The JSON Schema to list when `input` is a Standard Schema that cannot describe itself. */
   inputJsonSchema?: JsonSchemaObject;
@@ -23,6 +26,7 @@ export interface ToolDefinition<S extends SchemaInput = SchemaInput> {
   output?: SchemaInput;
   outputJsonSchema?: JsonSchemaObject;
   annotations?: ToolAnnotations;
+  /** Icons for display. */
   icons?: Icon[];
   /**
    * `taskSupport`: whether `tools/call` may (`optional`), must (`required`) or must not
@@ -34,9 +38,11 @@ export interface ToolDefinition<S extends SchemaInput = SchemaInput> {
    * so the handler can first settle questions synchronously (default false).
    */
   deferTask?: boolean;
+  /** Extra metadata, sent as is. */
   _meta?: Record<string, unknown>;
 }
 
+/** Runs a tool: gets its validated arguments and the call's context, returns its result. */
 export type ToolHandler<S extends SchemaInput = SchemaInput> = (
   args: InferOutput<S>,
   ctx: ServerContext,

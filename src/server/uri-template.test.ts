@@ -348,14 +348,15 @@ describe('UriTemplate.match', () => {
       assert.ok(uri.length <= 64 * 1024, 'input must get past the length cap');
       const t = UriTemplate.parse(template);
       // Best of three, so a GC pause or a cold JIT cannot flake the test. The bound is loose
-      // for a loaded CI machine (typical: ~2 ms); a backtracking matcher takes seconds.
+      // for a loaded CI machine (typical: ~2 ms; no wall-clock bound under 1 s); a
+      // backtracking matcher takes far longer on these inputs.
       let best = Infinity;
       for (let run = 0; run < 3; run++) {
         const started = performance.now();
         assert.equal(t.match(uri), null, template);
         best = Math.min(best, performance.now() - started);
       }
-      assert.ok(best < 250, `${template} took ${best.toFixed(1)} ms`);
+      assert.ok(best < 1000, `${template} took ${best.toFixed(1)} ms`);
     }
   });
 });

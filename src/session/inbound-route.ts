@@ -8,6 +8,7 @@ import type { LegacyState } from './lifecycle.js';
 import { modernOnly } from './lifecycle.js';
 import { readModernMeta } from './modern-meta.js';
 import type { PeerInfo } from './request-context.js';
+import type { SessionRole } from './session-role.js';
 
 /** Under which version, era and peer facts an inbound request is served. */
 export interface InboundRoute {
@@ -19,7 +20,6 @@ export interface InboundRoute {
 
 /** What routing needs to know about the session. */
 export interface RouteState {
-  readonly role: 'client' | 'server';
   readonly versions: readonly string[];
   readonly capabilities: Record<string, unknown>;
   readonly legacyState: LegacyState;
@@ -30,27 +30,16 @@ export interface RouteState {
 }
 
 /**
- * Decides the era of one inbound request. On a server, a request carrying the modern
+ * Decides the era of one inbound request to a server. A request carrying the modern
  * `_meta` fields is served statelessly under its own version; anything else belongs to the
  * legacy session, which must have been initialized (ping excepted). `initialize` itself is
  * the caller's to handle, signalled by the string `'initialize'`.
  */
-export function routeInbound(
+export function routeServerRequest(
   s: RouteState,
   method: string,
   params: Params,
 ): InboundRoute | WireError | 'initialize' {
-  if (s.role === 'client') {
-    if (s.era === 'modern') {
-      return WireError.invalidRequest(`Servers send no requests in protocol ${s.protocolVersion}`);
-    }
-    return {
-      version: s.protocolVersion ?? LATEST_LEGACY_VERSION,
-      era: 'legacy',
-      peerCapabilities: s.peerCapabilities ?? {},
-      peerInfo: s.peerInfo,
-    };
-  }
   // The -32022 list names what this endpoint serves in the modern era, as server/discover does.
   const modern = readModernMeta(params, modernOnly(s.versions));
   if (modern instanceof WireError) return modern;
@@ -94,21 +83,22 @@ export function routeInbound(
  * or when it needs a capability we did not declare. Methods MCP does not define pass.
  */
 export function refuseMethod(
-  role: 'client' | 'server',
+  role: SessionRole,
   capabilities: Record<string, unknown>,
   method: string,
   version: string,
 ): WireError | undefined {
+  if (role.checkMethods === false) return undefined;
   const d = describeMethod(method);
   if (!d) return undefined;
-  const peerRole = role === 'server' ? 'client' : 'server';
+  const peerRole = role.peer;
   if (d.kind !== 'request' || !canSend(d, peerRole) || !methodInRevision(d, version)) {
     return WireError.methodNotFound(`${method} (not a ${peerRole} request in protocol ${version})`);
   }
   const cap = d.capability;
   if (
     cap &&
-    cap.side === role &&
+    cap.side === role.name &&
     !(cap.since && version < cap.since) &&
     !hasCapability(capabilities, cap.path)
   ) {

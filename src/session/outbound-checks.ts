@@ -1,10 +1,11 @@
 import { LocalError } from '../jsonrpc/index.js';
 import { canSend, describeMethod, hasCapability, methodInRevision } from '../protocol/methods.js';
 import type { Era } from '../protocol/versions.js';
+import type { SessionRole } from './session-role.js';
 
 /** What the outbound checks need to know about the session. */
 export interface OutboundState {
-  readonly role: 'client' | 'server';
+  readonly role: SessionRole;
   readonly era: Era | undefined;
   readonly protocolVersion: string | undefined;
   readonly capabilities: Record<string, unknown>;
@@ -21,21 +22,24 @@ export function refuseOutbound(
   method: string,
   kind: 'request' | 'notification',
 ): LocalError | undefined {
+  if (s.role.checkMethods === false) return undefined;
   const d = describeMethod(method);
   if (!d) return undefined;
-  if (d.kind !== kind || !canSend(d, s.role)) {
-    return new LocalError('CapabilityNotSupported', `A ${s.role} does not send ${method}`);
+  const role = s.role;
+  if (d.kind !== kind || !canSend(d, role.name)) {
+    return new LocalError('CapabilityNotSupported', `A ${role.name} does not send ${method}`);
   }
   const version = s.protocolVersion;
   if (version !== undefined && !methodInRevision(d, version)) {
     return new LocalError('CapabilityNotSupported', `${method} does not exist in protocol ${version}`);
   }
-  if (s.role === 'server' && kind === 'request' && s.era === 'modern') {
-    return new LocalError('CapabilityNotSupported', `Servers send no requests in protocol ${version}`);
+  if (kind === 'request') {
+    const refusal = role.refuseRequest(method, s.era, version);
+    if (refusal) return refusal;
   }
   const cap = d.capability;
   if (!cap || (cap.since && version !== undefined && version < cap.since)) return undefined;
-  if (cap.side === s.role) {
+  if (cap.side === role.name) {
     if (d.kind === 'notification' && !hasCapability(s.capabilities, cap.path)) {
       return new LocalError(
         'CapabilityNotSupported',
@@ -45,10 +49,9 @@ export function refuseOutbound(
     return undefined;
   }
   if (s.peerCapabilities && !hasCapability(s.peerCapabilities, cap.path)) {
-    const peer = s.role === 'client' ? 'server' : 'client';
     return new LocalError(
       'CapabilityNotSupported',
-      `The ${peer} did not declare the "${cap.path}" capability needed for ${method}`,
+      `The ${role.peer} did not declare the "${cap.path}" capability needed for ${method}`,
     );
   }
   return undefined;

@@ -2,8 +2,9 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ErrorCode, WireError } from '../jsonrpc/index.js';
 import { assertWireMessage } from '../test-support/wire-schema.js';
-import { CLIENT_INFO, deferred, initializedServer, settle, withRawPeer } from './test-helpers.js';
-import type { Msg } from './test-helpers.js';
+import { CLIENT_INFO, initializedServer, withRawPeer } from '../test-support/session-peers.js';
+import type { Msg } from '../test-support/session-peers.js';
+import { deferred, settle, waitFor } from '../test-support/waiting.js';
 
 const BATCH_VERSION = '2025-03-26';
 
@@ -238,11 +239,7 @@ describe('large batches yield', () => {
     let timerAt = -1;
     setTimeout(() => (timerAt = calls.length), 0);
     await peer.send(Array.from({ length: 100 }, (_, i) => req(i + 1, 'x/echo', { v: i })));
-    let batch: Msg[] | undefined;
-    for (let i = 0; i < 200 && !batch; i++) {
-      batch = peer.received.find((m): m is Msg[] => Array.isArray(m));
-      if (!batch) await new Promise((r) => setTimeout(r, 10));
-    }
+    const batch = await waitFor(() => peer.received.find((m): m is Msg[] => Array.isArray(m)));
     assert.equal(batch?.length, 100, 'every item answered, in one batch response');
     assert.equal(calls.length, 100);
     assert.ok(timerAt >= 0 && timerAt < 100, `other work ran during the batch (after ${timerAt} items)`);

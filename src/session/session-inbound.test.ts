@@ -8,17 +8,16 @@ import type { RequestHandler } from './session-types.js';
 import {
   CLIENT_INFO,
   SERVER_INFO,
-  deferred,
   initializedClient,
   initializedServer,
   sessionPair,
   quiet,
-  settle,
   stateOf,
   withRawPeer,
   wrappedWithRawPeer,
-} from './test-helpers.js';
-import type { Msg } from './test-helpers.js';
+} from '../test-support/session-peers.js';
+import type { Msg } from '../test-support/session-peers.js';
+import { settle, deferred } from '../test-support/waiting.js';
 
 function assertError(m: Msg, id: unknown, code: number): void {
   assert.equal(m.id, id, `wrong id in ${JSON.stringify(m)}`);

@@ -8,10 +8,10 @@ import {
   SERVER_INFO,
   initializedServer,
   sessionPair,
-  settle,
   withRawPeer,
-} from './test-helpers.js';
-import type { Msg, Obj } from './test-helpers.js';
+} from '../test-support/session-peers.js';
+import type { Msg, Obj } from '../test-support/session-peers.js';
+import { settle } from '../test-support/waiting.js';
 
 const LEGACY = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'] as const;
 

@@ -12,10 +12,10 @@ import {
   modernMeta,
   quiet,
   sessionPair,
-  settle,
   withRawPeer,
-} from './test-helpers.js';
-import type { Msg, Obj } from './test-helpers.js';
+} from '../test-support/session-peers.js';
+import type { Msg, Obj } from '../test-support/session-peers.js';
+import { settle } from '../test-support/waiting.js';
 
 function assertError(m: Msg, id: unknown, code: number): void {
   assert.equal(m.id, id, `wrong id in ${JSON.stringify(m)}`);

@@ -15,12 +15,12 @@ import {
   sessionPair,
   quiet,
   rejectionOf,
-  settle,
   stateOf,
   withRawPeer,
   wrappedWithRawPeer,
-} from './test-helpers.js';
-import type { Msg } from './test-helpers.js';
+} from '../test-support/session-peers.js';
+import type { Msg } from '../test-support/session-peers.js';
+import { settle } from '../test-support/waiting.js';
 
 function tokenOf(req: Msg): unknown {
   const meta = req.params?._meta as Record<string, unknown> | undefined;

@@ -1,6 +1,7 @@
 import type { Params } from '../jsonrpc/index.js';
 import type { RequestContext } from './request-context.js';
 import type { Session } from './session.js';
+import type { SessionRole } from './session-role.js';
 
 export type Role = 'client' | 'server';
 
@@ -23,7 +24,11 @@ export interface Implementation {
 }
 
 export interface SessionOptions {
-  role: Role;
+  /**
+   * The end of the connection this session plays: `clientRole` or `serverRole` (the
+   * strings `'client'` and `'server'` name the same objects).
+   */
+  role: SessionRole | Role;
   /** Our name and version, sent as clientInfo or serverInfo. */
   info: Implementation;
   /** Capabilities we declare. Requests needing one we did not declare are refused. */
@@ -34,13 +39,6 @@ export interface SessionOptions {
   versions?: readonly string[];
   /** Default timeout for outbound requests (60 s). */
   timeoutMs?: number;
-  /**
-   * Check each MCP method's direction, revision and capability, both ways (default true).
-   * False for a dialect where both sides send what MCP gives to one (the MCP Apps view
-   * channel: the view calls the host's tools, the host calls the view's); the handlers
-   * registered are then the only gate.
-   */
-  checkMethods?: boolean;
   /** Hard upper bound for outbound requests, progress or not (10 min). */
   maxTotalTimeoutMs?: number;
   /** Handlers shared by many sessions; read, never copied. */

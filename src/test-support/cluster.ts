@@ -11,6 +11,7 @@ import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { waitFor } from './waiting.js';
 
 const CLI = fileURLToPath(new URL('../cli/main.js', import.meta.url));
 
@@ -70,10 +71,9 @@ async function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Pr
 }
 
 /** Resolves once something accepts TCP connections on the port. */
-async function listening(port: number, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const ok = await new Promise<boolean>((resolve) => {
+async function listening(port: number, timeoutMs = 15_000): Promise<void> {
+  const accepts = (): Promise<boolean> =>
+    new Promise<boolean>((resolve) => {
       const s = connect(port, '127.0.0.1');
       s.once('connect', () => {
         s.destroy();
@@ -81,10 +81,7 @@ async function listening(port: number, timeoutMs = 10_000): Promise<void> {
       });
       s.once('error', () => resolve(false));
     });
-    if (ok) return;
-    if (Date.now() > deadline) throw new Error(`nothing listens on ${port} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await waitFor(accepts, timeoutMs, `something to listen on ${port}`);
 }
 
 export interface RedisProcess {

@@ -1,9 +1,11 @@
 /**
  * Test-only support for integration scenarios: each scenario runs with our `Client` against
  * the demo "everything" server (lists paged by 2) over every transport × era combination
- * — in-memory and stdio (a real child, `dist/demo/everything-stdio.js`), legacy 2025-11-25
- * and modern 2026-07-28. One server (one child on stdio) and one client per combination,
- * shared by its scenarios. Every message either side sends is checked against the official
+ * the transport allows — in-memory, stdio (a real child, `dist/demo/everything-stdio.js`)
+ * and Streamable HTTP (a real loopback server, `serve()`) in legacy 2025-11-25 and modern
+ * 2026-07-28, and legacy HTTP+SSE (the same `serve()`, its `/sse` endpoint) in the legacy
+ * era only, the only one it has. One server (one child on stdio) and one client per
+ * combination, shared by its scenarios. Every message either side sends is checked against the official
  * schema of the revision in use.
  *
  * Not part of the public API: nothing outside tests should import this module.
@@ -15,15 +17,26 @@ import type { ClientOptions } from '../client/index.js';
 import type { Transport } from '../jsonrpc/index.js';
 import type { Tool } from '../protocol/types/index.js';
 import { createEverythingServer } from '../demo/everything-server.js';
-import { ROOTS, elicit, sample } from '../demo/test-helpers.js';
+import { ROOTS, elicit, sample } from './demo-cases.js';
 import type { McpServer } from '../server/index.js';
 import { createMemoryPair } from '../transports/memory/index.js';
 import { StdioClientTransport } from '../transports/stdio/index.js';
+import { serve } from '../transports/http-server/node-adapter.js';
+import type { RunningServer } from '../transports/http-server/node-adapter.js';
+import { SseClientTransport, StreamableHttpClientTransport } from '../transports/http-client/node.js';
 import { WireTap } from './mcp-harness.js';
 import type { Obj } from './mcp-harness.js';
 
-export type TransportKind = 'memory' | 'stdio';
+export type TransportKind = 'memory' | 'stdio' | 'http' | 'sse';
 export type EraKind = 'legacy' | 'modern';
+
+/** Every transport and the eras it carries: legacy HTTP+SSE predates the modern era. */
+export const MATRIX: ReadonlyArray<readonly [TransportKind, readonly EraKind[]]> = [
+  ['memory', ['legacy', 'modern']],
+  ['stdio', ['legacy', 'modern']],
+  ['http', ['legacy', 'modern']],
+  ['sse', ['legacy']],
+];
 
 export const REVISION: Readonly<Record<EraKind, string>> = { legacy: '2025-11-25', modern: '2026-07-28' };
 export const PAGE_SIZE = 2;
@@ -46,6 +59,17 @@ export interface Scenario {
   run(ctx: ScenarioContext): Promise<void>;
 }
 
+/**
+ * Whether a cancelled request is cancelled by closing its own HTTP exchange (modern
+ * Streamable HTTP) rather than by a `notifications/cancelled` message.
+ */
+export const cancelsByClosingStream = (ctx: Pick<ScenarioContext, 'transport' | 'era'>): boolean =>
+  ctx.transport === 'http' && ctx.era === 'modern';
+
+/** The requestIds the client cancelled with `notifications/cancelled`. */
+export const cancelledIds = (tap: WireTap): unknown[] =>
+  tap.notifications('notifications/cancelled', 'client').map((n) => (n.params as Obj).requestId);
+
 const ENTRY = fileURLToPath(new URL('../demo/everything-stdio.js', import.meta.url));
 
 interface Combo {
@@ -57,12 +81,20 @@ async function open(transport: TransportKind, era: EraKind): Promise<Combo> {
   const asked: ScenarioContext['asked'] = [];
   const toolLists: Tool[][] = [];
   let server: McpServer | undefined;
+  let running: RunningServer | undefined;
   let inner: Transport;
   if (transport === 'memory') {
     server = createEverythingServer({ stepMs: STEP_MS, pageSize: PAGE_SIZE });
     const [clientSide, serverSide] = createMemoryPair();
     await server.connect(serverSide);
     inner = clientSide;
+  } else if (transport === 'http' || transport === 'sse') {
+    server = createEverythingServer({ stepMs: STEP_MS, pageSize: PAGE_SIZE });
+    running = await serve(server, { port: 0 });
+    inner =
+      transport === 'http'
+        ? new StreamableHttpClientTransport({ url: running.url })
+        : new SseClientTransport({ url: `http://127.0.0.1:${running.port}/sse` });
   } else {
     inner = new StdioClientTransport({
       command: process.execPath,
@@ -79,7 +111,7 @@ async function open(transport: TransportKind, era: EraKind): Promise<Combo> {
     era,
     timeoutMs: 10_000,
     autoRefreshTools: true,
-    onToolsChanged: (tools) => toolLists.push(tools),
+    ontoolschanged: (tools) => toolLists.push(tools),
     logger: () => undefined,
     handlers: {
       sampling: {
@@ -97,18 +129,19 @@ async function open(transport: TransportKind, era: EraKind): Promise<Combo> {
     ctx: { transport, era, client, tap, asked, toolLists },
     close: async () => {
       await client.close();
+      await running?.close();
       await server?.close();
     },
   };
 }
 
 /**
- * Runs every scenario over every transport × era, as `describe` blocks named
+ * Runs every scenario over every transport × era of {@link MATRIX}, as `describe` blocks named
  * `${title}: ${transport}, ${era}`, one `test` per scenario.
  */
 export function runScenarios(title: string, scenarios: readonly Scenario[]): void {
-  for (const transport of ['memory', 'stdio'] as const) {
-    for (const era of ['legacy', 'modern'] as const) {
+  for (const [transport, eras] of MATRIX) {
+    for (const era of eras) {
       describe(`${title}: ${transport}, ${era} (${REVISION[era]})`, () => {
         let combo: Combo | undefined;
         before(async () => {

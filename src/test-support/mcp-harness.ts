@@ -7,15 +7,9 @@
  * Not part of the public API: nothing outside tests should import this module.
  */
 import assert from 'node:assert/strict';
-import { InvalidMessage, ParsedBatch } from '../jsonrpc/index.js';
-import type {
-  FrameInfo,
-  ParsedFrame,
-  RequestId,
-  SendOptions,
-  Transport,
-  TransportSink,
-} from '../jsonrpc/index.js';
+import type { RequestId, SendOptions, Transport, TransportSink } from '../jsonrpc/index.js';
+import { WireRecorder } from '../inspector/wire-recorder.js';
+import type { WireDirection } from '../inspector/wire-recorder.js';
 import { isModernVersion } from '../protocol/versions.js';
 import { Session } from '../session/index.js';
 import type { RequestOptions } from '../session/index.js';
@@ -35,9 +29,9 @@ export interface TapEntry {
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
- * Wraps the client's transport and records what the client sends (`send()`) and what the
- * server's messages deliver to the client (the sink). Each message is validated against
- * the schema of `revision`; responses are checked as answers to the method of the request
+ * Wraps the client's transport (through the inspector's {@link WireRecorder}) and records what
+ * the client sends and what the server's messages deliver to the client. Each message is
+ * validated against the schema of `revision`; responses are checked as answers to the method of the request
  * with their id, kept per direction. Problems are collected, not thrown, so a bad message
  * never disturbs the exchange; call {@link assertValid} at the end.
  */
@@ -51,33 +45,32 @@ export class WireTap implements Transport {
     server: new Map<RequestId, string>(),
   };
 
+  /** The pass-through the inspector records its wire history with; this tap is its listener. */
+  private readonly recorder: WireRecorder;
+  /** Passed through: over modern Streamable HTTP, closing a request's stream cancels it. */
+  readonly abortRequest?: (id: RequestId) => boolean;
+
   constructor(
     readonly inner: Transport,
     public revision: string,
   ) {
     this.kind = inner.kind;
+    this.recorder = new WireRecorder(inner, (direction, message, invalid) =>
+      this.record(direction, message, invalid),
+    );
+    if (this.recorder.abortRequest) this.abortRequest = (id) => this.recorder.abortRequest!(id);
   }
 
   start(sink: TransportSink): void | Promise<void> {
-    const wrapped: TransportSink = {
-      frame: (frame: ParsedFrame, info?: FrameInfo) => {
-        this.observeFrame(frame);
-        sink.frame(frame, info);
-      },
-      closed: (error) => sink.closed(error),
-    };
-    // The session treats a sink without `ended` differently: pass it on only when present.
-    if (sink.ended) wrapped.ended = () => sink.ended!();
-    return this.inner.start(wrapped);
+    return this.recorder.start(sink);
   }
 
   send(message: Parameters<Transport['send']>[0], options?: SendOptions): void | Promise<void> {
-    for (const m of Array.isArray(message) ? message : [message]) this.observe('client', m);
-    return this.inner.send(message, options);
+    return this.recorder.send(message, options);
   }
 
   close(): Promise<void> {
-    return this.inner.close();
+    return this.recorder.close();
   }
 
   /** Messages from one side; notifications of `method` when it is given. */
@@ -108,13 +101,16 @@ export class WireTap implements Transport {
     assert.deepEqual(this.problems, [], `wire messages failed the ${this.revision} schema`);
   }
 
-  private observeFrame(frame: ParsedFrame): void {
-    if (frame instanceof InvalidMessage) {
-      this.problems.push(`the server sent an invalid message: ${frame.error.message}`);
-    } else if (frame instanceof ParsedBatch) {
-      for (const item of frame.items) this.observeFrame(item);
-    } else {
-      this.observe('server', frame);
+  private record(direction: WireDirection, message: unknown, invalid?: string): void {
+    const from: Side = direction === 'out' ? 'client' : 'server';
+    if (invalid !== undefined) {
+      this.problems.push(`the ${from} sent an invalid message: ${invalid}`);
+      return;
+    }
+    for (const m of Array.isArray(message) ? message : [message]) {
+      // A batch item that did not parse arrives as null.
+      if (m === null) this.problems.push(`the ${from} sent an invalid message in a batch`);
+      else this.observe(from, m);
     }
   }
 
@@ -299,16 +295,3 @@ export async function openClient(
   };
   return client;
 }
-
-/** Waits until `check` returns a value other than undefined/false, polling every few ms. */
-export async function until<T>(check: () => T | undefined | false, timeoutMs = 3000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = check();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`until(): condition not met within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
-export const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { TaskRecord, TaskStore } from '../server/task-store.js';
+import { waitFor } from './waiting.js';
 
 /** A fresh working record. */
 export function taskRecord(over: Partial<TaskRecord> = {}): TaskRecord {
@@ -123,18 +124,10 @@ export function taskStoreContract(name: string, make: () => TaskStore | Promise<
     const stop = store.watch(r.taskId, (t) => seen.push(t?.statusMessage ?? t?.status));
     await store.update(r.taskId, { statusMessage: 'one' });
     await store.update(r.taskId, { statusMessage: 'two' });
-    await waitUntil(() => seen.length >= 2);
+    await waitFor(() => seen.length >= 2);
     await store.delete(r.taskId);
-    await waitUntil(() => seen.length >= 3);
+    await waitFor(() => seen.length >= 3);
     stop();
     assert.deepEqual(seen, ['one', 'two', undefined]);
   });
-}
-
-async function waitUntil(check: () => boolean, ms = 3000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
 }

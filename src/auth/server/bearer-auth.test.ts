@@ -4,7 +4,7 @@ import { SignJWT, UnsecuredJWT } from 'jose';
 import { McpServer } from '../../server/index.js';
 import { createFetchHandler, serve } from '../../transports/http-server/index.js';
 import type { RunningServer } from '../../transports/http-server/index.js';
-import { TestAuthServer } from '../test-as.test.helpers.js';
+import { TestAuthServer } from '../../test-support/auth-test-server.js';
 import { InvalidTokenError, authInfoOf } from './auth-info.js';
 import type { TokenVerifier } from './auth-info.js';
 import { bearerChallenge, createBearerAuth } from './bearer-auth.js';

@@ -1,7 +1,8 @@
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { existsSync } from 'node:fs';
-import { Agent, ConfigError, Host, InteractiveProvider, loadHostConfig } from '../../host/index.js';
+import { Agent, ConfigError, Host, InteractiveProvider } from '../../host/index.js';
+import { loadHostConfig } from '../../host/node.js';
 import type { HostConfig } from '../../host/index.js';
 import { CliFailure, ExitCode } from '../exit-codes.js';
 import { commandUi, reportStart } from '../headless.js';

@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
-import { ConfigError, createTransport, openInBrowser, parseHostConfig } from '../../host/index.js';
+import { ConfigError, parseHostConfig } from '../../host/index.js';
+import { createTransport, openInBrowser } from '../../host/node.js';
 import type { HostConfig, ServerConfig } from '../../host/index.js';
 import { InspectorHost } from '../../inspector/inspector-host.js';
 import { startInspectorServer } from '../../inspector/server.js';

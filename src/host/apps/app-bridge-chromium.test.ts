@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import type { Client } from '../../client/index.js';
 import { createEverythingServer } from '../../demo/everything-server.js';
 import type { McpServer } from '../../server/index.js';
-import { AppsTestBed, appsClientOf, SKIP_CHROMIUM } from './test-helpers.js';
+import { AppsTestBed, appsClientOf, SKIP_CHROMIUM } from '../../test-support/apps-harness.js';
 
 describe('AppBridge in Chromium: the demo counter app', { skip: SKIP_CHROMIUM }, () => {
   let bed: AppsTestBed;

@@ -2,7 +2,8 @@ import { WireError } from '../../jsonrpc/index.js';
 import type { Params, Transport } from '../../jsonrpc/index.js';
 import { APPS_PROTOCOL_VERSION, isAppCallable } from '../../protocol/apps.js';
 import { LATEST_LEGACY_VERSION, LEGACY_VERSIONS } from '../../protocol/versions.js';
-import { Session } from '../../session/index.js';
+import { Session, serverRole } from '../../session/index.js';
+import type { SessionRole } from '../../session/index.js';
 import type { RequestContext } from '../../session/index.js';
 import { PostMessageTransport } from '../../transports/post-message/index.js';
 import type {
@@ -24,6 +25,13 @@ import { DEFAULT_VIEW_SANDBOX } from './sandbox-proxy.js';
 import { checkSamplingParams, readDownloadItems, readViewTools } from './view-requests.js';
 
 export type { AppBridgeOptions, AppMountOptions } from './app-bridge-types.js';
+
+/**
+ * The host's end of the view channel: a server, except that both sides send `tools/call`
+ * (the view's tools, the server's) and the view asks for sampling, so the handlers the
+ * bridge registers are the only gate.
+ */
+const VIEW_CHANNEL_ROLE: SessionRole = { ...serverRole, checkMethods: false };
 
 /** Denied by the host's policy or the user (the Apps specification's implementation-defined code). */
 const DENIED = -32000;
@@ -132,14 +140,11 @@ export class AppBridge {
     // Nobody may be left with an unhandled rejection just for not awaiting `ready`.
     this.ready.catch(() => undefined);
     const session = new Session({
-      role: 'server',
+      role: VIEW_CHANNEL_ROLE,
       info: options.hostInfo ?? { name: 'mcpkit-host', version: '0.1.0' },
       capabilities: { tools: {}, resources: {}, logging: {} },
       versions: LEGACY_VERSIONS,
       timeoutMs: options.timeoutMs ?? 5000,
-      // Both sides of the view channel send tools/call (the view's tools, the server's),
-      // and the view asks for sampling: the handlers registered below are the gate.
-      checkMethods: false,
       ...(options.logger ? { logger: options.logger } : {}),
     });
     // The Apps dialect has its own handshake (ui/initialize, served below), so the MCP

@@ -29,8 +29,8 @@ export function appDomainLabel(domain: string): string {
  *
  * @example
  * ```ts
- * const url = resource.meta.domain ? appDomainProxyUrl(proxyUrl, resource.meta.domain) : proxyUrl;
- * await bridge.mount({ container, proxyUrl: url, resource, tool });
+ * appDomainProxyUrl('http://127.0.0.1:6275/sandbox', 'a.example.com');
+ * // 'http://d<16 hex digits>.localhost:6275/sandbox'
  * ```
  */
 export function appDomainProxyUrl(proxyUrl: string | URL, domain: string): string {

@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { StdioClientTransport } from '../../transports/stdio/index.js';
-import { AppsTestBed, SKIP_CHROMIUM, appsClient } from './test-helpers.js';
+import { AppsTestBed, SKIP_CHROMIUM, appsClient } from '../../test-support/apps-harness.js';
 
 const EXAMPLES = {
   vanillajs: '@modelcontextprotocol/server-basic-vanillajs',
@@ -94,7 +94,10 @@ describe('AppBridge in Chromium: the official example app servers', { skip: SKIP
 });
 
 /** The server time the view shows, once it shows one. */
-async function until(host: import('./test-helpers.js').HostPage, name: string): Promise<string> {
+async function until(
+  host: import('../../test-support/apps-harness.js').HostPage,
+  name: string,
+): Promise<string> {
   const locator =
     name === 'vanillajs' ? host.view.locator('#server-time') : host.view.getByText(ISO_TIME).first();
   await locator.filter({ hasText: ISO_TIME }).first().waitFor();

@@ -10,7 +10,12 @@ import type { Client } from '../../client/index.js';
 import { WireError } from '../../jsonrpc/index.js';
 import { McpServer, registerApp, registerAppTool } from '../../server/index.js';
 import { assertAppsSchema } from '../../test-support/apps-schema.js';
-import { AppsTestBed, appsClientOf, SKIP_CHROMIUM, officialAppHtml } from './test-helpers.js';
+import {
+  AppsTestBed,
+  appsClientOf,
+  SKIP_CHROMIUM,
+  officialAppHtml,
+} from '../../test-support/apps-harness.js';
 
 type Obj = Record<string, unknown>;
 

@@ -10,7 +10,12 @@ import assert from 'node:assert/strict';
 import type { Client } from '../../client/index.js';
 import { McpServer, registerApp } from '../../server/index.js';
 import { appDomainLabel } from './app-domain.js';
-import { AppsTestBed, appsClientOf, SKIP_CHROMIUM, officialAppHtml } from './test-helpers.js';
+import {
+  AppsTestBed,
+  appsClientOf,
+  SKIP_CHROMIUM,
+  officialAppHtml,
+} from '../../test-support/apps-harness.js';
 
 type Obj = Record<string, unknown>;
 

@@ -144,7 +144,7 @@ describe('the sandbox proxy page', () => {
 
 describe('startSandboxProxyServer', () => {
   test('serves the proxy page on its own loopback origin, one path, GET only, right Host only', async () => {
-    const { startSandboxProxyServer } = await import('../node-sandbox-server.js');
+    const { startSandboxProxyServer } = await import('../serve/node-sandbox-server.js');
     const proxy = await startSandboxProxyServer({ hostOrigin: 'http://127.0.0.1:9' });
     try {
       assert.match(proxy.url, /^http:\/\/127\.0\.0\.1:\d+\/sandbox$/);
@@ -175,7 +175,7 @@ describe('startSandboxProxyServer', () => {
   });
 
   test('domain origins: d<hash>.localhost at the proxy port, only when asked for, no other label', async () => {
-    const { startSandboxProxyServer } = await import('../node-sandbox-server.js');
+    const { startSandboxProxyServer } = await import('../serve/node-sandbox-server.js');
     const { appDomainLabel, appDomainProxyUrl } = await import('./app-domain.js');
     const { request } = await import('node:http');
     const get = (url: string, host: string): Promise<number> =>

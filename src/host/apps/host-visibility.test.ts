@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Host } from '../host.js';
-import { OURS, makeHost, nodeServer } from '../test-helpers.js';
+import { OURS, makeHost, nodeServer } from '../../test-support/host-harness.js';
 
 describe('Host and MCP Apps tool visibility', () => {
   let host: Host;

@@ -24,12 +24,12 @@ import {
   postJson,
   request,
   rpc,
-  until,
-} from '../../transports/http-server/http-server.test.helpers.js';
-import type { Fixture, Obj } from '../../transports/http-server/http-server.test.helpers.js';
+} from '../../test-support/http-server-harness.js';
+import type { Fixture, Obj } from '../../test-support/http-server-harness.js';
 import { freePort, startRedis } from '../../test-support/cluster.js';
 import type { RedisProcess } from '../../test-support/cluster.js';
 import type { ServeOptions } from '../../transports/http-server/node-adapter.js';
+import { WAIT_MS, waitFor } from '../../test-support/waiting.js';
 
 const CLI = fileURLToPath(new URL('../../cli/main.js', import.meta.url));
 let redis: RedisProcess;
@@ -67,21 +67,6 @@ async function startNodes(count: number, options: ServeOptions = {}): Promise<Fi
       };
     }),
   );
-}
-
-/** Polls an async check until it gives a value (each poll is a real request, so no fixed sleeps). */
-async function eventually<T>(
-  check: () => Promise<T | undefined | false>,
-  timeoutMs: number,
-  what: string,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 const closeAll = (nodes: Fixture[]): Promise<unknown> => Promise.all(nodes.map((n) => n.close()));
@@ -217,7 +202,7 @@ describe('Redis stores: a legacy session on many nodes', () => {
         rpc('tools/call', { name: 'touch_watched_resource', arguments: {} }),
         legacyHeaders(sid),
       );
-      const updated = await get.sse.next((m) => m.method === 'notifications/resources/updated', 5000);
+      const updated = await get.sse.next((m) => m.method === 'notifications/resources/updated', WAIT_MS);
       assertServerMessage(LEGACY, updated);
       assert.deepEqual(updated.params, { uri: 'test://watched-resource' });
       assert.equal(get.sse.messages().length, 1, 'announced once, by the node holding the GET stream');
@@ -245,7 +230,7 @@ describe('Redis stores: a legacy session on many nodes', () => {
       legacyHeaders(sid),
     );
     assert.equal(answer.status, 202);
-    const result = await call.sse.response('e1', 5000);
+    const result = await call.sse.response('e1', WAIT_MS);
     assert.match(JSON.stringify(result.result), /ada@example\.com/);
 
     const sample = await openStream(b.url, {
@@ -263,7 +248,7 @@ describe('Redis stores: a legacy session on many nodes', () => {
       (await postJson(a.url, { jsonrpc: '2.0', id: q.id, result: reply }, legacyHeaders(sid))).status,
       202,
     );
-    assert.match(JSON.stringify((await sample.sse.response('s1', 5000)).result), /Hello from A/);
+    assert.match(JSON.stringify((await sample.sse.response('s1', WAIT_MS)).result), /Hello from A/);
   });
 
   test('notifications/cancelled POSTed to B cancels the handler running on A', async () => {
@@ -274,14 +259,14 @@ describe('Redis stores: a legacy session on many nodes', () => {
       body: rpc('tools/call', { name: 'wait_for_cancel', arguments: {} }, 'cancel-me'),
     });
     try {
-      await until(() => waiting.has('cancel-me'), 5000, 'the handler to start on A');
+      await waitFor(() => waiting.has('cancel-me'), WAIT_MS, 'the handler to start on A');
       const cancel = await postJson(
         b.url,
         notification('notifications/cancelled', { requestId: 'cancel-me', reason: 'changed my mind' }),
         legacyHeaders(sid),
       );
       assert.equal(cancel.status, 202);
-      await until(() => aborted.has('cancel-me'), 5000, "the handler's signal on A");
+      await waitFor(() => aborted.has('cancel-me'), WAIT_MS, "the handler's signal on A");
     } finally {
       call.abort();
     }
@@ -306,13 +291,13 @@ describe('Redis stores: a legacy session on many nodes', () => {
       headers: { ...legacyHeaders(sid), 'last-event-id': lastId },
     });
     assert.equal(resumed.response.status, 200);
-    const result = await resumed.sse.response('r1', 5000);
+    const result = await resumed.sse.response('r1', WAIT_MS);
     assert.match(JSON.stringify(result.result), /Counted to 6/);
     const seen = [...call.sse.messages(), ...resumed.sse.messages()]
       .filter((m) => m.method === 'notifications/progress')
       .map((m) => (m.params as Obj).progress);
     assert.deepEqual(seen, [1, 2, 3, 4, 5, 6], 'every progress event once, in order, across both nodes');
-    await until(() => resumed.sse.ended, 3000, 'the resumed stream ends after the answer');
+    await waitFor(() => resumed.sse.ended, WAIT_MS, 'the resumed stream ends after the answer');
   });
 
   test('an unknown or foreign Last-Event-ID is refused on any node', async () => {
@@ -346,7 +331,7 @@ describe('Redis stores: cluster-wide limits and fan-out', () => {
       assert.equal(errorCode(third), -32603);
       // Left idle, s1 (the least recently used) expires first and frees its place; polling
       // with initialize does not touch it; then A no longer knows it either.
-      await eventually(
+      await waitFor(
         async () => (await postJson(b.url, initializeRequest())).status === 200,
         10_000,
         'idle sessions expire and free their places',
@@ -369,7 +354,7 @@ describe('Redis stores: cluster-wide limits and fan-out', () => {
         await listen.sse.next((x) => x.method === 'notifications/subscriptions/acknowledged');
         const touch = modern('tools/call', { name: 'touch_watched_resource', arguments: {} });
         assert.equal((await postJson(b.url, touch.body, touch.headers)).status, 200);
-        const updated = await listen.sse.next((x) => x.method === 'notifications/resources/updated', 5000);
+        const updated = await listen.sse.next((x) => x.method === 'notifications/resources/updated', WAIT_MS);
         assertServerMessage(MODERN, updated);
       } finally {
         listen.abort();
@@ -422,7 +407,7 @@ describe('Redis stores: Redis goes away and comes back', () => {
       assert.equal(stateless.status, 200, 'a modern request needs no shared state');
 
       await redis.start();
-      const back = await eventually(
+      const back = await waitFor(
         async () => {
           const r = await postJson(b.url, initializeRequest());
           return r.status === 200 ? r : undefined;
@@ -435,7 +420,7 @@ describe('Redis stores: Redis goes away and comes back', () => {
       const onA = await postJson(a.url, rpc('ping'), legacyHeaders(sid2));
       assert.equal(onA.status, 200, 'the other node serves the new session too');
       // Redis came back empty (no persistence): A, which served the old session, put it back.
-      const old = await eventually(
+      const old = await waitFor(
         async () => {
           const r = await postJson(
             b.url,
@@ -480,7 +465,7 @@ describe('Redis stores: tasks on many nodes', () => {
       return postJson(n.url, m.body, m.headers).then((r) => r.json!.result as Obj);
     };
     assert.equal((await get(b)).taskId, task.taskId, 'B sees the task A created');
-    const done = await eventually(
+    const done = await waitFor(
       async () => {
         const t = await get(c);
         return t.status === 'completed' ? t : undefined;
@@ -509,7 +494,7 @@ describe('Redis stores: tasks on many nodes', () => {
       (await postJson(c.url, rpc('tasks/cancel', { taskId: task.taskId }), legacyHeaders(sid))).body,
     );
     assert.equal((cancelled[0]!.result as Obj).status, 'cancelled');
-    await until(() => a.server.tasks?.runningCount === 0, 5000, 'the handler on A stopped');
+    await waitFor(() => a.server.tasks?.runningCount === 0, WAIT_MS, 'the handler on A stopped');
     const other = await openLegacySession(b.url, { tasks: {} });
     const foreign = messagesOf(
       (await postJson(b.url, rpc('tasks/get', { taskId: task.taskId }), legacyHeaders(other))).body,

@@ -15,8 +15,9 @@ import { LocalError } from '../../jsonrpc/index.js';
 import { SessionExpiredError, isSessionExpired } from './errors.js';
 import { SseClientTransport } from './sse-client-transport.js';
 import { StreamableHttpClientTransport } from './streamable-http-client-transport.js';
-import { delay, newSession, startServer, waitFor } from './test-server.test.helpers.js';
-import type { Seen, TestServer } from './test-server.test.helpers.js';
+import { newSession, startServer } from '../../test-support/http-scripted-server.js';
+import type { Seen, ScriptedHttpServer } from '../../test-support/http-scripted-server.js';
+import { WAIT_MS, delay, waitFor } from '../../test-support/waiting.js';
 
 type Text = { content: { type: string; text: string }[] };
 
@@ -107,7 +108,7 @@ describe('interop: SDK v1 StreamableHTTPServerTransport (stateful, event store)'
     assert.equal(echoed.content[0]!.text, 'héllo');
     assert.ok(sse.server.of('tools/call').every((s) => s.headers['mcp-protocol-version'] === '2025-11-25'));
 
-    await waitFor(() => sse.server.of('GET').length === 1, 2000, 'the standalone GET');
+    await waitFor(() => sse.server.of('GET').length === 1, WAIT_MS, 'the standalone GET');
     await session.request('tools/call', { name: 'notify', arguments: {} });
     await waitFor(
       () => notes.includes('notifications/tools/list_changed'),
@@ -129,8 +130,8 @@ describe('interop: SDK v1 StreamableHTTPServerTransport (stateful, event store)'
     await session.close();
     const del = sse.server.of('DELETE').at(-1)!;
     assert.equal(del.headers['mcp-session-id'], id);
-    await waitFor(() => sse.closed.includes(id), 2000, 'the SDK to end the session');
-    await waitFor(() => transport.activeRequests === 0, 2000, 'everything to end');
+    await waitFor(() => sse.closed.includes(id), WAIT_MS, 'the SDK to end the session');
+    await waitFor(() => transport.activeRequests === 0, WAIT_MS, 'everything to end');
   });
 
   test('JSON replies (enableJsonResponse)', async () => {
@@ -159,13 +160,13 @@ describe('interop: SDK v1 StreamableHTTPServerTransport (stateful, event store)'
       (e: unknown) => e instanceof LocalError && isSessionExpired(e),
     );
     assert.ok(closedWith instanceof SessionExpiredError);
-    await waitFor(() => transport.activeRequests === 0, 2000, 'everything to end');
+    await waitFor(() => transport.activeRequests === 0, WAIT_MS, 'everything to end');
   });
 });
 
 /** An HTTP+SSE (2024-11-05) server: GET /sse opens the stream, POST /messages?sessionId=… */
 async function sseOnlyServer(): Promise<{
-  server: TestServer;
+  server: ScriptedHttpServer;
   transports: Map<string, SSEServerTransport>;
   closed: string[];
 }> {
@@ -216,7 +217,7 @@ describe('interop: SDK v1 SSEServerTransport (HTTP+SSE, 2024-11-05)', () => {
       'headers on GET and POSTs',
     );
     await session.close();
-    await waitFor(() => legacy.closed.length === 1, 2000, 'the server to see the stream close');
+    await waitFor(() => legacy.closed.length === 1, WAIT_MS, 'the server to see the stream close');
     assert.equal(transport.activeRequests, 0);
   });
 
@@ -237,7 +238,7 @@ describe('interop: SDK v1 SSEServerTransport (HTTP+SSE, 2024-11-05)', () => {
     assert.equal(transport.abortRequest(0), false);
     const before = legacy.closed.length;
     await session.close();
-    await waitFor(() => legacy.closed.length === before + 1, 2000, 'the SSE stream to close');
+    await waitFor(() => legacy.closed.length === before + 1, WAIT_MS, 'the SSE stream to close');
   });
 
   test('without the option, the 404 is a LocalError carrying the status', async () => {

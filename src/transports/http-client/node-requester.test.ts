@@ -7,8 +7,16 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { nodeRequester } from './node-requester.js';
-import { discardKeepsSocket, limit, pooled, request, served, text, write } from './requester.test.helpers.js';
-import { delay } from './test-server.test.helpers.js';
+import {
+  discardKeepsSocket,
+  limit,
+  pooled,
+  request,
+  served,
+  text,
+  write,
+} from '../../test-support/requester-harness.js';
+import { delay } from '../../test-support/waiting.js';
 
 describe('nodeRequester', () => {
   test('discard() of a short body still arriving lets the keep-alive socket be reused', limit, async (t) => {

@@ -26,11 +26,10 @@ import {
   selfSignedCert,
   served,
   text,
-  turn,
   write,
-} from './requester.test.helpers.js';
+} from '../../test-support/requester-harness.js';
 import { undiciRequester } from './undici-requester.js';
-import { delay, waitFor } from './test-server.test.helpers.js';
+import { WAIT_MS, delay, turn, waitFor } from '../../test-support/waiting.js';
 
 /** A requester on a keep-alive pool of its own. */
 interface Made {
@@ -302,14 +301,14 @@ for (const { name, make, plain, code } of subjects) {
         // Before the response head: the request promise itself rejects.
         const c4 = new Cancel();
         const pending = requester({ ...request(server.url, '/hang'), cancel: c4 });
-        await waitFor(() => hangs() === 1, 2000, 'the /hang request');
+        await waitFor(() => hangs() === 1, WAIT_MS, 'the /hang request');
         c4.abort();
         await assert.rejects(pending, isAbort(c4));
 
         // With a reason of the caller's own.
         const c5 = new Cancel();
         const pending5 = requester({ ...request(server.url, '/hang'), cancel: c5 });
-        await waitFor(() => hangs() === 2, 2000, 'the second /hang');
+        await waitFor(() => hangs() === 2, WAIT_MS, 'the second /hang');
         const mine = new Error('mine');
         c5.abort(mine);
         await assert.rejects(pending5, (e: unknown) => e === mine);

@@ -4,8 +4,9 @@ import type { ServerResponse } from 'node:http';
 import { LocalError } from '../../jsonrpc/index.js';
 import type { ParsedFrame } from '../../jsonrpc/index.js';
 import { HttpError } from './errors.js';
-import { bindings } from './bindings.test.helpers.js';
-import { openSse, sseEvent, startServer, waitFor } from './test-server.test.helpers.js';
+import { bindings } from '../../test-support/http-client-bindings.js';
+import { openSse, sseEvent, startServer } from '../../test-support/http-scripted-server.js';
+import { waitFor } from '../../test-support/waiting.js';
 
 for (const { name: binding, SseClientTransport } of bindings) {
   describe(`on ${binding}`, () => {

@@ -4,7 +4,7 @@ import type { ServerResponse } from 'node:http';
 import { LocalError, ParsedBatch, WireError } from '../../jsonrpc/index.js';
 import type { ParsedFrame } from '../../jsonrpc/index.js';
 import { HttpError, SessionExpiredError, isSessionExpired } from './errors.js';
-import { bindings } from './bindings.test.helpers.js';
+import { bindings } from '../../test-support/http-client-bindings.js';
 import {
   initializeResult,
   newSession,
@@ -13,9 +13,9 @@ import {
   sendJson,
   sseEvent,
   startServer,
-  waitFor,
-} from './test-server.test.helpers.js';
-import type { Seen, TestServer } from './test-server.test.helpers.js';
+} from '../../test-support/http-scripted-server.js';
+import type { Seen, ScriptedHttpServer } from '../../test-support/http-scripted-server.js';
+import { WAIT_MS, waitFor } from '../../test-support/waiting.js';
 
 for (const { name: binding, StreamableHttpClientTransport } of bindings) {
   describe(`on ${binding}`, () => {
@@ -80,7 +80,7 @@ for (const { name: binding, StreamableHttpClientTransport } of bindings) {
     }
 
     describe('StreamableHttpClientTransport: legacy era against a scripted server', () => {
-      let server: TestServer;
+      let server: ScriptedHttpServer;
       let script: ReturnType<typeof legacyServer>;
 
       before(async () => {
@@ -119,7 +119,7 @@ for (const { name: binding, StreamableHttpClientTransport } of bindings) {
         }
 
         // The standalone GET stream opened after notifications/initialized and carries server messages.
-        await waitFor(() => script.getStreams.length === 1, 2000, 'the GET stream');
+        await waitFor(() => script.getStreams.length === 1, WAIT_MS, 'the GET stream');
         const get = server.of('GET')[0]!;
         assert.equal(get.headers.accept, 'text/event-stream');
         assert.equal(get.headers['mcp-session-id'], SID);
@@ -189,7 +189,7 @@ for (const { name: binding, StreamableHttpClientTransport } of bindings) {
           assert.ok(closedWith instanceof SessionExpiredError);
           assert.equal(closedWith.message, 'session expired (404)');
           assert.equal(session.isOpen, false);
-          await waitFor(() => transport.activeRequests === 0, 2000, 'streams to end');
+          await waitFor(() => transport.activeRequests === 0, WAIT_MS, 'streams to end');
           // The transport can start again from scratch, without the old session id.
           script.expired.on = false;
           const again = newSession();

@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import { LocalError } from '../../jsonrpc/index.js';
-import { bindings } from './bindings.test.helpers.js';
+import { bindings } from '../../test-support/http-client-bindings.js';
 import {
   newSession,
   openSse,
@@ -10,9 +10,9 @@ import {
   sendJson,
   sseEvent,
   startServer,
-  waitFor,
-} from './test-server.test.helpers.js';
-import type { Seen, TestServer } from './test-server.test.helpers.js';
+} from '../../test-support/http-scripted-server.js';
+import type { Seen, ScriptedHttpServer } from '../../test-support/http-scripted-server.js';
+import { WAIT_MS, waitFor } from '../../test-support/waiting.js';
 
 for (const { name: binding, StreamableHttpClientTransport } of bindings) {
   describe(`on ${binding}`, () => {
@@ -62,7 +62,7 @@ for (const { name: binding, StreamableHttpClientTransport } of bindings) {
     ];
 
     describe('StreamableHttpClientTransport: modern era (2026-07-28)', () => {
-      let server: TestServer;
+      let server: ScriptedHttpServer;
       const closedEarly: Seen[] = [];
 
       before(async () => {
@@ -172,7 +172,7 @@ for (const { name: binding, StreamableHttpClientTransport } of bindings) {
         await new Promise((r) => setTimeout(r, 20));
         ac.abort('user gave up');
         await assert.rejects(call, (e: unknown) => e instanceof LocalError && e.code === 'Cancelled');
-        await waitFor(() => closedEarly.length === 1, 2000, 'the server to see the stream close');
+        await waitFor(() => closedEarly.length === 1, WAIT_MS, 'the server to see the stream close');
         assert.equal(server.of('notifications/cancelled').length, 0);
         await waitFor(() => transport.activeRequests === 0);
         assert.equal(transport.pendingResponses, 0);
@@ -193,7 +193,7 @@ for (const { name: binding, StreamableHttpClientTransport } of bindings) {
             if (i % 500 === 0) assert.ok(transport.activeRequests <= 1);
           }
           assert.equal(transport.pendingResponses, 0);
-          await waitFor(() => transport.activeRequests === 0, 2000, 'every HTTP request to end');
+          await waitFor(() => transport.activeRequests === 0, WAIT_MS, 'every HTTP request to end');
           assert.equal(session.pendingCount, 0);
           await session.close();
           assert.deepEqual(warnings, [], 'no MaxListenersExceededWarning or other process warnings');

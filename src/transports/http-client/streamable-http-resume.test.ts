@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import { LocalError } from '../../jsonrpc/index.js';
-import { bindings } from './bindings.test.helpers.js';
+import { bindings } from '../../test-support/http-client-bindings.js';
 import {
   initializeResult,
   newSession,
@@ -11,9 +11,9 @@ import {
   sendJson,
   sseEvent,
   startServer,
-  waitFor,
-} from './test-server.test.helpers.js';
-import type { Seen } from './test-server.test.helpers.js';
+} from '../../test-support/http-scripted-server.js';
+import type { Seen } from '../../test-support/http-scripted-server.js';
+import { WAIT_MS, waitFor } from '../../test-support/waiting.js';
 
 for (const { name: binding, StreamableHttpClientTransport } of bindings) {
   describe(`on ${binding}`, () => {
@@ -100,10 +100,10 @@ for (const { name: binding, StreamableHttpClientTransport } of bindings) {
           assert.equal(resume.headers['mcp-session-id'], SID);
           assert.equal(resume.headers['mcp-protocol-version'], '2025-03-26');
           // The resumed GET is closed by the client once it delivered what it owed.
-          await waitFor(() => transport.activeRequests === 1, 2000, 'only the standalone stream left');
+          await waitFor(() => transport.activeRequests === 1, WAIT_MS, 'only the standalone stream left');
           assert.equal(transport.pendingResponses, 0);
           await session.close();
-          await waitFor(() => transport.activeRequests === 0, 2000, 'everything closed');
+          await waitFor(() => transport.activeRequests === 0, WAIT_MS, 'everything closed');
         } finally {
           await server.close();
         }
@@ -211,7 +211,7 @@ for (const { name: binding, StreamableHttpClientTransport } of bindings) {
           assert.equal(transport.pendingResponses, 0, 'the response is no longer owed');
           assert.equal(held!.destroyed, false, 'the stream was not closed by the client');
           held!.end();
-          await waitFor(() => transport.activeRequests === 0, 2000, 'the stream to end');
+          await waitFor(() => transport.activeRequests === 0, WAIT_MS, 'the stream to end');
           assert.equal(server.of('GET').length, 1, 'no resumption for a cancelled request');
           await session.close();
         } finally {

@@ -18,11 +18,10 @@ import {
   request,
   served,
   text,
-  turn,
   write,
-} from './requester.test.helpers.js';
+} from '../../test-support/requester-harness.js';
 import { undiciRequester } from './undici-requester.js';
-import { delay, waitFor } from './test-server.test.helpers.js';
+import { WAIT_MS, delay, turn, waitFor } from '../../test-support/waiting.js';
 
 /** `size` bytes of a pattern that shows any lost, repeated or reordered chunk. */
 function pattern(size: number): Buffer {
@@ -101,12 +100,12 @@ describe('undiciRequester', () => {
     const requester = onAgent(t, { connections: 1 });
     const slow = requester(request(server.url, '/slow'));
     slow.catch(() => undefined); // awaited below; no unhandled rejection if the test fails first
-    await waitFor(() => server.hits.length === 1, 2000, 'the /slow request');
+    await waitFor(() => server.hits.length === 1, WAIT_MS, 'the /slow request');
     const cancel = new Cancel();
     const queued = requester({ ...request(server.url, '/queued'), cancel });
     await delay(20);
     cancel.abort();
-    await within(assert.rejects(queued, isAbort(cancel)), 1000, 'the aborted request queued behind /slow');
+    await within(assert.rejects(queued, isAbort(cancel)), WAIT_MS, 'the aborted request queued behind /slow');
     released.fire();
     assert.equal(await text(await slow), '/slow');
     assert.equal(await text(await requester(request(server.url, '/next'))), '/next');

@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { POST_HEADERS, initializeRequest, postJson } from './http-server.test.helpers.js';
+import { POST_HEADERS, initializeRequest, postJson } from '../../test-support/http-server-harness.js';
 
 const main = fileURLToPath(new URL('../../cli/main.js', import.meta.url));
 let server: ChildProcess;

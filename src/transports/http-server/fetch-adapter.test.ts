@@ -19,9 +19,9 @@ import {
   notification,
   rpc,
   sseMessages,
-  until,
-} from './http-server.test.helpers.js';
-import type { Obj } from './http-server.test.helpers.js';
+} from '../../test-support/http-server-harness.js';
+import type { Obj } from '../../test-support/http-server-harness.js';
+import { WAIT_MS, waitFor } from '../../test-support/waiting.js';
 
 const URL_ = 'http://127.0.0.1/mcp';
 let server: McpServer;
@@ -152,10 +152,10 @@ describe('modern era through fetch', () => {
       const m = modern('tools/call', { name: 'wait_for_abort' }, { meta: { progressToken: 'w' } });
       const res = await post(m.body, m.headers, { signal: ac.signal });
       assert.equal(res.headers.get('content-type'), 'text/event-stream');
-      const entry = await until(() => waits[count]);
+      const entry = await waitFor(() => waits[count]);
       if (how === 'cancel body') await res.body!.cancel();
       else ac.abort();
-      await until(() => entry.aborted, 3000, how);
+      await waitFor(() => entry.aborted, WAIT_MS, how);
     }
   });
 });

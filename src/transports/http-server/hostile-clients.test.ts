@@ -14,7 +14,6 @@ import { createFetchHandler } from './fetch-adapter.js';
 import {
   LEGACY,
   POST_HEADERS,
-  delay,
   errorCode,
   initializeRequest,
   openLegacySession,
@@ -22,8 +21,8 @@ import {
   postJson,
   rpc,
   startEverything,
-  until,
-} from './http-server.test.helpers.js';
+} from '../../test-support/http-server-harness.js';
+import { WAIT_MS, delay, waitFor } from '../../test-support/waiting.js';
 
 const inSession = (sid: string, version = LEGACY): Record<string, string> => ({
   'mcp-session-id': sid,
@@ -56,7 +55,7 @@ describe('hostile HTTP clients', () => {
       const reader = unreadGet(g.running.port, sid);
       try {
         // The GET is open once a second one is refused with 409.
-        for (let i = 0; i < 100 && (await postJsonGet(g.url, sid)) !== 409; i++) await delay(20);
+        await waitFor(async () => (await postJsonGet(g.url, sid)) === 409, WAIT_MS, 'the GET stream open');
         const start = process.memoryUsage().heapUsed;
         let reopened = false;
         for (let round = 0; round < 60 && !reopened; round++) {
@@ -124,7 +123,7 @@ describe('hostile HTTP clients', () => {
       }
       const sid = await openLegacySession(g.url);
       assert.equal((await postJson(g.url, rpc('ping'), inSession(sid))).status, 200);
-      await until(() => closed === 50, 15_000);
+      await waitFor(() => closed === 50, 15_000);
     } finally {
       for (const s of sockets) s.destroy();
       await g.close();
@@ -138,7 +137,7 @@ describe('hostile HTTP clients', () => {
       for (let i = 0; i < 20; i++) await openLegacySession(g.url);
       assert.equal((await postJson(g.url, rpc('ping'), inSession(used))).status, 200);
       assert.equal(g.running.handler.sessionCount, 21);
-      await until(() => g.running.handler.sessionCount === 1, 5000);
+      await waitFor(() => g.running.handler.sessionCount === 1, WAIT_MS);
       assert.equal((await postJson(g.url, rpc('ping'), inSession(used))).status, 200);
     } finally {
       await g.close();
@@ -215,7 +214,7 @@ describe('hostile HTTP clients', () => {
         headers: inSession(sid),
         body: rpc('tools/call', { name: 'test_tool_with_progress', arguments: {} }, 'gone'),
       });
-      const priming = await until(() => call.sse.events.find((e) => e.id !== undefined), 3000);
+      const priming = await waitFor(() => call.sse.events.find((e) => e.id !== undefined), WAIT_MS);
       call.abort();
       // Wait past the answer (2 steps of 100 ms) and the resume window.
       await delay(1200);

@@ -16,10 +16,11 @@ import {
 import { Client } from '../../client/index.js';
 import { WireTap, formAnswer } from '../../test-support/mcp-harness.js';
 import { SseClientTransport, StreamableHttpClientTransport } from '../http-client/index.js';
-import { LEGACY, request, startEverything, until } from './http-server.test.helpers.js';
+import { LEGACY, request, startEverything } from '../../test-support/http-server-harness.js';
 import { SdkWireRecorder } from '../../test-support/sdk-wire-recorder.js';
 import type { SdkTransport } from '../../test-support/sdk-wire-recorder.js';
-import type { Fixture, Obj } from './http-server.test.helpers.js';
+import type { Fixture, Obj } from '../../test-support/http-server-harness.js';
+import { waitFor } from '../../test-support/waiting.js';
 
 let f: Fixture;
 before(async () => {
@@ -183,7 +184,7 @@ describe('the official SDK v1 client', () => {
       const changed = new Promise<void>((resolve) => {
         client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve());
       });
-      await until(() => {
+      await waitFor(() => {
         f.server.tool({ name: 'v1_probe' }, () => 'x').remove();
         return tap.notifications('notifications/tools/list_changed').length > 0;
       }, 3000);

@@ -9,10 +9,11 @@ import { Client } from '../../client/index.js';
 import type { ChangeEvent, EraPreference } from '../../client/index.js';
 import type { Progress } from '../../session/index.js';
 import { WireTap, formAnswer } from '../../test-support/mcp-harness.js';
-import { bindings } from '../http-client/bindings.test.helpers.js';
+import { bindings } from '../../test-support/http-client-bindings.js';
 import type { StreamableHttpClientTransport as HttpTransport } from '../http-client/index.js';
-import { LEGACY, MODERN, delay, startEverything } from './http-server.test.helpers.js';
-import type { Fixture, Obj } from './http-server.test.helpers.js';
+import { LEGACY, MODERN, startEverything } from '../../test-support/http-server-harness.js';
+import type { Fixture, Obj } from '../../test-support/http-server-harness.js';
+import { delay } from '../../test-support/waiting.js';
 
 for (const { name: binding, StreamableHttpClientTransport } of bindings) {
   describe(`on ${binding}`, () => {
@@ -182,11 +183,11 @@ for (const { name: binding, StreamableHttpClientTransport } of bindings) {
             const tools = await nextChange(it, () =>
               f.server.tool({ name: `poke_${era}` }, () => 'x').remove(),
             );
-            assert.equal(tools.type, 'tools');
+            assert.equal(tools.kind, 'tools');
             let resource = await nextChange(it, () => f.server.resourceUpdated(WATCHED));
-            while (resource.type !== 'resource')
+            while (resource.kind !== 'resource')
               resource = await nextChange(it, () => f.server.resourceUpdated(WATCHED));
-            assert.equal(resource.uri, WATCHED);
+            assert.equal(resource.kind === 'resource' && resource.uri, WATCHED);
           } finally {
             await sub.close();
           }

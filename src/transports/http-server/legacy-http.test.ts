@@ -8,7 +8,6 @@ import assert from 'node:assert/strict';
 import {
   LEGACY,
   assertServerMessage,
-  delay,
   errorCode,
   initializeRequest,
   notification,
@@ -19,9 +18,9 @@ import {
   rpc,
   sseMessages,
   startEverything,
-  until,
-} from './http-server.test.helpers.js';
-import type { Fixture, Obj } from './http-server.test.helpers.js';
+} from '../../test-support/http-server-harness.js';
+import type { Fixture, Obj } from '../../test-support/http-server-harness.js';
+import { WAIT_MS, delay, waitFor } from '../../test-support/waiting.js';
 
 let f: Fixture;
 before(async () => {
@@ -209,7 +208,7 @@ describe('streams', () => {
       await call.sse.done;
       reg.remove();
       const changes = () => get.sse.messages().filter((m) => m.method === 'notifications/tools/list_changed');
-      await until(() => changes().length === 2, 3000, 'the second list_changed');
+      await waitFor(() => changes().length === 2, WAIT_MS, 'the second list_changed');
       // Each message travelled on exactly one stream.
       const onGet = get.sse.messages();
       const onPost = call.sse.messages();
@@ -394,14 +393,20 @@ describe('resumability', () => {
 
 describe('limits', () => {
   test('idle sessions expire (sessionIdleMs); one in use does not', async () => {
-    const g = await startEverything({ sessionIdleMs: 150 });
+    // The busy session is used every few ms until the sweep takes the idle one away: the
+    // order of events, not a race between 75 ms sleeps and a 150 ms limit, decides.
+    const g = await startEverything({ sessionIdleMs: 1000 });
     try {
       const idle = await openLegacySession(g.url);
       const busy = await openLegacySession(g.url);
-      for (let i = 0; i < 6; i++) {
-        await delay(75);
-        assert.equal((await postJson(g.url, rpc('ping'), inSession(busy))).status, 200, `ping ${i}`);
-      }
+      await waitFor(
+        async () => {
+          assert.equal((await postJson(g.url, rpc('ping'), inSession(busy))).status, 200, 'the busy session');
+          return g.running.handler.sessionCount === 1;
+        },
+        30_000,
+        'the idle session to expire',
+      );
       const r = await postJson(g.url, rpc('ping'), inSession(idle));
       assert.equal(r.status, 404, 'the idle session is gone');
       assert.equal(g.running.handler.sessionCount, 1);

@@ -12,6 +12,7 @@ import type { EventStore } from './event-store.js';
 import type { ResponseStream } from './exchange.js';
 import { LegacySessionTransport } from './legacy-session.js';
 import type { JsonReply } from './legacy-session.js';
+import { WAIT_MS, turn, waitFor } from '../../test-support/waiting.js';
 
 class FakeOut implements ResponseStream {
   readonly chunks: string[] = [];
@@ -39,18 +40,18 @@ class FakeReply implements JsonReply {
   }
 }
 
-/** An event store that answers every call on a later tick. */
+/** An event store that answers every call on a later turn of the event loop. */
 class SlowStore implements EventStore {
   private readonly inner = new MemoryEventStore();
   async append(streamId: string, message: JsonRpcMessage | null): Promise<string> {
-    await new Promise((r) => setTimeout(r, 1));
+    await turn();
     return this.inner.append(streamId, message);
   }
   async replayAfter(
     lastEventId: string,
     send: (eventId: string, message: JsonRpcMessage) => void,
   ): Promise<string | undefined> {
-    await new Promise((r) => setTimeout(r, 1));
+    await turn();
     return this.inner.replayAfter(lastEventId, send);
   }
   drop(streamId: string): void {
@@ -122,7 +123,7 @@ describe('LegacySessionTransport in JSON mode', () => {
       assert.ok(out, 'the related message turned the POST into a stream');
       await t.send(ok('b'));
       // The asynchronous store finishes its writes on later ticks.
-      for (let i = 0; i < 200 && !out.ended; i++) await new Promise((r) => setTimeout(r, 2));
+      await waitFor(() => out.ended, WAIT_MS, 'the stream to end');
       assert.equal(out.ended, true, 'the stream ends after the last answer');
       assert.deepEqual(reply.bodies, [], 'no JSON body as well');
       const got = events(out.chunks);

@@ -13,7 +13,6 @@ import { StreamableHttpClientTransport } from '../http-client/index.js';
 import {
   LEGACY,
   assertServerMessage,
-  delay,
   openLegacySession,
   openStream,
   postJson,
@@ -21,9 +20,9 @@ import {
   rpc,
   sseMessages,
   startEverything,
-  until,
-} from './http-server.test.helpers.js';
-import type { Fixture, Obj } from './http-server.test.helpers.js';
+} from '../../test-support/http-server-harness.js';
+import type { Fixture, Obj } from '../../test-support/http-server-harness.js';
+import { WAIT_MS, delay, waitFor } from '../../test-support/waiting.js';
 
 const inSession = (sid: string, version = LEGACY): Record<string, string> => ({
   'mcp-session-id': sid,
@@ -55,7 +54,7 @@ describe('keepAliveMs on legacy streams', { timeout: 30_000 }, () => {
     const get = await openStream(f.url, { method: 'GET', headers: inSession(sid) });
     try {
       assert.equal(get.response.status, 200);
-      await until(() => get.sse.comments >= 3, 1500, 'three keep-alive comments on the GET stream');
+      await waitFor(() => get.sse.comments >= 3, WAIT_MS, 'three keep-alive comments on the GET stream');
       assert.deepEqual(get.sse.events, [], 'comments only, no events');
     } finally {
       get.abort();
@@ -66,8 +65,8 @@ describe('keepAliveMs on legacy streams', { timeout: 30_000 }, () => {
     const sse = await openStream(`${f.origin}/sse`, { method: 'GET' });
     try {
       assert.equal(sse.response.status, 200);
-      await until(() => sse.sse.events.some((e) => e.event === 'endpoint'), 1500, 'the endpoint event');
-      await until(() => sse.sse.comments >= 3, 1500, 'three keep-alive comments on /sse');
+      await waitFor(() => sse.sse.events.some((e) => e.event === 'endpoint'), WAIT_MS, 'the endpoint event');
+      await waitFor(() => sse.sse.comments >= 3, WAIT_MS, 'three keep-alive comments on /sse');
     } finally {
       sse.abort();
     }
@@ -126,7 +125,7 @@ describe(
         assert.equal(call.response.status, 200);
         assert.equal(call.response.headers.get('content-type'), 'text/event-stream');
         assert.equal(call.response.headers.get('mcp-session-id'), sid);
-        const ask = await call.sse.next((m) => m.method === 'elicitation/create', 5000);
+        const ask = await call.sse.next((m) => m.method === 'elicitation/create', WAIT_MS);
         assert.ok(Date.now() - started < 5000, 'the elicitation comes at once, not after a timeout');
         assertServerMessage(LEGACY, ask);
         const posted = await postJson(
@@ -313,7 +312,7 @@ describe(
           const r = await client.callTool({ name: 'test_elicitation', arguments: { message: 'Who?' } });
           assert.ok(Date.now() - started < 5000, `answered in ${Date.now() - started} ms`);
           assert.match(JSON.stringify(r), /cy/);
-          if (!getStream) await until(() => gets >= 1, 2000, 'the client to try a GET stream');
+          if (!getStream) await waitFor(() => gets >= 1, WAIT_MS, 'the client to try a GET stream');
         } finally {
           await client.close();
         }

@@ -14,8 +14,8 @@ import {
   modern,
   postJson,
   startEverything,
-} from './http-server.test.helpers.js';
-import type { Fixture, Obj, RawResponse } from './http-server.test.helpers.js';
+} from '../../test-support/http-server-harness.js';
+import type { Fixture, Obj, RawResponse } from '../../test-support/http-server-harness.js';
 
 let f: Fixture;
 before(async () => {

@@ -8,16 +8,15 @@ import assert from 'node:assert/strict';
 import {
   MODERN,
   assertServerMessage,
-  delay,
   errorCode,
   modern,
   openStream,
   postJson,
   request,
   startEverything,
-  until,
-} from './http-server.test.helpers.js';
-import type { Fixture, Obj, RawResponse } from './http-server.test.helpers.js';
+} from '../../test-support/http-server-harness.js';
+import type { Fixture, Obj, RawResponse } from '../../test-support/http-server-harness.js';
+import { WAIT_MS, delay, waitFor } from '../../test-support/waiting.js';
 
 let f: Fixture;
 /** What the `wait_for_abort` tool saw: started, then its signal fired. */
@@ -259,7 +258,7 @@ describe('long-lived streams', () => {
         body: JSON.stringify(m.body),
         signal: ac.signal,
       });
-      const entry = await until(() => waits[count], 3000, 'the tool to start');
+      const entry = await waitFor(() => waits[count], WAIT_MS, 'the tool to start');
       if (progress) {
         // The answer is already an SSE stream when the client goes away.
         const res = await response;
@@ -272,7 +271,11 @@ describe('long-lived streams', () => {
         (r) => r.body?.cancel().catch(() => undefined),
         () => undefined,
       );
-      await until(() => entry.aborted !== undefined, 3000, `the handler's signal (progress: ${progress})`);
+      await waitFor(
+        () => entry.aborted !== undefined,
+        WAIT_MS,
+        `the handler's signal (progress: ${progress})`,
+      );
     }
   });
 
@@ -299,7 +302,7 @@ describe('long-lived streams', () => {
       assert.equal(meta['io.modelcontextprotocol/subscriptionId'], m.body.id);
       // Keep-alive comments flow while nothing else does (keepAliveMs: 40).
       const comments = s.sse.comments;
-      await until(() => s.sse.comments >= comments + 2, 2000, 'two keep-alive comments');
+      await waitFor(() => s.sse.comments >= comments + 2, WAIT_MS, 'two keep-alive comments');
       // Progress and log messages never appear on a listen stream.
       assert.ok(
         s.sse

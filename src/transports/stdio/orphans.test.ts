@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { until } from '../../test-support/mcp-harness.js';
+import { WAIT_MS, waitFor } from '../../test-support/waiting.js';
 
 const PARENT = fileURLToPath(new URL('./fixtures/orphan-parent.js', import.meta.url));
 
@@ -30,7 +30,7 @@ async function startParent(
   const parent = spawn(process.execPath, [PARENT, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   parent.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  const server = await until(() => {
+  const server = await waitFor(() => {
     const m = /pid (\d+)/.exec(out);
     return m ? Number(m[1]) : undefined;
   }, 10_000);
@@ -46,7 +46,7 @@ describe('orphaned servers', () => {
       parent.kill(signal);
       const [code, sig] = (await exited) as [number | null, NodeJS.Signals | null];
       assert.equal(sig, signal, `the program still dies of ${signal} (code ${code})`);
-      await until(() => !alive(server), 5000);
+      await waitFor(() => !alive(server), WAIT_MS);
     });
   }
 
@@ -54,9 +54,9 @@ describe('orphaned servers', () => {
     const { parent, server, out } = await startParent('own-handler', 'stubborn');
     try {
       parent.kill('SIGTERM');
-      await until(() => out().includes('handled SIGTERM'), 5000);
+      await waitFor(() => out().includes('handled SIGTERM'), WAIT_MS);
       parent.kill('SIGINT');
-      await until(() => out().includes('handled SIGINT'), 5000);
+      await waitFor(() => out().includes('handled SIGINT'), WAIT_MS);
       assert.equal(parent.exitCode, null);
       assert.ok(alive(server), 'the server is still there');
     } finally {
@@ -64,7 +64,7 @@ describe('orphaned servers', () => {
       parent.kill('SIGKILL');
       await exited;
       process.kill(-server, 'SIGKILL');
-      await until(() => !alive(server), 5000);
+      await waitFor(() => !alive(server), WAIT_MS);
     }
   });
 
@@ -72,9 +72,9 @@ describe('orphaned servers', () => {
     const { parent, server, out } = await startParent('own-once-handler', 'stubborn');
     try {
       parent.kill('SIGTERM');
-      await until(() => out().includes('alive after SIGTERM'), 5000);
+      await waitFor(() => out().includes('alive after SIGTERM'), WAIT_MS);
       parent.kill('SIGINT');
-      await until(() => out().includes('alive after SIGINT'), 5000);
+      await waitFor(() => out().includes('alive after SIGINT'), WAIT_MS);
       assert.equal(parent.exitCode, null, 'the program is still running');
       assert.ok(alive(server), 'the server is still there');
     } finally {
@@ -82,7 +82,7 @@ describe('orphaned servers', () => {
       parent.kill('SIGKILL');
       await exited;
       process.kill(-server, 'SIGKILL');
-      await until(() => !alive(server), 5000);
+      await waitFor(() => !alive(server), WAIT_MS);
     }
   });
 
@@ -91,6 +91,6 @@ describe('orphaned servers', () => {
     const exited = once(parent, 'exit');
     parent.kill('SIGKILL');
     await exited;
-    await until(() => !alive(server), 5000);
+    await waitFor(() => !alive(server), WAIT_MS);
   });
 });

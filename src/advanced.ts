@@ -1,0 +1,93 @@
+/**
+ * `mcpkit/advanced`: the engine under the public API, for people writing their own transport,
+ * a gateway, a proxy or test tooling: the JSON-RPC frame layer, the protocol's tables
+ * (versions, eras, meta keys, methods) and the `Session` that runs one connection.
+ *
+ * Applications need none of it: `mcpkit` has the server, the client and their types. These
+ * names follow the engine and may change between minor releases.
+ *
+ * @packageDocumentation
+ */
+// JSON-RPC frames.
+export {
+  ErrorCode,
+  InvalidMessage,
+  LocalError,
+  ParsedBatch,
+  WireError,
+  errorResponse,
+  httpStatusForCode,
+  inspectMessage,
+  inspectValue,
+  isErrorResponse,
+  isNotification,
+  isRequest,
+  isResponse,
+  isValidId,
+  parseFrame,
+  parseFrameBytes,
+  serializeMessage,
+} from './jsonrpc/index.js';
+export type {
+  FrameInfo,
+  JsonRpcErrorObject,
+  JsonRpcErrorResponse,
+  JsonRpcMessage,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResponse,
+  JsonRpcResultResponse,
+  KnownErrorCode,
+  LocalErrorCode,
+  Params,
+  ParsedFrame,
+  RequestId,
+  SendOptions,
+  Transport,
+  TransportSink,
+} from './jsonrpc/index.js';
+
+// The protocol's tables.
+export {
+  ALL_VERSIONS,
+  LATEST_LEGACY_VERSION,
+  LATEST_MODERN_VERSION,
+  LATEST_VERSION,
+  LEGACY_VERSIONS,
+  MODERN_VERSIONS,
+  allowsBatch,
+  eraOf,
+  isKnownVersion,
+  isLegacyVersion,
+  isModernVersion,
+} from './protocol/versions.js';
+export type { Era, LegacyVersion, ModernVersion, ProtocolVersion } from './protocol/versions.js';
+export { MetaKey } from './protocol/meta-keys.js';
+export { METHODS, describeMethod, hasCapability, methodInRevision } from './protocol/methods.js';
+export type { CapabilityRef, MethodDescriptor } from './protocol/methods.js';
+export type { ChangeEvent } from './protocol/change-event.js';
+
+// The session engine.
+export {
+  DEFAULT_MAX_TOTAL_TIMEOUT_MS,
+  DEFAULT_TIMEOUT_MS,
+  LOG_LEVELS,
+  RequestContext,
+  Session,
+  isLogLevel,
+} from './session/index.js';
+export type {
+  Implementation,
+  LogLevel,
+  NotificationHandler,
+  PeerInfo,
+  Progress,
+  RequestHandler,
+  RequestOptions,
+  Role,
+  SessionLogger,
+  SessionOptions,
+} from './session/index.js';
+
+// The in-memory transport, as a class (the root has `createMemoryPair`).
+export { MemoryTransport, createMemoryPair } from './transports/memory/index.js';

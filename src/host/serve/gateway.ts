@@ -1,0 +1,370 @@
+/**
+ * Gateway mode: the host serves its aggregated catalog as one MCP server. Tools and
+ * prompts appear under their aliases (`server__tool`), resources under their own URIs
+ * (a URI two servers share under {@link gatewayUri}; for a shared URI template, the first
+ * server in config order serves it);
+ * every call is proxied to the upstream server through the host's policy, approvals,
+ * rate limits and audit log. The list follows the catalog (`list_changed` goes out to
+ * connected clients when it changes).
+ *
+ * MCP Apps pass through: a tool keeps its `_meta` (so `_meta.ui` reaches the client's
+ * host) and the `ui://` views its tools name stay readable. A tool only an app may call
+ * (`visibility: ["app"]`) is listed only to clients that render app views (the host there
+ * keeps it from its model, as the Apps specification asks); to any other client, which
+ * treats its tool list as the model's, it does not exist. A view calls its server's tools
+ * by their own names, so an app-callable tool also answers to its upstream name when the
+ * gateway renames it (`server__tool`) and no other tool has that name.
+ */
+import { LocalError, WireError } from '../../jsonrpc/index.js';
+import type { CallToolResult, PromptMessage } from '../../protocol/types/index.js';
+import {
+  APP_MIME_TYPE,
+  appResourceUri,
+  isAppCallable,
+  isModelVisible,
+  supportsAppViews,
+} from '../../protocol/apps.js';
+import { McpServer } from '../../server/index.js';
+import type {
+  JsonSchemaObject,
+  MiddlewareRequest,
+  Registration,
+  ServerContext,
+  StandardSchemaLike,
+} from '../../server/index.js';
+import { errorText } from '../policy/audit.js';
+import { HostError } from '../config/config-error.js';
+import type { CatalogTool } from '../catalog/catalog.js';
+import type { Host } from '../host.js';
+import type { HostCallOptions } from '../host-calls.js';
+
+/** Options of {@link Gateway}. */
+export interface GatewayOptions {
+  /** How the gateway introduces itself (default `mcpkit-gateway`). */
+  info?: { name: string; version: string };
+  /**
+   * `alias` (default): `server__tool`, collision-free across servers. `original`: the
+   * upstream names unchanged (a bridge of one server); a name two servers share is then
+   * served by neither.
+   */
+  names?: 'alias' | 'original';
+  /** Only these servers are exposed (default: all). */
+  servers?: readonly string[];
+  /** The caller named in approvals and the audit log (default `gateway`). */
+  caller?: string;
+  instructions?: string;
+}
+
+/** A Standard Schema that accepts anything: the upstream server validates its own input. */
+const PASS_THROUGH: StandardSchemaLike = {
+  '~standard': { version: 1, vendor: 'mcpkit-gateway', validate: (value: unknown) => ({ value }) },
+};
+
+interface Entry {
+  key: string;
+  registration: Registration;
+}
+
+/**
+ * An MCP server that fronts the host's servers.
+ *
+ * @example
+ * ```ts
+ * const gateway = new Gateway(host);
+ * const running = await gateway.serveHttp({ port: 3000 });   // or: await gateway.serveStdio();
+ * console.error(`One endpoint for every server: ${running.url}`);
+ * ```
+ */
+export class Gateway {
+  readonly server: McpServer;
+  private readonly entries = new Map<string, Entry>();
+  /** The catalog tool behind each tool name the gateway serves. */
+  private served = new Map<string, CatalogTool>();
+  /** App-callable tools under their upstream names, where the gateway serves them renamed. */
+  private appNames = new Map<string, CatalogTool>();
+  private readonly unsubscribe: () => void;
+  private pending = false;
+  private closeServing: Array<() => Promise<void>> = [];
+
+  constructor(
+    private readonly host: Host,
+    private readonly options: GatewayOptions = {},
+  ) {
+    this.server = new McpServer(options.info ?? { name: 'mcpkit-gateway', version: '0.1.0' }, {
+      ...(options.instructions ? { instructions: options.instructions } : {}),
+      logger: () => undefined,
+    });
+    this.unsubscribe = host.on('catalog', () => this.schedule());
+    this.server.use((request, next) => this.appsFilter(request, next));
+    this.sync();
+  }
+
+  /** Serves over this process's stdin and stdout. Don't use a terminal UI reading stdin then. */
+  async serveStdio(): Promise<void> {
+    const { StdioServerTransport } = await import('../../transports/stdio/index.js');
+    const session = await this.server.connect(new StdioServerTransport());
+    this.closeServing.push(() => session.close());
+  }
+
+  /** Serves Streamable HTTP (both eras, with the legacy SSE endpoints) on loopback by default. */
+  async serveHttp(
+    options: { port?: number; host?: string; path?: string } = {},
+  ): Promise<{ url: string; close(): Promise<void> }> {
+    const { serve } = await import('../../transports/http-server/index.js');
+    const running = await serve(this.server, options);
+    this.closeServing.push(() => running.close());
+    return running;
+  }
+
+  /** Stops serving and following the catalog (the host itself stays up). */
+  async close(): Promise<void> {
+    this.unsubscribe();
+    await Promise.all(this.closeServing.map((c) => c().catch(() => undefined)));
+    await this.server.close();
+  }
+
+  private schedule(): void {
+    if (this.pending) return;
+    this.pending = true;
+    queueMicrotask(() => {
+      this.pending = false;
+      this.sync();
+    });
+  }
+
+  private exposed(server: string): boolean {
+    return !this.options.servers || this.options.servers.includes(server);
+  }
+
+  /** Brings the registrations in line with the catalog: adds, removes and re-registers what changed. */
+  sync(): void {
+    const wanted = new Map<string, { key: string; register: () => Registration }>();
+    const original = this.options.names === 'original';
+    const tools = this.host.catalog.usableTools().filter((t) => this.exposed(t.server));
+    const counts = countBy(tools.map((t) => t.name));
+    const served = new Map<string, CatalogTool>();
+    const views = new Map<string, string>();
+    for (const t of tools) {
+      const name = original ? t.name : t.alias;
+      if (original && counts.get(t.name)! > 1) continue;
+      if (t.definition.inputSchema?.type !== 'object') continue;
+      served.set(name, t);
+      const view = appResourceUri(t.definition);
+      if (view !== undefined && !views.has(view)) views.set(view, t.server);
+      const { title, description, annotations, icons, outputSchema, execution, _meta } = t.definition;
+      wanted.set(`tool:${name}`, {
+        key: t.hash,
+        register: () =>
+          this.server.tool(
+            {
+              name,
+              ...(title !== undefined ? { title } : {}),
+              ...(description !== undefined ? { description } : {}),
+              input: PASS_THROUGH,
+              inputJsonSchema: t.definition.inputSchema as JsonSchemaObject,
+              ...(outputSchema
+                ? { output: PASS_THROUGH, outputJsonSchema: outputSchema as JsonSchemaObject }
+                : {}),
+              ...(annotations ? { annotations } : {}),
+              ...(icons ? { icons } : {}),
+              // A task tool stays one: the gateway runs its side as a task too.
+              ...(execution?.taskSupport ? { execution: { taskSupport: execution.taskSupport } } : {}),
+              // `_meta.ui` (the view, the visibility) is for the client's host to act on.
+              ...(_meta ? { _meta } : {}),
+            },
+            (args, ctx) => this.callTool(t.server, t.name, args as Record<string, unknown>, ctx),
+          ),
+      });
+    }
+    this.served = served;
+    this.appNames = new Map();
+    if (!original) {
+      const upstream = countBy([...served.values()].map((t) => t.name));
+      for (const t of served.values())
+        if (isAppCallable(t.definition) && upstream.get(t.name) === 1 && !served.has(t.name))
+          this.appNames.set(t.name, t);
+    }
+    const resources = this.host.catalog.resources().filter((r) => this.exposed(r.server));
+    const uriCounts = countBy(resources.map((r) => r.uri));
+    // A view its server leaves out of resources/list (the specification allows it) is still read here.
+    for (const [uri, server] of views) {
+      if (resources.some((r) => r.uri === uri)) continue;
+      wanted.set(`resource:${uri}`, {
+        key: `view:${server}`,
+        register: () =>
+          this.server.resource({ uri, name: uri, mimeType: APP_MIME_TYPE }, (_uri, ctx) =>
+            this.read(server, uri, ctx),
+          ),
+      });
+    }
+    for (const r of resources) {
+      // A URI two servers share is served under a per-server URI, so neither hides the other.
+      const uri = uriCounts.get(r.uri)! > 1 ? gatewayUri(r.server, r.uri) : r.uri;
+      wanted.set(`resource:${uri}`, {
+        key: JSON.stringify(r.definition),
+        register: () =>
+          this.server.resource(
+            { ...r.definition, uri, name: r.definition.name ?? r.uri } as never,
+            (_uri, ctx) => this.read(r.server, r.uri, ctx),
+          ),
+      });
+    }
+    for (const t of this.host.catalog.resourceTemplates().filter((x) => this.exposed(x.server))) {
+      if (wanted.has(`template:${t.uriTemplate}`)) continue;
+      wanted.set(`template:${t.uriTemplate}`, {
+        key: JSON.stringify(t.definition),
+        register: () =>
+          this.server.resourceTemplate(t.definition as never, (uri, _vars, ctx) =>
+            this.read(t.server, uri, ctx),
+          ),
+      });
+    }
+    for (const p of this.host.catalog.prompts().filter((x) => this.exposed(x.server))) {
+      const name = original ? p.name : p.alias;
+      if (wanted.has(`prompt:${name}`)) continue;
+      wanted.set(`prompt:${name}`, {
+        key: JSON.stringify(p.definition),
+        register: () =>
+          this.server.prompt(
+            {
+              name,
+              ...(p.definition.title !== undefined ? { title: p.definition.title } : {}),
+              ...(p.definition.description !== undefined ? { description: p.definition.description } : {}),
+              arguments: (p.definition.arguments ?? []).map((a) => ({ ...a })),
+            },
+            async (args, ctx) => {
+              const r = await this.host.getPrompt(
+                { server: p.server, prompt: p.name },
+                args,
+                this.callOptions(ctx),
+              );
+              return {
+                ...(r.description ? { description: r.description } : {}),
+                messages: r.messages as PromptMessage[],
+              };
+            },
+          ),
+      });
+    }
+    for (const [k, e] of this.entries) {
+      if (wanted.get(k)?.key === e.key) continue;
+      e.registration.remove();
+      this.entries.delete(k);
+    }
+    for (const [k, w] of wanted) {
+      if (this.entries.has(k)) continue;
+      try {
+        this.entries.set(k, { key: w.key, registration: w.register() });
+      } catch (e) {
+        this.host.audit({
+          time: new Date().toISOString(),
+          kind: 'tool',
+          caller: 'gateway',
+          server: '',
+          target: k,
+          decision: 'refused',
+          outcome: 'not-run',
+          error: errorText(e),
+        });
+      }
+    }
+  }
+
+  /**
+   * The Apps rules a plain server has no reason to know: app-only tools are neither
+   * listed to nor callable by a client that renders no views, and a view's call by
+   * upstream name reaches its tool.
+   */
+  private async appsFilter(request: MiddlewareRequest, next: () => Promise<unknown>): Promise<unknown> {
+    if (request.method !== 'tools/list' && request.method !== 'tools/call') return next();
+    const views = supportsAppViews(request.ctx.client.capabilities);
+    if (request.method === 'tools/list') {
+      const result = (await next()) as { tools: Array<{ _meta?: unknown }> };
+      return views ? result : { ...result, tools: result.tools.filter((t) => isModelVisible(t)) };
+    }
+    const name = request.params.name;
+    if (typeof name !== 'string') return next();
+    const tool = this.served.get(name);
+    if (tool) {
+      if (!views && !isModelVisible(tool.definition)) throw unknownTool(name);
+      return next();
+    }
+    const byUpstreamName = views ? this.appNames.get(name) : undefined;
+    if (!byUpstreamName) return next();
+    const args = request.params.arguments;
+    return this.callTool(
+      byUpstreamName.server,
+      byUpstreamName.name,
+      typeof args === 'object' && args !== null && !Array.isArray(args) ? args : {},
+      request.ctx,
+    );
+  }
+
+  private callOptions(ctx: ServerContext): HostCallOptions {
+    return { caller: this.options.caller ?? 'gateway', signal: ctx.signal };
+  }
+
+  private async callTool(
+    server: string,
+    tool: string,
+    args: Record<string, unknown>,
+    ctx: ServerContext,
+  ): Promise<CallToolResult> {
+    try {
+      return await this.host.callTool({ server, tool }, args, {
+        ...this.callOptions(ctx),
+        onprogress: (p) => ctx.progress(p.progress, p.total, p.message),
+        onTaskStatus: (t) => {
+          if (t.statusMessage !== undefined) ctx.status(t.statusMessage);
+        },
+      });
+    } catch (e) {
+      // The host's refusals and local failures are results the model can read; a server's
+      // own protocol error passes through as it was.
+      if (e instanceof WireError) throw e;
+      const text =
+        e instanceof HostError
+          ? `Refused by the host: ${e.message}`
+          : e instanceof LocalError
+            ? e.message
+            : errorText(e);
+      return { content: [{ type: 'text', text }], isError: true };
+    }
+  }
+
+  private async read(server: string, uri: string, ctx: ServerContext) {
+    try {
+      return await this.host.readResource(server, uri, this.callOptions(ctx));
+    } catch (e) {
+      if (e instanceof WireError) throw e;
+      throw new WireError(
+        -32603,
+        e instanceof HostError ? `Refused by the host: ${e.message}` : errorText(e),
+      );
+    }
+  }
+}
+
+/**
+ * The URI under which the gateway serves a resource whose URI another server also uses:
+ * `mcp-gateway://<server>/<the original URI, percent-encoded>`.
+ *
+ * @example
+ * ```ts
+ * gatewayUri('docs', 'file:///README.md'); // 'mcp-gateway://docs/file%3A%2F%2F%2FREADME.md'
+ * ```
+ */
+export function gatewayUri(server: string, uri: string): string {
+  return `mcp-gateway://${encodeURIComponent(server)}/${encodeURIComponent(uri)}`;
+}
+
+/** The same answer as for a tool that does not exist: an app-only tool is no business of this client. */
+function unknownTool(name: string): WireError {
+  return WireError.invalidParams(`Unknown tool: ${name.length > 100 ? name.slice(0, 100) + '…' : name}`);
+}
+
+function countBy(names: readonly string[]): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const n of names) m.set(n, (m.get(n) ?? 0) + 1);
+  return m;
+}
