@@ -174,14 +174,19 @@ class QuietStdioTransport extends StdioClientTransport {
   }
 }
 
+/** Questions being typed at the terminal now: status lines must not overwrite their prompt. */
+export const terminalQuestions = { open: 0 };
+
 /** Answers elicitation and sampling at the terminal when there is one, and declines otherwise. */
 export function terminalHandlers(): ClientHandlers {
   const p = palette(process.stderr);
   const ask = async (question: string): Promise<string> => {
     const rl = createInterface({ input: process.stdin, output: process.stderr });
+    terminalQuestions.open++;
     try {
       return await rl.question(question);
     } finally {
+      terminalQuestions.open--;
       rl.close();
     }
   };

@@ -46,6 +46,8 @@ import { checkResultShape } from './result-checks.js';
 import { eventOf } from './subscription.js';
 import type { Subscription } from './subscription.js';
 import { DEFAULT_RESUBSCRIBE, SubscriptionHub } from './subscriptions.js';
+import { ClientTaskReceiver } from './task-receiver.js';
+import type { TaskRequestOptions } from './task-receiver.js';
 import { TaskClient, readTask } from './tasks.js';
 import { TransportTap } from './transport-tap.js';
 import type {
@@ -143,6 +145,8 @@ export class Client {
   private refreshing = false;
   private refreshAgain = false;
   private readonly tasksOn: boolean;
+  /** Set when the server may task-augment elicitation and sampling (2025-11-25). */
+  private readonly taskRequests: TaskRequestOptions | undefined;
   /** Each tool's `execution.taskSupport`, from the last `tools/list`. */
   private readonly taskSupport = new Map<string, unknown>();
   private listedForTasks = false;
@@ -157,7 +161,14 @@ export class Client {
     options: ClientOptions = {},
   ) {
     this.handlers = new HandlerSet(options.handlers);
-    this.capabilities = mergeCapabilities(this.handlers.capabilities, options.capabilities);
+    const taskCap = options.taskRequests ? ClientTaskReceiver.capability(this.handlers) : undefined;
+    this.taskRequests = !taskCap
+      ? undefined
+      : options.taskRequests === true
+        ? {}
+        : options.taskRequests || {};
+    const derived = taskCap ? { ...this.handlers.capabilities, tasks: taskCap } : this.handlers.capabilities;
+    this.capabilities = mergeCapabilities(derived, options.capabilities);
     this.era_ = options.era ?? 'auto';
     this.probeTimeoutMs = options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
     this.timeoutMs = options.timeoutMs;
@@ -260,6 +271,7 @@ export class Client {
       withMeta: (p) => this.withMeta(p),
     });
     this.handlers.register(session);
+    if (this.taskRequests) new ClientTaskReceiver(this.handlers, this.taskRequests).register(session);
     session.onnotification = (n) => this.handleNotification(hub, n);
     session.onclose = (error) => {
       closing.abort();
@@ -364,8 +376,16 @@ export class Client {
       this.listedForTasks = true;
       for await (const _tool of this.tools(options)) void _tool;
     }
-    if (serverTasks && p.task === undefined && this.taskSupport.get(params.name) === 'required')
-      p = { ...p, task: {} };
+    const support = this.taskSupport.get(params.name);
+    if (
+      serverTasks &&
+      p.task === undefined &&
+      (support === 'required' || (options?.task && support === 'optional'))
+    )
+      p = {
+        ...p,
+        task: typeof options?.task === 'object' && options.task.ttlMs ? { ttl: options.task.ttlMs } : {},
+      };
     try {
       return await this.send('tools/call', p, options);
     } catch (e) {

@@ -26,3 +26,4 @@ export { SKILLS_EXTENSION, getSkill, listSkills, loadSkill, parseFrontmatter } f
 export type { LoadedSkill, SkillEntry, SkillResource } from './skills.js';
 export { TaskClient, TaskHandle } from './tasks.js';
 export type { TaskInfo, TaskWaitOptions } from './tasks.js';
+export type { TaskRequestOptions } from './task-receiver.js';

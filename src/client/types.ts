@@ -14,6 +14,7 @@ import type {
 } from '../protocol/types/index.js';
 import type { JsonRpcNotification } from '../jsonrpc/index.js';
 import type { ResultCache } from './result-cache.js';
+import type { TaskRequestOptions } from './task-receiver.js';
 import type { TaskInfo } from './tasks.js';
 
 /** Which era the client speaks: `auto` probes and falls back; see {@link ClientOptions.era}. */
@@ -26,6 +27,12 @@ export type CallOptions = Pick<
 > & {
   /** When a tool call runs as a task: each state of the task as it is seen. */
   onTaskStatus?: (task: TaskInfo) => void;
+  /**
+   * Run a `tools/call` as a task where the tool allows it (2025-11-25: a tool whose
+   * `taskSupport` is `optional`; `required` ones always are), with the TTL asked for.
+   * In the modern era the server decides, and this changes nothing.
+   */
+  task?: boolean | { ttlMs?: number };
 };
 
 /** What a handler learns about the request it answers. */
@@ -142,6 +149,15 @@ export interface ClientOptions {
    * all of that off.
    */
   tasks?: boolean;
+  /**
+   * Let the server task-augment `elicitation/create` and `sampling/createMessage`
+   * (2025-11-25 experimental tasks; default off). The client then declares
+   * `tasks.requests.elicitation.create` / `sampling.createMessage` (for the handlers it
+   * has), `tasks.list` and `tasks.cancel`, answers an augmented request with a
+   * `CreateTaskResult`, runs the handler in the background and serves the server's
+   * `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel` for those tasks.
+   */
+  taskRequests?: boolean | TaskRequestOptions;
   /** Called with the new tool list after an automatic refresh. */
   ontoolschanged?: (tools: Tool[]) => void;
   /** @deprecated Renamed `ontoolschanged`, like the client's other callbacks; removed in the next release. */

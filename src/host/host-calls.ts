@@ -25,6 +25,8 @@ export interface HostCallOptions {
   onprogress?: (progress: Progress) => void;
   /** When the tool runs as a task on its server: each state seen (status, message). */
   onTaskStatus?: (task: TaskInfo) => void;
+  /** Run the call as a task upstream where the tool allows it (`taskSupport: optional`). */
+  asTask?: boolean;
 }
 
 /** A tool named exactly, bypassing aliases. */
@@ -208,6 +210,7 @@ export async function callTool(
         ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
         ...(options.onprogress ? { onprogress: options.onprogress } : {}),
         onTaskStatus,
+        ...(options.asTask ? { task: true } : {}),
       },
     );
     deps.audit(

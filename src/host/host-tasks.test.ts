@@ -88,6 +88,48 @@ describe('tasks through the host and the gateway', () => {
     assert.equal(trail.entries.at(-1)!.decision, 'denied');
   });
 
+  test('the gateway passes task augmentation of optional tools upstream, and only when asked', async () => {
+    const gateway = new Gateway(host);
+    const running = await gateway.serveHttp();
+    const client = new Client({ name: 'gateway-optional', version: '1.0.0' }, { era: 'legacy' });
+    const lastAudit = () => trail.entries.filter((e) => e.target === 'slow_compute').at(-1)!;
+    try {
+      await client.connect(new StreamableHttpClientTransport({ url: running.url }));
+      // A plain call stays plain on both sides.
+      const plain = await client.callTool({
+        name: 'web__slow_compute',
+        arguments: { seconds: 0, label: 'p' },
+      });
+      assert.equal(text(plain), 'Computed p after 0 s');
+      assert.equal(lastAudit().taskId, undefined, 'no upstream task for a plain call');
+      // A task downstream is a task upstream: its status and result come back through the gateway.
+      const before = upstream.tasks!.runningCount;
+      const task = await client.tasks.start({
+        name: 'web__slow_compute',
+        arguments: { seconds: 60, label: 'relayed' },
+      });
+      await waitFor(() => upstream.tasks!.runningCount > before, 5000, 'the upstream task to start');
+      await waitFor(
+        async () => (await task.status()).statusMessage === 'Computing relayed',
+        5000,
+        'the upstream status message at the gateway',
+      );
+      await task.cancel();
+      await waitFor(() => upstream.tasks!.runningCount === before, 5000, 'the upstream task to stop');
+      const quick = await client.tasks.start({
+        name: 'web__slow_compute',
+        arguments: { seconds: 0, label: 'q' },
+      });
+      assert.equal(text(await quick.result()), 'Computed q after 0 s');
+      const audited = lastAudit();
+      assert.equal(audited.outcome, 'ok');
+      assert.equal(typeof audited.taskId, 'string', 'the upstream call ran as a task');
+    } finally {
+      await client.close();
+      await gateway.close();
+    }
+  });
+
   for (const era of ['legacy', 'modern'] as const) {
     test(`the gateway serves task tools as tasks (${era} client)`, async () => {
       const gateway = new Gateway(host);

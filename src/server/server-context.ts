@@ -6,6 +6,7 @@ import type { CreateMessageRequestParams, CreateMessageResult } from '../protoco
 import type { ElicitRequestParams, ElicitResult } from '../protocol/types/elicitation.js';
 import type { ListRootsResult } from '../protocol/types/roots.js';
 import type { LogLevel, PeerInfo, RequestContext, RequestOptions } from '../session/index.js';
+import { clientTakesTask, requestAsClientTask } from './client-task-request.js';
 import type { InputRequest } from './mrtr.js';
 
 /**
@@ -32,6 +33,14 @@ export interface AskOptions {
    * order asked). A handler that names its questions can read them in any order.
    */
   key?: string;
+  /**
+   * Legacy era (2025-11-25): send the question task-augmented when the client declared
+   * `tasks.requests` for it, and poll for the answer, so a slow answer (a person on a URL
+   * flow, a long completion) holds no request open. `ttlMs` asks for the task's lifetime.
+   * Ignored when the client cannot take it as a task, in the modern era, and inside a
+   * task of this server (whose questions travel through the task).
+   */
+  task?: boolean | { ttlMs?: number };
 }
 
 /** The answer type of each kind of question. */
@@ -302,6 +311,11 @@ export class ServerContext {
 
   private legacyAsk(request: InputRequest, options?: AskOptions): Promise<Record<string, unknown>> {
     const opts: RequestOptions = { timeoutMs: options?.timeoutMs ?? this.askTimeoutMs ?? ASK_TIMEOUT_MS };
+    const task = options?.task;
+    if (task && clientTakesTask(this.request, request.method)) {
+      const ttl = task === true ? undefined : task.ttlMs;
+      return requestAsClientTask(this.request, request.method, request.params, opts.timeoutMs!, ttl);
+    }
     return this.request.request(request.method, request.params, opts);
   }
 }

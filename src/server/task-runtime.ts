@@ -10,16 +10,16 @@
  * `tasks/update`. Answers, cancellation and results all travel through the store.
  */
 import { ErrorCode, LocalError, WireError } from '../jsonrpc/index.js';
-import type { Params, RequestId } from '../jsonrpc/index.js';
+import type { Params } from '../jsonrpc/index.js';
 import type { CallToolResult } from '../protocol/types/tools.js';
 import { RequestContext } from '../session/index.js';
 import type { RequestOptions } from '../session/index.js';
-import type { ContextHost } from '../session/request-context.js';
-import type { LogLevel } from '../session/logging-levels.js';
 import { principalOf, validAnswer } from './mrtr.js';
 import type { InputRequest } from './mrtr.js';
 import type { ServerContext } from './server-context.js';
 import { InMemoryTaskStore, isTerminal } from './task-store.js';
+import { TaskRun, withRelatedTask } from './task-run.js';
+import type { OriginSession, TaskRunOwner } from './task-run.js';
 import type { StoredError, TaskRecord, TaskStore } from './task-store.js';
 import {
   RELATED_TASK,
@@ -46,10 +46,15 @@ export interface TaskOptions {
   /** Tasks per `tasks/list` page (default 50). */
   pageSize?: number;
   /**
-   * Who owns a request's tasks. Default: the authenticated principal when there is one;
-   * otherwise the connection in the 2025-11-25 generation, and the unguessable task id
-   * alone in the extension (which has no `tasks/list`). Unauthenticated modern callers
-   * share one owner, so they share the `maxLivePerOwner` cap.
+   * Who owns a request's tasks: only the owner may get, read, list, update or cancel them.
+   * Default: the authenticated principal when there is one (so any session, on any node
+   * sharing the store, after any restart). Otherwise, in 2025-11-25, the MCP session: the
+   * `Mcp-Session-Id` when sessions are shared between nodes (so another node serving the
+   * same session reaches its tasks), else the connection; a new session of the same
+   * unauthenticated client is someone else, since nothing proves it is not. In the
+   * extension (no `tasks/list`) an unauthenticated task is reached by its unguessable id
+   * alone, as the extension intends; those callers share one `maxLivePerOwner` cap.
+   * Set this to bind tasks to something else your deployment trusts.
    */
   owner?: (rc: RequestContext) => string;
 }
@@ -68,39 +73,14 @@ export interface TaskTool {
   readonly deferred?: boolean;
 }
 
-interface Running {
-  readonly record: TaskRecord;
-  readonly rc: RequestContext;
-  readonly origin: OriginSession | undefined;
-  unwatch: () => void;
-  expiry: ReturnType<typeof setTimeout> | undefined;
-  nextKey: number;
-  lastStatus: string;
-}
-
-/** The bits of the originating session a task still uses after its request was answered. */
-interface OriginSession {
-  readonly isOpen?: boolean;
-  sendRaw(message: Record<string, unknown>): void;
-}
-
 const ASK_TIMEOUT_MS = 5 * 60_000;
-const sessionIds = new WeakMap<object, string>();
-
-function sessionIdOf(session: object): string {
-  let id = sessionIds.get(session);
-  if (!id) sessionIds.set(session, (id = crypto.randomUUID()));
-  return id;
-}
+/** The owner string of each unauthenticated legacy session, made once and shared by its tasks. */
+const sessionOwners = new WeakMap<object, string>();
+/** setTimeout's longest delay. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function withRelatedTask(params: Params | undefined, taskId: string): Params {
-  const meta = isObject(params?._meta) ? { ...params._meta } : {};
-  meta[RELATED_TASK] = { taskId };
-  return { ...params, _meta: meta };
 }
 
 function toStoredError(e: WireError): StoredError {
@@ -118,7 +98,7 @@ function firstText(result: CallToolResult): string | undefined {
  * Runs tasks and answers `tasks/*` for one server. Create one per server; it holds the
  * handlers running in this process, and the store holds everything else.
  */
-export class TaskRuntime {
+export class TaskRuntime implements TaskRunOwner {
   readonly store: TaskStore;
   private readonly defaultTtlMs: number;
   private readonly maxTtlMs: number;
@@ -126,7 +106,10 @@ export class TaskRuntime {
   private readonly maxLive: number;
   private readonly pageSize: number;
   private readonly ownerFn: ((rc: RequestContext) => string) | undefined;
-  private readonly running = new Map<string, Running>();
+  private readonly running = new Map<string, TaskRun>();
+  /** One timer for every TTL of the tasks running here, armed for the earliest. */
+  private expiryTimer: ReturnType<typeof setTimeout> | undefined;
+  private expiryAt = Infinity;
   /** Blocking `tasks/result` requests in this process, per task: where questions go. */
   private readonly resultWaiters = new Map<string, Set<RequestContext>>();
   /** Question keys being put to the client right now (taskId + key). */
@@ -160,10 +143,13 @@ export class TaskRuntime {
     if (this.ownerFn) return this.ownerFn(rc);
     const principal = principalOf(rc.authInfo);
     if (principal) return `p:${principal}`;
+    if (rc.era !== 'legacy') return '';
     // Behind a load balancer each node has its own copy of a session: the transport names it.
     const shared = rc.transportMeta?.sessionId;
-    if (rc.era === 'legacy') return `s:${typeof shared === 'string' ? shared : sessionIdOf(rc.session)}`;
-    return '';
+    if (typeof shared === 'string') return `s:${shared}`;
+    let owner = sessionOwners.get(rc.session);
+    if (!owner) sessionOwners.set(rc.session, (owner = `s:${crypto.randomUUID()}`));
+    return owner;
   }
 
   // ------------------------------------------------------------------ tools/call
@@ -230,33 +216,34 @@ export class TaskRuntime {
     shape: (record: TaskRecord) => unknown,
   ): Promise<unknown> {
     if (!tool.deferred) {
-      const running = await this.create(ctx, generation, ttl);
+      const [running, record] = await this.create(ctx, generation, ttl);
       // The handler runs after the CreateTaskResult is on its way.
       queueMicrotask(() => this.track(running, run(ctx)));
-      return shape(running.record);
+      return shape(record);
     }
-    let running: Running | undefined;
+    let running: TaskRun | undefined;
+    let record: TaskRecord | undefined;
     let started!: (v: { started: true }) => void;
     const startedP = new Promise<{ started: true }>((resolve) => (started = resolve));
     ctx.setTaskStarter(async () => {
-      running ??= await this.create(ctx, generation, ttl);
+      if (!running) [running, record] = await this.create(ctx, generation, ttl);
       started({ started: true });
     });
     const work = run(ctx);
     const outcome = await Promise.race([work.then((result) => ({ result })), startedP]);
     if (running) {
       this.track(running, work);
-      return shape(running.record);
+      return shape(record!);
     }
     const result = (outcome as { result: CallToolResult }).result;
     if (generation === 'modern') return result;
-    const late = await this.create(ctx, generation, ttl);
+    const [late, lateRecord] = await this.create(ctx, generation, ttl);
     this.track(late, Promise.resolve(result));
-    return shape(late.record);
+    return shape(lateRecord);
   }
 
   /** Records the outcome of a task's handler when it settles. */
-  private track(running: Running, work: Promise<CallToolResult>): void {
+  private track(running: TaskRun, work: Promise<CallToolResult>): void {
     work.then(
       (result) => this.finish(running, result, undefined),
       (e: unknown) => this.finish(running, undefined, e),
@@ -268,7 +255,7 @@ export class TaskRuntime {
     ctx: ServerContext,
     generation: 'legacy' | 'modern',
     requestedTtl: number | undefined,
-  ): Promise<Running> {
+  ): Promise<[TaskRun, TaskRecord]> {
     const rc = ctx.request;
     const now = Date.now();
     const ttl =
@@ -292,17 +279,16 @@ export class TaskRuntime {
       );
     }
     const origin = rc.session as unknown as OriginSession;
-    const running: Running = {
-      record,
-      rc: undefined as unknown as RequestContext,
-      origin: typeof origin.sendRaw === 'function' ? origin : undefined,
-      unwatch: () => undefined,
-      expiry: undefined,
-      nextKey: 1,
-      lastStatus: 'working',
-    };
+    const running = new TaskRun(
+      record.taskId,
+      generation,
+      this,
+      rc.session,
+      typeof origin.sendRaw === 'function' ? origin : undefined,
+      ttl === null ? Infinity : now + ttl,
+    );
     const taskRc = new RequestContext(
-      this.hostFor(running, rc),
+      running,
       rc.requestId,
       rc.method,
       rc.params,
@@ -312,49 +298,46 @@ export class TaskRuntime {
       rc.peerInfo,
       rc.authInfo,
     );
-    (running as { rc: RequestContext }).rc = taskRc;
+    running.rc = taskRc;
     this.running.set(record.taskId, running);
     running.unwatch = this.store.watch(record.taskId, (r) => this.onRecord(running, r));
-    if (ttl !== null) {
-      running.expiry = setTimeout(() => taskRc.cancel('The task expired'), ttl);
-      (running.expiry as { unref?: () => void }).unref?.();
+    if (running.deadline < this.expiryAt) this.armExpiry(running.deadline);
+    ctx.enterTask(taskRc, running, record.taskId);
+    return [running, record];
+  }
+
+  /** Arms the one expiry timer for `at` (the earliest deadline of the tasks running here). */
+  private armExpiry(at: number): void {
+    if (this.expiryTimer) clearTimeout(this.expiryTimer);
+    this.expiryAt = at;
+    this.expiryTimer = setTimeout(
+      () => this.expireDue(),
+      Math.min(Math.max(at - Date.now(), 0), MAX_TIMER_MS),
+    );
+    (this.expiryTimer as { unref?: () => void }).unref?.();
+  }
+
+  /** Cancels the handlers whose TTL ran out, and re-arms for the next deadline. */
+  private expireDue(): void {
+    this.expiryTimer = undefined;
+    this.expiryAt = Infinity;
+    const now = Date.now();
+    let next = Infinity;
+    for (const run of this.running.values()) {
+      if (run.deadline <= now) run.rc.cancel('The task expired');
+      else if (run.deadline < next) next = run.deadline;
     }
-    const asker = {
-      ask: (q: InputRequest) => this.ask(running, q),
-      status: (message: string) => {
-        this.store.update(record.taskId, { statusMessage: message }).catch(() => undefined);
-      },
-    };
-    ctx.enterTask(taskRc, asker, record.taskId);
-    return running;
+    if (next !== Infinity) this.armExpiry(next);
   }
 
-  /** A context host for the task's request context: progress and logs outlive the request. */
-  private hostFor(running: Running, rc: RequestContext): ContextHost {
-    const origin = rc.session;
-    return {
-      get legacyLogLevel(): LogLevel | undefined {
-        return origin.legacyLogLevel;
-      },
-      capabilities: origin.capabilities,
-      sendRelated: (_id: RequestId, method: string, params: Params) => {
-        // The extension carries no progress or log messages for tasks.
-        if (running.record.generation === 'modern' || !running.origin) return;
-        if (running.origin.isOpen === false) return;
-        running.origin.sendRaw({
-          jsonrpc: '2.0',
-          method,
-          params: withRelatedTask(params, running.record.taskId),
-        });
-      },
-      requestOnBehalf: (_ctx: RequestContext, method: string): Promise<Record<string, unknown>> =>
-        Promise.reject(new LocalError('CapabilityNotSupported', `${method} is asked through the task`)),
-    };
+  /** @internal The task's status message, recorded for every poller. */
+  statusFor(running: TaskRun, message: string): void {
+    this.store.update(running.taskId, { statusMessage: message }).catch(() => undefined);
   }
 
-  /** A handler's question: the task waits in `input_required` until it is answered. */
-  private async ask(running: Running, request: InputRequest): Promise<Record<string, unknown>> {
-    const taskId = running.record.taskId;
+  /** @internal A handler's question: the task waits in `input_required` until it is answered. */
+  async askFor(running: TaskRun, request: InputRequest): Promise<Record<string, unknown>> {
+    const taskId = running.taskId;
     const key = `input-${running.nextKey++}`;
     const signal = running.rc.signal;
     if (signal.aborted) throw new LocalError('Cancelled', 'The task was cancelled');
@@ -373,12 +356,12 @@ export class TaskRuntime {
   }
 
   /** Records the handler's outcome, unless the task was cancelled or expired meanwhile. */
-  private async finish(running: Running, result: CallToolResult | undefined, e: unknown): Promise<void> {
-    const taskId = running.record.taskId;
+  private async finish(running: TaskRun, result: CallToolResult | undefined, e: unknown): Promise<void> {
+    const taskId = running.taskId;
     try {
       if (running.rc.cancelled) return;
       if (result) {
-        const failed = running.record.generation === 'legacy' && result.isError === true;
+        const failed = running.generation === 'legacy' && result.isError === true;
         const patch = failed
           ? { status: 'failed' as const, result, statusMessage: firstText(result) ?? 'The tool failed' }
           : { status: 'completed' as const, result };
@@ -398,17 +381,21 @@ export class TaskRuntime {
     }
   }
 
-  private retire(running: Running): void {
-    const taskId = running.record.taskId;
+  private retire(running: TaskRun): void {
+    const taskId = running.taskId;
     if (this.running.get(taskId) !== running) return;
     this.running.delete(taskId);
-    if (running.expiry) clearTimeout(running.expiry);
+    if (this.running.size === 0 && this.expiryTimer) {
+      clearTimeout(this.expiryTimer);
+      this.expiryTimer = undefined;
+      this.expiryAt = Infinity;
+    }
     // Keep watching until the terminal status went out as a notification.
     queueMicrotask(() => running.unwatch());
   }
 
   /** Every change of a task running here: cancellation, expiry, status notifications. */
-  private onRecord(running: Running, record: TaskRecord | undefined): void {
+  private onRecord(running: TaskRun, record: TaskRecord | undefined): void {
     if (!record) {
       running.rc.cancel('The task expired');
       this.retire(running);
@@ -423,7 +410,7 @@ export class TaskRuntime {
   }
 
   /** `notifications/tasks/status` to the connection that made a 2025-11-25 task. */
-  private statusNotification(running: Running, record: TaskRecord): void {
+  private statusNotification(running: TaskRun, record: TaskRecord): void {
     if (record.generation !== 'legacy' || !running.origin || running.origin.isOpen === false) return;
     running.origin.sendRaw({
       jsonrpc: '2.0',
@@ -609,7 +596,7 @@ export class TaskRuntime {
     await Promise.all(
       all.map((r) =>
         this.store
-          .update(r.record.taskId, { status: 'cancelled', statusMessage: 'The server shut down' })
+          .update(r.taskId, { status: 'cancelled', statusMessage: 'The server shut down' })
           .catch(() => undefined),
       ),
     );

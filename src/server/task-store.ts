@@ -117,7 +117,6 @@ export function isExpired(record: TaskRecord, now: number): boolean {
  */
 export function applyTaskPatch(record: TaskRecord, patch: TaskPatch, now: number): TaskRecord {
   if (isTerminal(record.status)) return record;
-  const next: TaskRecord = { ...record };
   let asked = record.inputRequests;
   let answers = record.inputResponses;
   if (patch.ask) asked = { ...asked, ...patch.ask };
@@ -134,23 +133,74 @@ export function applyTaskPatch(record: TaskRecord, patch: TaskPatch, now: number
     for (const key of patch.consume) delete rest[key];
     answers = rest;
   }
-  if (asked && Object.keys(asked).length > 0) next.inputRequests = asked;
-  else delete next.inputRequests;
-  if (answers && Object.keys(answers).length > 0) next.inputResponses = answers;
-  else delete next.inputResponses;
-  if (patch.statusMessage !== undefined) next.statusMessage = patch.statusMessage;
-  if (patch.result !== undefined) next.result = patch.result;
-  if (patch.error !== undefined) next.error = patch.error;
-  if (patch.status !== undefined) next.status = patch.status;
-  else if (next.inputRequests) next.status = 'input_required';
-  else if (next.status === 'input_required') next.status = 'working';
-  if (isTerminal(next.status)) {
-    delete next.inputRequests;
-    delete next.inputResponses;
-  }
-  next.lastUpdatedAt = now;
-  return next;
+  if (asked && Object.keys(asked).length === 0) asked = undefined;
+  if (answers && Object.keys(answers).length === 0) answers = undefined;
+  let status = record.status;
+  if (patch.status !== undefined) status = patch.status;
+  else if (asked) status = 'input_required';
+  else if (status === 'input_required') status = 'working';
+  if (isTerminal(status)) asked = answers = undefined;
+  return makeRecord(record, {
+    status,
+    statusMessage: patch.statusMessage ?? record.statusMessage,
+    lastUpdatedAt: now,
+    result: patch.result ?? record.result,
+    error: patch.error ?? record.error,
+    inputRequests: asked,
+    inputResponses: answers,
+  });
 }
+
+/** The fields of a record that change over its life. */
+interface Changing {
+  status: TaskState;
+  statusMessage: string | undefined;
+  lastUpdatedAt: number;
+  result: Record<string, unknown> | undefined;
+  error: StoredError | undefined;
+  inputRequests: Record<string, StoredInputRequest> | undefined;
+  inputResponses: Record<string, unknown> | undefined;
+}
+
+/**
+ * A record built field by field, in one order, with absent optional fields left out: every
+ * record then shares one compact hidden class (a spread, a `delete` or `structuredClone`
+ * would give thousands of live tasks dictionary-mode objects).
+ */
+function makeRecord(base: TaskRecord, c: Changing): TaskRecord {
+  const r: TaskRecord = {
+    taskId: base.taskId,
+    owner: base.owner,
+    generation: base.generation,
+    method: base.method,
+    status: c.status,
+    createdAt: base.createdAt,
+    lastUpdatedAt: c.lastUpdatedAt,
+    ttlMs: base.ttlMs,
+    pollIntervalMs: base.pollIntervalMs,
+  };
+  if (c.statusMessage !== undefined) r.statusMessage = c.statusMessage;
+  if (c.result !== undefined) r.result = c.result;
+  if (c.error !== undefined) r.error = c.error;
+  if (c.inputRequests !== undefined) r.inputRequests = c.inputRequests;
+  if (c.inputResponses !== undefined) r.inputResponses = c.inputResponses;
+  return r;
+}
+
+/** A private copy of a record, for a store to keep (its JSON parts are copied deeply). */
+export function copyRecord(r: TaskRecord): TaskRecord {
+  return makeRecord(r, {
+    status: r.status,
+    statusMessage: r.statusMessage,
+    lastUpdatedAt: r.lastUpdatedAt,
+    result: r.result && structuredClone(r.result),
+    error: r.error && structuredClone(r.error),
+    inputRequests: r.inputRequests && structuredClone(r.inputRequests),
+    inputResponses: r.inputResponses && structuredClone(r.inputResponses),
+  });
+}
+
+type Watcher = (record: TaskRecord | undefined) => void;
 
 const SWEEP_MS = 30_000;
 
@@ -160,7 +210,8 @@ const SWEEP_MS = 30_000;
  */
 export class InMemoryTaskStore implements TaskStore {
   private readonly tasks = new Map<string, TaskRecord>();
-  private readonly watchers = new Map<string, Set<(record: TaskRecord | undefined) => void>>();
+  /** One listener, or a set once a task has several (most have exactly one). */
+  private readonly watchers = new Map<string, Watcher | Set<Watcher>>();
   private sweeper: ReturnType<typeof setInterval> | undefined;
 
   /** Number of records held (expired ones not yet swept included). */
@@ -175,7 +226,7 @@ export class InMemoryTaskStore implements TaskStore {
       if (t.owner === record.owner && !isTerminal(t.status) && !isExpired(t, now)) live++;
     }
     if (live >= maxLive) return Promise.resolve(false);
-    this.tasks.set(record.taskId, clone(record));
+    this.tasks.set(record.taskId, copyRecord(record));
     this.sweeper ??= unref(setInterval(() => this.sweep(), SWEEP_MS));
     return Promise.resolve(true);
   }
@@ -217,14 +268,21 @@ export class InMemoryTaskStore implements TaskStore {
     return Promise.resolve(result);
   }
 
-  watch(taskId: string, listener: (record: TaskRecord | undefined) => void): () => void {
-    let set = this.watchers.get(taskId);
-    if (!set) this.watchers.set(taskId, (set = new Set()));
-    set.add(listener);
-    return () => {
-      set.delete(listener);
-      if (set.size === 0 && this.watchers.get(taskId) === set) this.watchers.delete(taskId);
-    };
+  watch(taskId: string, listener: Watcher): () => void {
+    const current = this.watchers.get(taskId);
+    if (current === undefined) this.watchers.set(taskId, listener);
+    else if (current instanceof Set) current.add(listener);
+    else this.watchers.set(taskId, new Set([current, listener]));
+    return () => this.unwatch(taskId, listener);
+  }
+
+  private unwatch(taskId: string, listener: Watcher): void {
+    const current = this.watchers.get(taskId);
+    if (current === listener) this.watchers.delete(taskId);
+    else if (current instanceof Set) {
+      current.delete(listener);
+      if (current.size === 0) this.watchers.delete(taskId);
+    }
   }
 
   close(): Promise<void> {
@@ -260,9 +318,9 @@ export class InMemoryTaskStore implements TaskStore {
   }
 
   private emit(taskId: string, record: TaskRecord | undefined): void {
-    const set = this.watchers.get(taskId);
-    if (!set) return;
-    for (const fn of [...set]) {
+    const current = this.watchers.get(taskId);
+    if (current === undefined) return;
+    for (const fn of current instanceof Set ? [...current] : [current]) {
       try {
         fn(record);
       } catch {

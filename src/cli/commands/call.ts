@@ -1,5 +1,5 @@
 import { coerceArguments, parseArgsJson } from '../arguments.js';
-import { openClient, parseCommand, TARGET_HELP } from '../connection.js';
+import { openClient, parseCommand, TARGET_HELP, terminalQuestions } from '../connection.js';
 import { CliFailure, ExitCode } from '../exit-codes.js';
 import { palette, progressBar } from '../format.js';
 import { printContent } from './print-content.js';
@@ -74,6 +74,8 @@ export async function call(argv: string[]): Promise<number> {
       { name, arguments: args },
       {
         onTaskStatus: (t) => {
+          // A question being typed keeps its line; its own prompt says the task waits.
+          if (terminalQuestions.open > 0) return;
           if (tty) process.stderr.write('\r\x1b[K');
           const id = t.taskId.length > 12 ? `${t.taskId.slice(0, 8)}…` : t.taskId;
           process.stderr.write(
@@ -81,6 +83,7 @@ export async function call(argv: string[]): Promise<number> {
           );
         },
         onprogress: (pr) => {
+          if (terminalQuestions.open > 0) return;
           const line = progressBar(pr.progress, pr.total, pr.message);
           process.stderr.write(tty ? `\r${p.cyan(line)}\x1b[K` : `${line}\n`);
         },

@@ -314,6 +314,8 @@ export class Gateway {
       return await this.host.callTool({ server, tool }, args, {
         ...this.callOptions(ctx),
         onprogress: (p) => ctx.progress(p.progress, p.total, p.message),
+        // A downstream task makes an upstream task (where the tool allows one).
+        ...(ctx.taskId !== undefined ? { asTask: true } : {}),
         onTaskStatus: (t) => {
           if (t.statusMessage !== undefined) ctx.status(t.statusMessage);
         },

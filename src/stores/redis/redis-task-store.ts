@@ -4,18 +4,18 @@ import type { TaskPage, TaskPatch, TaskRecord, TaskStore } from '../../server/ta
 import type { RedisChannels } from './redis-bus.js';
 import { guarded } from './redis-errors.js';
 
-// KEYS: the owner's live set. ARGV: maxLive, task key prefix. Counts the owner's live tasks
+// KEYS[2]: the owner's live set. ARGV: maxLive, task key prefix. Counts the owner's live tasks
 // (pruning ids whose record expired or ended), atomically with the create that follows.
 const COUNT_LIVE = `
 local n = 0
-for _, id in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+for _, id in ipairs(redis.call('SMEMBERS', KEYS[2])) do
   local raw = redis.call('GET', ARGV[2] .. id)
   local live = false
   if raw then
     local s = cjson.decode(raw).status
     live = s ~= 'completed' and s ~= 'failed' and s ~= 'cancelled'
   end
-  if live then n = n + 1 else redis.call('SREM', KEYS[1], id) end
+  if live then n = n + 1 else redis.call('SREM', KEYS[2], id) end
 end
 return n`;
 
@@ -151,6 +151,9 @@ export class RedisTaskStore implements TaskStore {
 
   watch(taskId: string, listener: (record: TaskRecord | undefined) => void): () => void {
     let stopped = false;
+    // The last record reported, as JSON: the catch-up read below and the channel may both
+    // carry the same change, and each change is reported once.
+    let last: string | undefined;
     let unlisten: (() => void) | undefined;
     let expiry: ReturnType<typeof setTimeout> | undefined;
     const gone = (): void => {
@@ -167,6 +170,8 @@ export class RedisTaskStore implements TaskStore {
       .listen(this.key(taskId), (text) => {
         if (stopped) return;
         if (text === '') return gone();
+        if (text === last) return;
+        last = text;
         const record = JSON.parse(text) as TaskRecord;
         arm(record);
         listener(record);
@@ -177,7 +182,12 @@ export class RedisTaskStore implements TaskStore {
         // A change made before the subscription took hold would be missed: report the
         // current record once if it has changed since it was created.
         void this.get(taskId).then(
-          (r) => r && !stopped && r.lastUpdatedAt !== r.createdAt && listener(r),
+          (r) => {
+            // Only while the channel has reported nothing: anything it did report is newer.
+            if (!r || stopped || r.lastUpdatedAt === r.createdAt || last !== undefined) return;
+            last = JSON.stringify(r);
+            listener(r);
+          },
           () => undefined,
         );
       }, gone);
