@@ -1,6 +1,8 @@
 // The page's side of the inspector's API: JSON calls with the token in a header, and the
 // event stream read with fetch (an EventSource could not send the header).
 
+import { settings } from './settings';
+
 const token = document.querySelector<HTMLMetaElement>('meta[name="mcpkit-token"]')?.content ?? '';
 const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
 
@@ -10,11 +12,16 @@ export interface ApiError {
   data?: unknown;
 }
 
+/** The operations that send a request to a server, and so take the page's timeout setting. */
+const TIMED = new Set(['call', 'read', 'prompt']);
+
 /** Calls an API operation; resolves to its answer, or `{ error }`. */
 export async function api<T = Record<string, unknown>>(
   op: string,
   body: Record<string, unknown>,
 ): Promise<T & { error?: ApiError }> {
+  if (TIMED.has(op) && settings.timeoutMs !== undefined && body.timeoutMs === undefined)
+    body = { ...body, timeoutMs: settings.timeoutMs };
   try {
     const res = await fetch(`./api/${op}`, { method: 'POST', headers, body: JSON.stringify(body) });
     const json = (await res.json()) as T & { error?: ApiError | string };

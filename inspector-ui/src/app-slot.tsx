@@ -3,9 +3,10 @@
 // its requests through the inspector's API, so they go through the host like any call.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { AppBridge, loadAppResource } from 'mcpkit/host/apps';
-import type { AppServer } from 'mcpkit/host/apps';
+import type { AppDownloadItem, AppServer, ViewTool } from 'mcpkit/host/apps';
 import { api } from './api';
 import { Json } from './content';
+import { effectiveTheme, onSettings } from './settings';
 import { state } from './store';
 import type { CallRecord, Tool } from './store';
 
@@ -37,6 +38,53 @@ function serverFor(server: string): AppServer {
   };
 }
 
+/** Saves what a view offers (`ui/download-file`): inline data as is, a link read through the server first. */
+async function download(server: string, items: AppDownloadItem[]): Promise<boolean> {
+  for (const item of items) {
+    let content: { uri: string; mimeType?: string; text?: string; blob?: string } | undefined;
+    if (item.type === 'resource') content = item.resource;
+    else {
+      const a = await api<{ result?: { contents?: Array<typeof content> } }>('read', {
+        server,
+        uri: item.uri,
+      });
+      if (a.error) throw new Error(a.error.message);
+      content = a.result?.contents?.[0];
+    }
+    if (!content) return false;
+    const type = content.mimeType ?? 'application/octet-stream';
+    const body =
+      content.blob !== undefined
+        ? Uint8Array.from(atob(content.blob), (c) => c.charCodeAt(0))
+        : (content.text ?? '');
+    const url = URL.createObjectURL(new Blob([body], { type }));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = decodeURIComponent(content.uri.split(/[/\\]/).pop() || 'download') || 'download';
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  }
+  return true;
+}
+
+interface PendingSample {
+  params: Record<string, unknown>;
+  answer(text: string | undefined): void;
+}
+
+/** The text of a sampling request's messages, for the person answering it. */
+function samplingText(params: Record<string, unknown>): string {
+  const messages = Array.isArray(params.messages) ? (params.messages as Array<Record<string, unknown>>) : [];
+  return messages
+    .map((m) => {
+      const c = m.content as { type?: string; text?: string } | undefined;
+      return `${String(m.role)}: ${c?.type === 'text' ? c.text : `[${c?.type ?? '?'}]`}`;
+    })
+    .join('\n');
+}
+
 interface AppEvent {
   time: number;
   kind: string;
@@ -57,6 +105,12 @@ export function AppSlot({
   const container = useRef<HTMLDivElement>(null);
   const [status, setStatus] = useState('loading the view…');
   const [events, setEvents] = useState<AppEvent[]>([]);
+  const [sample, setSample] = useState<PendingSample | undefined>(undefined);
+  const [reply, setReply] = useState('');
+  const [viewTools, setViewTools] = useState<ViewTool[]>([]);
+  const bridgeRef = useRef<AppBridge | undefined>(undefined);
+  const note = (kind: string, detail: unknown): void =>
+    setEvents((e) => [...e.slice(-49), { time: Date.now(), kind, detail }]);
   useEffect(() => {
     if (!proxyUrl) {
       setStatus('the inspector serves no sandbox proxy');
@@ -64,8 +118,8 @@ export function AppSlot({
     }
     let bridge: AppBridge | undefined;
     let gone = false;
-    const note = (kind: string, detail: unknown): void =>
-      setEvents((e) => [...e.slice(-49), { time: Date.now(), kind, detail }]);
+    // The page's theme follows the view (ui/notifications/host-context-changed).
+    const off = onSettings(() => bridge?.setHostContext({ theme: effectiveTheme() }));
     void (async () => {
       try {
         const appServer = serverFor(server);
@@ -79,7 +133,7 @@ export function AppSlot({
           tools: state.catalog.tools.filter((t) => t.server === server).map((t) => t.definition),
           hostInfo: { name: 'mcpkit-inspector', version: '0.1.0' },
           hostContext: {
-            theme: matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light',
+            theme: effectiveTheme(),
             displayMode: 'inline',
             availableDisplayModes: ['inline'],
             locale: navigator.language,
@@ -94,8 +148,44 @@ export function AppSlot({
           onLog: (l) => note('log', l),
           onRejected: (what, detail) => note('refused', { what, detail }),
           onInitialized: () => setStatus('ready'),
+          onDownloadFile: async (items) => {
+            note('download', items);
+            return download(server, items);
+          },
+          // The person at the page plays the model, as for a server's sampling request.
+          onSampling: (params, signal) =>
+            new Promise((resolve, reject) => {
+              note('sampling', params);
+              const done = (text: string | undefined): void => {
+                setSample(undefined);
+                if (text === undefined) reject(new Error('User rejected sampling request'));
+                else
+                  resolve({
+                    role: 'assistant',
+                    content: { type: 'text', text },
+                    model: 'you (typed in the inspector)',
+                    stopReason: 'endTurn',
+                  });
+              };
+              signal.addEventListener('abort', () => done(undefined), { once: true });
+              setSample({ params, answer: done });
+            }),
+          onViewToolsChanged: () => void listTools(),
         });
-        await bridge.mount({ container: container.current, proxyUrl, resource, tool, toolCallId: call.id });
+        bridgeRef.current = bridge;
+        const listTools = async (): Promise<void> => {
+          const list = await bridge!.listViewTools().catch(() => []);
+          if (!gone) setViewTools(list);
+        };
+        void bridge.ready.then(listTools);
+        await bridge.mount({
+          container: container.current,
+          proxyUrl,
+          resource,
+          tool,
+          toolCallId: call.id,
+          domainOrigins: true,
+        });
         bridge.sendToolInput(call.args);
         if (call.result) bridge.sendToolResult(call.result);
       } catch (e) {
@@ -103,6 +193,7 @@ export function AppSlot({
       }
     })();
     return () => {
+      off();
       gone = true;
       void bridge?.teardown('the inspector closed the view').catch(() => undefined);
     };
@@ -116,6 +207,44 @@ export function AppSlot({
         </span>
       </div>
       <div class="app-frame" ref={container} />
+      {sample && (
+        <div class="question" data-testid="app-sampling">
+          <strong>The view asks the model:</strong>
+          <pre class="text">{samplingText(sample.params)}</pre>
+          <textarea
+            rows={2}
+            data-testid="app-sampling-reply"
+            value={reply}
+            onInput={(e) => setReply((e.target as HTMLTextAreaElement).value)}
+          />
+          <div class="buttons">
+            <button data-testid="app-sampling-send" onClick={() => sample.answer(reply)}>
+              Send as the model
+            </button>
+            <button onClick={() => sample.answer(undefined)}>Reject</button>
+          </div>
+        </div>
+      )}
+      {viewTools.length > 0 && (
+        <div class="buttons" data-testid="view-tools">
+          <span class="muted">The view's tools:</span>
+          {viewTools.map((t) => (
+            <button
+              class="small"
+              data-view-tool={t.name}
+              title={t.description ?? ''}
+              onClick={() =>
+                void bridgeRef.current
+                  ?.callViewTool(t.name, {})
+                  .then((r) => note('view-tool-result', { tool: t.name, result: r }))
+                  .catch((e: Error) => note('view-tool-error', { tool: t.name, error: e.message }))
+              }
+            >
+              {t.title ?? t.name}
+            </button>
+          ))}
+        </div>
+      )}
       {events.length > 0 && (
         <details class="app-events" open>
           <summary>From the view ({events.length})</summary>

@@ -9,6 +9,8 @@ import { PromptsScreen, ResourcesScreen } from './resources';
 import { Questions } from './questions';
 import { LogsScreen, WireScreen } from './traffic';
 import { TasksScreen, tasksFromWire } from './tasks';
+import { settings, updateSettings } from './settings';
+import type { ThemeChoice } from './settings';
 import './style.css';
 
 type Screen = 'servers' | 'tools' | 'resources' | 'prompts' | 'tasks' | 'logs' | 'wire';
@@ -53,6 +55,7 @@ function App() {
   const [screen, setScreen] = useState<Screen>(link ? 'tools' : 'servers');
   const [tool, setTool] = useState<string | undefined>(undefined);
   const [open, setOpen] = useState<{ server: string; uri: string } | undefined>(undefined);
+  const [, setTick] = useState(0);
   if (link && !linkUsed) {
     const t = s.catalog.tools.find((x) => x.name === link.tool && (!link.server || x.server === link.server));
     if (t) {
@@ -83,6 +86,18 @@ function App() {
             </button>
           ))}
         </nav>
+        <button
+          class="small"
+          data-testid="theme"
+          title="colour theme: system, light or dark"
+          onClick={() => {
+            const order: ThemeChoice[] = ['system', 'light', 'dark'];
+            updateSettings({ theme: order[(order.indexOf(settings.theme) + 1) % order.length]! });
+            setTick((n) => n + 1);
+          }}
+        >
+          theme: {settings.theme}
+        </button>
         <span
           class={`conn ${s.connected ? 'up' : 'down'}`}
           data-testid="connection"

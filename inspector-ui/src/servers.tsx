@@ -1,6 +1,7 @@
 // Servers and their health: state, transport, negotiated era and revision, capabilities.
 import { useState } from 'preact/hooks';
 import { api } from './api';
+import { ConfigSnippet, ConnectForm, SettingsCard } from './connect';
 import { Json } from './content';
 import { useStore } from './store';
 
@@ -9,6 +10,7 @@ export function ServersScreen() {
   const [pings, setPings] = useState<Record<string, string>>({});
   const [roots, setRoots] = useState<Record<string, string>>({});
   const [told, setTold] = useState<Record<string, string>>({});
+  const [reconnecting, setReconnecting] = useState<Record<string, string>>({});
   return (
     <div class="cards">
       {s.servers.map((h) => {
@@ -114,6 +116,24 @@ export function ServersScreen() {
                 </div>
               </form>
             )}
+            <div class="buttons">
+              <button
+                data-testid="reconnect"
+                disabled={reconnecting[h.name] === '…'}
+                onClick={() => {
+                  setReconnecting({ ...reconnecting, [h.name]: '…' });
+                  void api<{ server?: { state: string } }>('reconnect', { server: h.name }).then((a) =>
+                    setReconnecting({
+                      ...reconnecting,
+                      [h.name]: a.error ? a.error.message : `reconnected: ${a.server?.state ?? '?'}`,
+                    }),
+                  );
+                }}
+              >
+                Reconnect
+              </button>
+              {reconnecting[h.name] && <span data-testid="reconnect-result">{reconnecting[h.name]}</span>}
+            </div>
             {h.state === 'ready' && (
               <div class="buttons">
                 <button
@@ -132,7 +152,10 @@ export function ServersScreen() {
           </div>
         );
       })}
-      {s.servers.length === 0 && <p class="muted">Connecting…</p>}
+      {s.servers.length === 0 && <p class="muted">No server yet: connect one below.</p>}
+      <ConnectForm />
+      <SettingsCard />
+      <ConfigSnippet />
     </div>
   );
 }

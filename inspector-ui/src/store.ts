@@ -74,6 +74,8 @@ export interface CallRecord {
   result?: Record<string, unknown>;
   error?: { message: string; code?: string | number };
   progress?: { progress: number; total?: number; message?: string };
+  /** The task the call runs as, when it runs as one: its latest state. */
+  task?: { taskId: string; status: string; statusMessage?: string };
 }
 
 export interface State {
@@ -182,6 +184,15 @@ export function connect(): void {
         case 'progress': {
           const call = state.calls.find((c) => c.id === e.callId);
           if (call) call.progress = e.progress as CallRecord['progress'];
+          state.calls = [...state.calls];
+          break;
+        }
+        case 'targets':
+          state.targets = e.targets as State['targets'];
+          break;
+        case 'task': {
+          const call = state.calls.find((c) => c.id === e.callId);
+          if (call) call.task = e.task as CallRecord['task'];
           state.calls = [...state.calls];
           break;
         }

@@ -81,6 +81,15 @@ function CallView({
           </>
         )}
       </div>
+      {call.task && (
+        <div class="task-line" data-testid="call-task" data-status={call.task.status}>
+          task <code>{call.task.taskId}</code>{' '}
+          <span class={`tag ${call.task.status === 'failed' ? 'bad' : call.result ? '' : 'busy'}`}>
+            {call.task.status}
+          </span>{' '}
+          <span class="muted">{call.task.statusMessage ?? ''}</span>
+        </div>
+      )}
       {call.progress && !call.result && (
         <div class="progress" data-testid="progress">
           <progress

@@ -105,6 +105,19 @@ function kindOf(w: WireEntry): Kind {
   return 'error' in m ? 'error' : 'response';
 }
 
+/** Saves the messages shown (the filter applies) as a JSON file. */
+function exportWire(rows: readonly WireEntry[]): void {
+  const body = JSON.stringify({ exportedAt: new Date().toISOString(), messages: rows }, null, 2);
+  const url = URL.createObjectURL(new Blob([body], { type: 'application/json' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = `mcpkit-wire-${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
 export function WireScreen() {
   const s = useStore();
   const [text, setText] = useState('');
@@ -171,6 +184,9 @@ export function WireScreen() {
         <span class="muted" data-testid="wire-count">
           {rows.length} of {s.wire.length}
         </span>
+        <button class="small" data-testid="wire-export" onClick={() => exportWire(rows)}>
+          Export JSON
+        </button>
       </div>
       <table class="rows wire" data-testid="wire-rows">
         <tbody>

@@ -112,15 +112,58 @@ export class Host {
       this.events.emit('catalog', change);
       for (const p of change.problems) this.events.emit('notice', { server: change.server, message: p });
     };
-    for (const [name, server] of Object.entries(config.servers)) {
-      this.serverRoots.set(name, server.roots);
-      if (server.rateLimit) this.limiters.set(name, new RateLimiter(server.rateLimit));
-      this.samplingLimiters.set(
-        name,
-        new RateLimiter({ calls: options.samplingPerMinute ?? 20, perMs: 60_000 }),
-      );
-      this.connections.set(name, this.connect(server));
-    }
+    for (const server of Object.values(config.servers)) this.register(server);
+  }
+
+  private register(server: ServerConfig): ServerConnection {
+    const name = server.name;
+    this.serverRoots.set(name, server.roots);
+    if (server.rateLimit) this.limiters.set(name, new RateLimiter(server.rateLimit));
+    this.samplingLimiters.set(
+      name,
+      new RateLimiter({ calls: this.options.samplingPerMinute ?? 20, perMs: 60_000 }),
+    );
+    const conn = this.connect(server);
+    this.connections.set(name, conn);
+    return conn;
+  }
+
+  /**
+   * Adds a server to a running host (an inspector's connect form) and starts it; resolves
+   * with its health once it has settled its first attempt. Its policy is its entry's.
+   */
+  async addServer(server: ServerConfig): Promise<ServerHealth> {
+    if (this.closed) throw new HostError('ServerUnavailable', 'The host is closed');
+    if (this.connections.has(server.name))
+      throw new HostError('UnknownServer', `A server named ${JSON.stringify(server.name)} already exists`);
+    // The policy reads the same map, so the new entry's rules apply at once.
+    (this.config.servers as Record<string, ServerConfig>)[server.name] = server;
+    const conn = this.register(server);
+    this.factory ??= (await import('./supervision/node-transports.js')).createTransport;
+    await conn.start();
+    await this.listings.get(server.name);
+    return conn.health();
+  }
+
+  /**
+   * Drops a server's connection and connects again from scratch (a stdio server gets a
+   * new process, with the consent asked again); resolves as {@link Host.addServer}.
+   */
+  async restartServer(name: string): Promise<ServerHealth> {
+    const old = this.connections.get(name);
+    if (!old || this.closed) throw new HostError('UnknownServer', `No server named ${JSON.stringify(name)}`);
+    await old.stop();
+    // Nothing the old connection reports may touch the new one's state.
+    old.onhealth = old.onready = old.ondown = undefined;
+    this.syncs.get(name)?.stop();
+    this.syncs.delete(name);
+    this.listings.delete(name);
+    this.catalog.clearServer(name);
+    const conn = this.connect(old.config);
+    this.connections.set(name, conn);
+    await conn.start();
+    await this.listings.get(name);
+    return conn.health();
   }
 
   /** Listens to `health`, `catalog`, `audit`, `log` or `notice`; returns the unsubscribe function. */

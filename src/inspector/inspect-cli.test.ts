@@ -80,9 +80,37 @@ describe('mcpkit inspect (CLI)', () => {
     assert.equal(await stop(child), 0);
   });
 
-  test('usage errors: no target, two targets, a bad port', () => {
+  test('no target: an empty inspector, whose servers are connected from the page', async () => {
+    const child = inspect(['--port', '0']);
+    const url = new URL(
+      await lineMatching(child, 'stdout', /open (http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/),
+    );
+    const token = url.searchParams.get('token')!;
+    const api = (op: string, body?: unknown): Promise<Record<string, unknown>> =>
+      fetch(new URL(`/api/${op}`, url), {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      }).then((r) => r.json() as Promise<Record<string, unknown>>);
+    assert.deepEqual((await api('state')).servers, []);
+    const added = (await api('connect', {
+      name: 'demo',
+      entry: { command: process.execPath, args: [DEMO_STDIO] },
+    })) as { server: { name: string; state: string } };
+    assert.equal(added.server.state, 'ready');
+    assert.deepEqual(
+      ((await api('state')).targets as Array<{ name: string }>).map((t) => t.name),
+      ['demo'],
+    );
+    assert.match(
+      String(((await api('connect', { name: 'bad name!', entry: {} })).error as { message: string }).message),
+      /server name/,
+    );
+    assert.equal(await stop(child), 0);
+  });
+
+  test('usage errors: two targets, a bad port', () => {
     for (const [args, message] of [
-      [[], /No target/],
       [['--url', 'http://127.0.0.1:1/mcp', '--', 'node'], /Choose one target/],
       [['--port', 'x', '--', 'node'], /--port must be a port number/],
     ] as const) {

@@ -4,12 +4,12 @@
  * it (health, catalog, the wire history, logs, notices, pending questions) as a bounded
  * history plus a live event feed, and the operations the API exposes.
  */
-import { Host, InteractiveProvider } from '../host/index.js';
+import { Host, InteractiveProvider, parseHostConfig } from '../host/index.js';
 import { createTransport } from '../host/node.js';
 import { appsClientCapabilities } from '../protocol/apps.js';
 import type { HostConfig, ServerConfig, ServerHealth } from '../host/index.js';
 import type { Transport } from '../jsonrpc/index.js';
-import type { Subscription } from '../client/index.js';
+import type { Subscription, TaskInfo } from '../client/index.js';
 import { WebUi } from './web-ui.js';
 import type { Question } from './web-ui.js';
 import { WireRecorder } from './wire-recorder.js';
@@ -34,6 +34,8 @@ export type InspectorEvent =
   | { type: 'notice'; entry: NoticeEntry }
   | { type: 'question'; added?: Question; removed?: string }
   | { type: 'progress'; callId: string; progress: unknown }
+  | { type: 'task'; callId: string; task: TaskInfo }
+  | { type: 'targets'; targets: InspectorSnapshot['targets'] }
   | { type: 'subscription'; id: string; event: unknown };
 
 export interface LogEntry {
@@ -158,11 +160,7 @@ export class InspectorHost {
   snapshot(): InspectorSnapshot {
     return {
       servers: this.host.health().map((h) => this.view(h)),
-      targets: Object.values(this.config.servers).map((s) => ({
-        name: s.name,
-        transport: s.transport,
-        target: s.transport === 'stdio' ? [s.command, ...s.args].join(' ') : s.url,
-      })),
+      targets: this.targets(),
       catalog: this.catalog(),
       questions: this.ui.questions(),
       wire: [...this.wire],
@@ -170,6 +168,59 @@ export class InspectorHost {
       notices: [...this.notices],
       subscriptions: [...this.subscriptions].map(([id, s]) => ({ id, server: s.server, uri: s.uri })),
     };
+  }
+
+  private targets(): InspectorSnapshot['targets'] {
+    return Object.values(this.config.servers).map((s) => ({
+      name: s.name,
+      transport: s.transport,
+      target: s.transport === 'stdio' ? [s.command, ...s.args].join(' ') : s.url,
+    }));
+  }
+
+  /**
+   * Connects one more server, from an `mcpServers` entry typed in the page (`command` and
+   * `args`, or `url` with an optional `type`). Typing the command is the consent to run it,
+   * as on the command line. Resolves once its first attempt has settled.
+   */
+  async addServer(name: string, entry: Record<string, unknown>): Promise<ServerView> {
+    if (!/^[\w.-]{1,64}$/.test(name))
+      throw new Error('A server name is 1 to 64 letters, digits, "_", "." or "-"');
+    const parsed = parseHostConfig({ mcpServers: { [name]: entry } }, { env: process.env });
+    const server = parsed.servers[name]!;
+    const pending = this.host.addServer(server);
+    this.emit({ type: 'targets', targets: this.targets() });
+    return this.view(await pending);
+  }
+
+  /** Drops a server's connection and connects it again (a new process for stdio). */
+  async reconnect(server: string): Promise<ServerView> {
+    return this.view(await this.host.restartServer(server));
+  }
+
+  /**
+   * The servers as an `mcpServers` config (Claude Desktop, Cursor, VS Code and mcpkit
+   * read it): to paste into a client. Environment variables and headers are included as
+   * configured, since the person asking for it is the one who configured them.
+   */
+  configSnippet(): { mcpServers: Record<string, Record<string, unknown>> } {
+    const mcpServers: Record<string, Record<string, unknown>> = {};
+    for (const s of Object.values(this.config.servers)) {
+      mcpServers[s.name] =
+        s.transport === 'stdio'
+          ? {
+              command: s.command,
+              args: [...s.args],
+              ...(Object.keys(s.env).length ? { env: { ...s.env } } : {}),
+              ...(s.cwd !== undefined ? { cwd: s.cwd } : {}),
+            }
+          : {
+              type: s.transport,
+              url: s.url,
+              ...(Object.keys(s.headers).length ? { headers: { ...s.headers } } : {}),
+            };
+    }
+    return { mcpServers };
   }
 
   catalog(): CatalogView {
@@ -188,7 +239,10 @@ export class InspectorHost {
     };
   }
 
-  /** Calls a tool through the host; progress goes to the page under `callId`. */
+  /**
+   * Calls a tool through the host; progress, and the task's states when the tool runs as
+   * a task (required by the tool or chosen by the server), go to the page under `callId`.
+   */
   callTool(
     server: string,
     tool: string,
@@ -196,20 +250,37 @@ export class InspectorHost {
     callId: string,
     signal: AbortSignal,
     caller: 'inspector' | 'app' = 'inspector',
+    timeoutMs?: number,
   ) {
     return this.host.callTool({ server, tool }, args, {
       caller,
       signal,
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
       onprogress: (progress) => this.emit({ type: 'progress', callId, progress }),
+      onTaskStatus: (task) => this.emit({ type: 'task', callId, task }),
     });
   }
 
-  readResource(server: string, uri: string, signal: AbortSignal) {
-    return this.host.readResource(server, uri, { caller: 'inspector', signal });
+  readResource(server: string, uri: string, signal: AbortSignal, timeoutMs?: number) {
+    return this.host.readResource(server, uri, {
+      caller: 'inspector',
+      signal,
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    });
   }
 
-  getPrompt(server: string, name: string, args: Record<string, string>, signal: AbortSignal) {
-    return this.host.getPrompt({ server, prompt: name }, args, { caller: 'inspector', signal });
+  getPrompt(
+    server: string,
+    name: string,
+    args: Record<string, string>,
+    signal: AbortSignal,
+    timeoutMs?: number,
+  ) {
+    return this.host.getPrompt({ server, prompt: name }, args, {
+      caller: 'inspector',
+      signal,
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    });
   }
 
   /** Completion of a prompt or template argument (not a policy matter: it runs nothing). */

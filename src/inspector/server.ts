@@ -54,7 +54,7 @@ const SECURITY_HEADERS: Record<string, string> = {
 
 /**
  * The page's policy: only its own scripts; images and audio from results arrive as data;
- * frames only from the sandbox proxy's origin (MCP App views render inside it).
+ * frames only from the sandbox proxy's origins (MCP App views render inside it).
  */
 function pageCsp(proxyOrigin: string | undefined): string {
   return [
@@ -64,7 +64,8 @@ function pageCsp(proxyOrigin: string | undefined): string {
     "img-src 'self' data: blob:",
     "media-src 'self' data: blob:",
     "connect-src 'self'",
-    `frame-src ${proxyOrigin ?? "'none'"}`,
+    // Views that declare `_meta.ui.domain` get d<hash>.localhost at the proxy's port.
+    `frame-src ${proxyOrigin ? `${proxyOrigin} http://*.localhost:${new URL(proxyOrigin).port}` : "'none'"}`,
     "base-uri 'none'",
     "form-action 'none'",
     "frame-ancestors 'none'",
@@ -114,6 +115,13 @@ export async function startInspectorServer(
     if (typeof v !== 'string' || v === '') throw new Error(`"${name}" must be a non-empty string`);
     return v;
   };
+  /** The page's request timeout setting: whole milliseconds, 1 s to 24 h; absent for the server's default. */
+  const timeout = (v: unknown): number | undefined => {
+    if (v === undefined || v === null) return undefined;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1000 || v > 86_400_000)
+      throw new Error('"timeoutMs" must be a whole number of milliseconds from 1000 to 86400000');
+    return v;
+  };
   const obj = (v: unknown): Record<string, unknown> =>
     typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 
@@ -133,6 +141,7 @@ export async function startInspectorServer(
           callId,
           ac.signal,
           b.caller === 'app' ? 'app' : 'inspector',
+          timeout(b.timeoutMs),
         );
         return { result, ms: Math.round(performance.now() - started) };
       } finally {
@@ -146,7 +155,12 @@ export async function startInspectorServer(
       return { cancelled: call !== undefined };
     },
     read: async (b, signal) => ({
-      result: await session.readResource(str(b.server, 'server'), str(b.uri, 'uri'), signal),
+      result: await session.readResource(
+        str(b.server, 'server'),
+        str(b.uri, 'uri'),
+        signal,
+        timeout(b.timeoutMs),
+      ),
     }),
     prompt: async (b, signal) => ({
       result: await session.getPrompt(
@@ -154,12 +168,16 @@ export async function startInspectorServer(
         str(b.name, 'name'),
         obj(b.arguments) as Record<string, string>,
         signal,
+        timeout(b.timeoutMs),
       ),
     }),
     complete: async (b, signal) => ({
       result: await session.complete(str(b.server, 'server'), obj(b.params), signal),
     }),
     ping: async (b, signal) => session.ping(str(b.server, 'server'), signal),
+    connect: async (b) => ({ server: await session.addServer(str(b.name, 'name'), obj(b.entry)) }),
+    reconnect: async (b) => ({ server: await session.reconnect(str(b.server, 'server')) }),
+    'config-snippet': async () => session.configSnippet(),
     'log-level': async (b, signal) => {
       await session.setLogLevel(str(b.server, 'server'), str(b.level, 'level'), signal);
       return { ok: true };
@@ -251,7 +269,7 @@ export async function startInspectorServer(
   let sandbox: SandboxProxyServer | undefined;
   if (options.apps !== false) {
     try {
-      sandbox = await startSandboxProxyServer({ hostOrigin: `http://127.0.0.1:${port}` });
+      sandbox = await startSandboxProxyServer({ hostOrigin: `http://127.0.0.1:${port}`, domains: true });
     } catch (e) {
       server.close();
       throw e;

@@ -88,6 +88,7 @@ export function refuseMethod(
   method: string,
   version: string,
 ): WireError | undefined {
+  if (role.checkMethods === false) return undefined;
   const d = describeMethod(method);
   if (!d) return undefined;
   const peerRole = role.peer;

@@ -15,6 +15,13 @@ export interface SessionRole {
   readonly name: Role;
   /** Which end the peer is. */
   readonly peer: Role;
+  /**
+   * False for a dialect where both ends send what MCP gives to one (the MCP Apps view
+   * channel: the view calls the host's tools, the host calls the view's): no method's
+   * direction, revision or capability is checked, and the handlers registered are the
+   * only gate. Default: checked.
+   */
+  readonly checkMethods?: boolean;
   /** A request this role answers itself, before any registered handler. */
   builtin(method: string): RequestHandler | undefined;
   /**

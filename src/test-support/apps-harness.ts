@@ -103,6 +103,17 @@ window.mountApp = async (cfg) => {
     onRequestTeardown: () => void events.push(['request-teardown']),
     onRejected: (what, detail) => void events.push(['rejected', what, detail]),
     onInitialized: (p) => void events.push(['initialized', p]),
+    onDownloadFile: cfg.downloads
+      ? (items) => { events.push(['download', items]); return cfg.downloads === 'accept'; }
+      : undefined,
+    onSampling: cfg.sampling
+      ? async (params) => {
+          events.push(['sampling', params]);
+          return { role: 'assistant', model: 'test-model', stopReason: 'endTurn',
+            content: { type: 'text', text: 'sampled: ' + params.messages[0].content.text } };
+        }
+      : undefined,
+    onViewToolsChanged: () => void events.push(['view-tools-changed']),
   };
   let bridge;
   if (cfg.oneCall) {
@@ -115,7 +126,9 @@ window.mountApp = async (cfg) => {
   } else {
     const resource = await apps.loadAppResource(server, apps.appResourceUri(tool));
     bridge = window.bridge = new apps.AppBridge(options);
-    await bridge.mount({ container: document.getElementById('app'), proxyUrl: cfg.proxyUrl, resource, tool });
+    await bridge.mount({
+      container: document.getElementById('app'), proxyUrl: cfg.proxyUrl, resource, tool, domainOrigins: cfg.domainOrigins,
+    });
     if (cfg.args) {
       bridge.sendToolInput(cfg.args);
       bridge.sendToolResult(await server.callTool({ name: cfg.tool, arguments: cfg.args }));
@@ -157,7 +170,7 @@ export class AppsTestBed {
       res.writeHead(404).end();
     });
     const proxy = await startSandboxProxyServer(
-      options.bakeHostOrigin === false ? {} : { hostOrigin: host.url },
+      options.bakeHostOrigin === false ? { domains: true } : { hostOrigin: host.url, domains: true },
     );
     const cors = { 'access-control-allow-origin': '*', 'content-type': 'application/json' };
     const declared = await serve((_req, res) => void res.writeHead(200, cors).end('{"ok":true}'));
@@ -221,6 +234,12 @@ export class HostPage {
     denyTools?: string[];
     /** Render with `openAppView` instead of the step-by-step calls. */
     oneCall?: boolean;
+    /** Offer `ui/download-file`, saving (accept) or refusing (cancel) what the view offers. */
+    downloads?: 'accept' | 'cancel';
+    /** Offer sampling, answered with `sampled: <the first message's text>`. */
+    sampling?: boolean;
+    /** Frame views that declare `domain` on their own origin. */
+    domainOrigins?: boolean;
   }): Promise<{ sandbox: Record<string, unknown>; appInfo: Record<string, unknown> }> {
     return this.page.evaluate((c) => (window as unknown as { mountApp(c: unknown): never }).mountApp(c), {
       proxyUrl: this.bed.proxyUrl,

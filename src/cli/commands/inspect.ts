@@ -12,14 +12,16 @@ import { findServer } from '../server-config.js';
 import { loadConfigFor } from './host.js';
 import { storedCredentials } from './login.js';
 
-export const inspectHelp = `Usage: mcpkit inspect [--port N] [--open] <target>
+export const inspectHelp = `Usage: mcpkit inspect [--port N] [--open] [<target>]
 
 A web inspector for MCP servers, on 127.0.0.1: the servers and their health, tools with
 forms built from their schemas, results by content type, MCP App views, resources and
 subscriptions, prompts, elicitation and sampling answered in the page, the live log and
 every JSON-RPC message. It prints the URL to open, with a random access token.
 
-With --config FILE and no --server, every server of the config is inspected.
+With --config FILE and no --server, every server of the config is inspected. With no
+target at all, the page starts empty: connect servers from its Servers screen (a command
+to start, or a URL).
 
 Options:
   --port N      the port (default 0: any free port)
@@ -33,7 +35,8 @@ ${TARGET_HELP}
 Examples:
   mcpkit inspect -- npx @modelcontextprotocol/server-everything
   mcpkit inspect --url http://127.0.0.1:3000/mcp --open
-  mcpkit inspect --config .mcp.json`;
+  mcpkit inspect --config .mcp.json
+  mcpkit inspect`;
 
 /** A short name for a command's server: its last plain argument (`server-everything`), or the command. */
 export function serverName(command: readonly string[]): string {
@@ -49,11 +52,9 @@ export function serverName(command: readonly string[]): string {
 async function configFor(g: GlobalOptions): Promise<HostConfig> {
   const chosen = [g.url !== undefined, g.server !== undefined, g.command.length > 0].filter(Boolean).length;
   if (chosen > 1) throw new CliFailure('Choose one target: --url, --server or -- COMMAND', ExitCode.Usage);
+  // No target at all: an empty inspector, whose servers are connected from the page.
   if (chosen === 0 && g.config === undefined)
-    throw new CliFailure(
-      'No target: pass --url URL, --server NAME, --config FILE or -- COMMAND ARGS',
-      ExitCode.Usage,
-    );
+    return { ...parseHostConfig({ mcpServers: {} }), defaultDecision: 'allow' };
   const common = {
     era: g.era,
     ...(g.timeoutMs !== undefined ? { timeoutMs: g.timeoutMs } : {}),

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { Gateway, Host, bridge } from '../../host/index.js';
+import { appsClientCapabilities } from '../../protocol/apps.js';
 import { CliFailure, ExitCode } from '../exit-codes.js';
 import { commandUi, reportStart } from '../headless.js';
 import { loadConfigFor } from './host.js';
@@ -79,7 +80,8 @@ export async function proxy(argv: string[]): Promise<number> {
   });
   if (values.config !== undefined) {
     const config = await loadConfigFor(values.config);
-    const host = new Host(config, { ui });
+    // The gateway passes MCP App views through to clients that render them.
+    const host = new Host(config, { ui, clientCapabilities: appsClientCapabilities() });
     const ready = reportStart(await host.start(), headless);
     if (ready === 0 && Object.keys(config.servers).length > 0) {
       await host.close();

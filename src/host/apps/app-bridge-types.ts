@@ -61,6 +61,26 @@ export interface AppLog {
   data: unknown;
 }
 
+/**
+ * One file a view offers for download (`ui/download-file`): an embedded resource (the
+ * data inline, `text` or base64 `blob`) or a resource link (the host fetches it).
+ */
+export type AppDownloadItem =
+  | {
+      type: 'resource';
+      resource: { uri: string; mimeType?: string; text?: string; blob?: string; _meta?: unknown };
+    }
+  | { type: 'resource_link'; uri: string; name: string; mimeType?: string; [key: string]: unknown };
+
+/** A tool the view itself exposes to the host (`appCapabilities.tools`). */
+export interface ViewTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
 /** The sandbox settings actually applied to a view. */
 export interface AppSandbox {
   csp: AppCsp;
@@ -113,6 +133,19 @@ export interface AppBridgeOptions {
    * effect. Called only for a mode both sides list. Default: grant it.
    */
   onRequestDisplayMode?: (mode: DisplayMode, current: DisplayMode) => DisplayMode | Promise<DisplayMode>;
+  /**
+   * Saves the files the view offers (`ui/download-file`); without it the host does not
+   * offer `downloadFile`. Return false when the user cancels or the host refuses (the view
+   * then gets `isError: true`).
+   */
+  onDownloadFile?: (items: AppDownloadItem[]) => boolean | void | Promise<boolean | void>;
+  /**
+   * Answers the view's `sampling/createMessage` (the host's model, after whatever review
+   * the host does); without it the host does not offer `sampling`. Throw a `WireError` to refuse.
+   */
+  onSampling?: (params: Record<string, unknown>, signal: AbortSignal) => Promise<Record<string, unknown>>;
+  /** The view's own tools changed (`notifications/tools/list_changed`); list them again. */
+  onViewToolsChanged?: () => void;
   /** The view's content size changed. Without it, the bridge sizes its iframe itself. */
   onSizeChange?: (size: { width?: number; height?: number }) => void;
   /** A log line from the view. */
@@ -142,6 +175,12 @@ export interface AppMountOptions {
   proxyUrl: string | URL;
   /** The view, from `loadAppResource`. */
   resource: AppResource;
+  /**
+   * Frame a view that declares `_meta.ui.domain` on its own origin,
+   * `d<hash of the domain>.localhost` at the proxy's port (serve the proxy with
+   * `startSandboxProxyServer({ domains: true })`). Default false: every view uses `proxyUrl`.
+   */
+  domainOrigins?: boolean;
   /** The tool the view renders, and the id of its call, for `hostContext.toolInfo`. */
   tool?: ToolLike;
   toolCallId?: string | number;

@@ -2,7 +2,8 @@ import { WireError } from '../../jsonrpc/index.js';
 import type { Params, Transport } from '../../jsonrpc/index.js';
 import { APPS_PROTOCOL_VERSION, isAppCallable } from '../../protocol/apps.js';
 import { LATEST_LEGACY_VERSION, LEGACY_VERSIONS } from '../../protocol/versions.js';
-import { Session } from '../../session/index.js';
+import { Session, serverRole } from '../../session/index.js';
+import type { SessionRole } from '../../session/index.js';
 import type { RequestContext } from '../../session/index.js';
 import { PostMessageTransport } from '../../transports/post-message/index.js';
 import type {
@@ -15,12 +16,22 @@ import type {
   DisplayMode,
   HostContext,
   ToolLike,
+  ViewTool,
 } from './app-bridge-types.js';
 import type { AppResource } from './app-resource.js';
+import { appDomainLabel } from './app-domain.js';
 import { approvedCsp, buildAppCsp, grantPermissions, permissionsAllow } from './csp.js';
 import { DEFAULT_VIEW_SANDBOX } from './sandbox-proxy.js';
+import { checkSamplingParams, readDownloadItems, readViewTools } from './view-requests.js';
 
 export type { AppBridgeOptions, AppMountOptions } from './app-bridge-types.js';
+
+/**
+ * The host's end of the view channel: a server, except that both sides send `tools/call`
+ * (the view's tools, the server's) and the view asks for sampling, so the handlers the
+ * bridge registers are the only gate.
+ */
+const VIEW_CHANNEL_ROLE: SessionRole = { ...serverRole, checkMethods: false };
 
 /** Denied by the host's policy or the user (the Apps specification's implementation-defined code). */
 const DENIED = -32000;
@@ -129,7 +140,7 @@ export class AppBridge {
     // Nobody may be left with an unhandled rejection just for not awaiting `ready`.
     this.ready.catch(() => undefined);
     const session = new Session({
-      role: 'server',
+      role: VIEW_CHANNEL_ROLE,
       info: options.hostInfo ?? { name: 'mcpkit-host', version: '0.1.0' },
       capabilities: { tools: {}, resources: {}, logging: {} },
       versions: LEGACY_VERSIONS,
@@ -165,6 +176,10 @@ export class AppBridge {
   async mount(options: AppMountOptions): Promise<HTMLIFrameElement> {
     if (this.iframe || this.resource) throw new Error('This bridge already has a view');
     const proxy = new URL(String(options.proxyUrl), globalThis.location?.href);
+    // A view that declares `domain` gets its own origin (see app-domain.ts), when the host serves them.
+    const domain = options.resource.meta.domain;
+    if (options.domainOrigins && typeof domain === 'string' && domain !== '')
+      proxy.hostname = `${appDomainLabel(domain)}.localhost`;
     const here = globalThis.location?.origin;
     if (here && proxy.origin === here) {
       throw new Error('The sandbox proxy must be served from an origin other than the page');
@@ -245,6 +260,36 @@ export class AppBridge {
     this.context = { ...this.context, ...changed };
     // Before ui/initialize is answered, the answer itself carries the new context.
     if (this.appInfo) this.deliver('ui/notifications/host-context-changed', changed as Params);
+  }
+
+  /**
+   * The tools the view exposes to the host (`tools/list` sent to the view), when it
+   * declared `appCapabilities.tools`; none otherwise.
+   */
+  async listViewTools(options?: { signal?: AbortSignal }): Promise<ViewTool[]> {
+    await this.ready;
+    if (!isObject(this.appCapabilities?.tools)) return [];
+    const result = await this.session.request(
+      'tools/list',
+      {},
+      options?.signal ? { signal: options.signal } : {},
+    );
+    return readViewTools(result) as ViewTool[];
+  }
+
+  /** Calls one of the view's own tools (`tools/call` sent to the view); its `CallToolResult`. */
+  async callViewTool(
+    name: string,
+    args: Record<string, unknown> = {},
+    options?: { signal?: AbortSignal },
+  ): Promise<Record<string, unknown>> {
+    await this.ready;
+    if (!isObject(this.appCapabilities?.tools)) throw new Error('The view exposes no tools');
+    return this.session.request(
+      'tools/call',
+      { name, arguments: args },
+      options?.signal ? { signal: options.signal } : {},
+    );
   }
 
   /** Pings the view (after it has initialized). */
@@ -331,6 +376,27 @@ export class AppBridge {
       if (typeof p.level === 'string') this.options.onLog?.(p as unknown as AppLog);
     });
     s.setNotificationHandler('ui/notifications/request-teardown', () => this.options.onRequestTeardown?.());
+    s.setNotificationHandler('notifications/tools/list_changed', () => this.options.onViewToolsChanged?.());
+    if (this.options.onDownloadFile) s.setRequestHandler('ui/download-file', (p) => this.downloadFile(p));
+    if (this.options.onSampling)
+      s.setRequestHandler('sampling/createMessage', (p, ctx) => this.sample(p, ctx));
+  }
+
+  private async downloadFile(p: Params): Promise<Record<string, unknown>> {
+    this.requireInitialized('ui/download-file');
+    const items = readDownloadItems(p);
+    try {
+      return (await this.options.onDownloadFile!(items)) === false ? { isError: true } : {};
+    } catch (e) {
+      this.options.onRejected?.('ui/download-file failed', e instanceof Error ? e.message : String(e));
+      return { isError: true };
+    }
+  }
+
+  private async sample(p: Params, ctx: RequestContext): Promise<Record<string, unknown>> {
+    this.requireInitialized('sampling/createMessage');
+    checkSamplingParams(p);
+    return this.bounded(() => this.options.onSampling!(p, ctx.signal));
   }
 
   private sendResource(): void {
@@ -355,6 +421,8 @@ export class AppBridge {
     if (o.onOpenLink) caps.openLinks = {};
     if (o.onMessage) caps.message = { ...CONTENT_KINDS };
     if (o.onUpdateModelContext) caps.updateModelContext = { ...CONTENT_KINDS, structuredContent: {} };
+    if (o.onDownloadFile) caps.downloadFile = {};
+    if (o.onSampling) caps.sampling = {};
     if (this.sandbox) caps.sandbox = { permissions: this.sandbox.permissions, csp: this.sandbox.csp };
     return caps;
   }

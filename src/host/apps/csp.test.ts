@@ -173,4 +173,36 @@ describe('startSandboxProxyServer', () => {
       await proxy.close();
     }
   });
+
+  test('domain origins: d<hash>.localhost at the proxy port, only when asked for, no other label', async () => {
+    const { startSandboxProxyServer } = await import('../serve/node-sandbox-server.js');
+    const { appDomainLabel, appDomainProxyUrl } = await import('./app-domain.js');
+    const { request } = await import('node:http');
+    const get = (url: string, host: string): Promise<number> =>
+      new Promise<number>((resolve, reject) => {
+        const req = request(url, { headers: { host } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    assert.match(appDomainLabel('x.example.com'), /^d[0-9a-f]{16}$/);
+    assert.equal(appDomainLabel('x.example.com'), appDomainLabel('x.example.com'));
+    assert.notEqual(appDomainLabel('x.example.com'), appDomainLabel('y.example.com'));
+    for (const domains of [true, false]) {
+      const proxy = await startSandboxProxyServer({ hostOrigin: 'http://127.0.0.1:9', domains });
+      try {
+        const port = new URL(proxy.url).port;
+        const mapped = new URL(appDomainProxyUrl(proxy.url, 'x.example.com'));
+        assert.equal(mapped.port, port);
+        assert.equal(mapped.pathname, '/sandbox');
+        assert.equal(await get(proxy.url, mapped.host), domains ? 200 : 421);
+        assert.equal(await get(proxy.url, `evil.localhost:${port}`), 421);
+        assert.equal(await get(proxy.url, `${appDomainLabel('x')}.localhost:1`), 421);
+      } finally {
+        await proxy.close();
+      }
+    }
+  });
 });

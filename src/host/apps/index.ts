@@ -5,8 +5,10 @@
 export { AppBridge } from './app-bridge.js';
 export type { AppBridgeOptions, AppMountOptions } from './app-bridge.js';
 export { openAppView } from './open-app-view.js';
+export { appDomainLabel, appDomainProxyUrl } from './app-domain.js';
 export type { OpenAppViewOptions } from './open-app-view.js';
 export type {
+  AppDownloadItem,
   AppInitializeParams,
   AppLog,
   AppMessage,
@@ -15,6 +17,7 @@ export type {
   AppToolCallRequest,
   DisplayMode,
   HostContext,
+  ViewTool,
 } from './app-bridge-types.js';
 export { isAppMimeType, loadAppResource, mergeAppMeta } from './app-resource.js';
 export type { AppResource, AppServer } from './app-resource.js';

@@ -4,6 +4,7 @@
  * for clients that only spawn processes. Both eras work on both sides, since the bridge
  * is a host of one server plus a gateway that keeps the original names.
  */
+import { appsClientCapabilities } from '../../protocol/apps.js';
 import { parseHostConfig } from '../config/config-parse.js';
 import type { ParseConfigOptions } from '../config/config-parse.js';
 import { Gateway } from './gateway.js';
@@ -48,7 +49,8 @@ export async function bridge(entry: Record<string, unknown>, options: BridgeOpti
   const { to, port, hostname, path, parse, ...hostOptions } = options;
   const withPolicy = { policy: { default: 'allow' }, ...entry };
   const config = parseHostConfig({ mcpServers: { upstream: withPolicy } }, parse);
-  const host = new Host(config, hostOptions);
+  // The gateway passes MCP App views through to clients that render them.
+  const host = new Host(config, { clientCapabilities: appsClientCapabilities(), ...hostOptions });
   const health = await host.start();
   const up = health[0]!;
   if (up.state !== 'ready') {

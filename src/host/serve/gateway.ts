@@ -6,18 +6,35 @@
  * every call is proxied to the upstream server through the host's policy, approvals,
  * rate limits and audit log. The list follows the catalog (`list_changed` goes out to
  * connected clients when it changes).
+ *
+ * MCP Apps pass through: a tool keeps its `_meta` (so `_meta.ui` reaches the client's
+ * host) and the `ui://` views its tools name stay readable. A tool only an app may call
+ * (`visibility: ["app"]`) is listed only to clients that render app views (the host there
+ * keeps it from its model, as the Apps specification asks); to any other client, which
+ * treats its tool list as the model's, it does not exist. A view calls its server's tools
+ * by their own names, so an app-callable tool also answers to its upstream name when the
+ * gateway renames it (`server__tool`) and no other tool has that name.
  */
 import { LocalError, WireError } from '../../jsonrpc/index.js';
 import type { CallToolResult, PromptMessage } from '../../protocol/types/index.js';
+import {
+  APP_MIME_TYPE,
+  appResourceUri,
+  isAppCallable,
+  isModelVisible,
+  supportsAppViews,
+} from '../../protocol/apps.js';
 import { McpServer } from '../../server/index.js';
 import type {
   JsonSchemaObject,
+  MiddlewareRequest,
   Registration,
   ServerContext,
   StandardSchemaLike,
 } from '../../server/index.js';
 import { errorText } from '../policy/audit.js';
 import { HostError } from '../config/config-error.js';
+import type { CatalogTool } from '../catalog/catalog.js';
 import type { Host } from '../host.js';
 import type { HostCallOptions } from '../host-calls.js';
 
@@ -61,6 +78,10 @@ interface Entry {
 export class Gateway {
   readonly server: McpServer;
   private readonly entries = new Map<string, Entry>();
+  /** The catalog tool behind each tool name the gateway serves. */
+  private served = new Map<string, CatalogTool>();
+  /** App-callable tools under their upstream names, where the gateway serves them renamed. */
+  private appNames = new Map<string, CatalogTool>();
   private readonly unsubscribe: () => void;
   private pending = false;
   private closeServing: Array<() => Promise<void>> = [];
@@ -74,6 +95,7 @@ export class Gateway {
       logger: () => undefined,
     });
     this.unsubscribe = host.on('catalog', () => this.schedule());
+    this.server.use((request, next) => this.appsFilter(request, next));
     this.sync();
   }
 
@@ -120,11 +142,16 @@ export class Gateway {
     const original = this.options.names === 'original';
     const tools = this.host.catalog.usableTools().filter((t) => this.exposed(t.server));
     const counts = countBy(tools.map((t) => t.name));
+    const served = new Map<string, CatalogTool>();
+    const views = new Map<string, string>();
     for (const t of tools) {
       const name = original ? t.name : t.alias;
       if (original && counts.get(t.name)! > 1) continue;
       if (t.definition.inputSchema?.type !== 'object') continue;
-      const { title, description, annotations, icons, outputSchema, execution } = t.definition;
+      served.set(name, t);
+      const view = appResourceUri(t.definition);
+      if (view !== undefined && !views.has(view)) views.set(view, t.server);
+      const { title, description, annotations, icons, outputSchema, execution, _meta } = t.definition;
       wanted.set(`tool:${name}`, {
         key: t.hash,
         register: () =>
@@ -142,13 +169,34 @@ export class Gateway {
               ...(icons ? { icons } : {}),
               // A task tool stays one: the gateway runs its side as a task too.
               ...(execution?.taskSupport ? { execution: { taskSupport: execution.taskSupport } } : {}),
+              // `_meta.ui` (the view, the visibility) is for the client's host to act on.
+              ...(_meta ? { _meta } : {}),
             },
             (args, ctx) => this.callTool(t.server, t.name, args as Record<string, unknown>, ctx),
           ),
       });
     }
+    this.served = served;
+    this.appNames = new Map();
+    if (!original) {
+      const upstream = countBy([...served.values()].map((t) => t.name));
+      for (const t of served.values())
+        if (isAppCallable(t.definition) && upstream.get(t.name) === 1 && !served.has(t.name))
+          this.appNames.set(t.name, t);
+    }
     const resources = this.host.catalog.resources().filter((r) => this.exposed(r.server));
     const uriCounts = countBy(resources.map((r) => r.uri));
+    // A view its server leaves out of resources/list (the specification allows it) is still read here.
+    for (const [uri, server] of views) {
+      if (resources.some((r) => r.uri === uri)) continue;
+      wanted.set(`resource:${uri}`, {
+        key: `view:${server}`,
+        register: () =>
+          this.server.resource({ uri, name: uri, mimeType: APP_MIME_TYPE }, (_uri, ctx) =>
+            this.read(server, uri, ctx),
+          ),
+      });
+    }
     for (const r of resources) {
       // A URI two servers share is served under a per-server URI, so neither hides the other.
       const uri = uriCounts.get(r.uri)! > 1 ? gatewayUri(r.server, r.uri) : r.uri;
@@ -222,6 +270,36 @@ export class Gateway {
     }
   }
 
+  /**
+   * The Apps rules a plain server has no reason to know: app-only tools are neither
+   * listed to nor callable by a client that renders no views, and a view's call by
+   * upstream name reaches its tool.
+   */
+  private async appsFilter(request: MiddlewareRequest, next: () => Promise<unknown>): Promise<unknown> {
+    if (request.method !== 'tools/list' && request.method !== 'tools/call') return next();
+    const views = supportsAppViews(request.ctx.client.capabilities);
+    if (request.method === 'tools/list') {
+      const result = (await next()) as { tools: Array<{ _meta?: unknown }> };
+      return views ? result : { ...result, tools: result.tools.filter((t) => isModelVisible(t)) };
+    }
+    const name = request.params.name;
+    if (typeof name !== 'string') return next();
+    const tool = this.served.get(name);
+    if (tool) {
+      if (!views && !isModelVisible(tool.definition)) throw unknownTool(name);
+      return next();
+    }
+    const byUpstreamName = views ? this.appNames.get(name) : undefined;
+    if (!byUpstreamName) return next();
+    const args = request.params.arguments;
+    return this.callTool(
+      byUpstreamName.server,
+      byUpstreamName.name,
+      typeof args === 'object' && args !== null && !Array.isArray(args) ? args : {},
+      request.ctx,
+    );
+  }
+
   private callOptions(ctx: ServerContext): HostCallOptions {
     return { caller: this.options.caller ?? 'gateway', signal: ctx.signal };
   }
@@ -280,6 +358,11 @@ export class Gateway {
  */
 export function gatewayUri(server: string, uri: string): string {
   return `mcp-gateway://${encodeURIComponent(server)}/${encodeURIComponent(uri)}`;
+}
+
+/** The same answer as for a tool that does not exist: an app-only tool is no business of this client. */
+function unknownTool(name: string): WireError {
+  return WireError.invalidParams(`Unknown tool: ${name.length > 100 ? name.slice(0, 100) + '…' : name}`);
 }
 
 function countBy(names: readonly string[]): Map<string, number> {

@@ -5,6 +5,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { isAppDomainHost } from '../apps/app-domain.js';
 import { SANDBOX_PROXY_HEADERS, sandboxProxyHtml } from '../apps/sandbox-proxy.js';
 
 export interface SandboxProxyServerOptions {
@@ -19,6 +20,11 @@ export interface SandboxProxyServerOptions {
   hostname?: string;
   /** The path of the proxy page (default `/sandbox`). */
   path?: string;
+  /**
+   * Also serve the proxy on `d<hash>.localhost:<port>`, the dedicated origins of views that
+   * declare `_meta.ui.domain` (see `appDomainProxyUrl`). Default false.
+   */
+  domains?: boolean;
 }
 
 export interface SandboxProxyServer {
@@ -48,8 +54,10 @@ export async function startSandboxProxyServer(
   const path = options.path ?? '/sandbox';
   const html = sandboxProxyHtml(options.hostOrigin ? { hostOrigin: options.hostOrigin } : {});
   let allowedHosts: Set<string> = new Set();
+  let port = 0;
   const server = createServer((req, res) => {
-    if (!allowedHosts.has(String(req.headers.host).toLowerCase())) {
+    const host = String(req.headers.host).toLowerCase();
+    if (!allowedHosts.has(host) && !(options.domains && isAppDomainHost(host, port))) {
       res.writeHead(421, { 'content-type': 'text/plain' }).end('Misdirected request');
       return;
     }
@@ -71,7 +79,7 @@ export async function startSandboxProxyServer(
       resolve();
     });
   });
-  const { port } = server.address() as AddressInfo;
+  port = (server.address() as AddressInfo).port;
   const shown = hostname.includes(':') ? `[${hostname}]` : hostname;
   allowedHosts = new Set([`${shown}:${port}`, `localhost:${port}`]);
   const origin = `http://${shown}:${port}`;

@@ -1,0 +1,62 @@
+/**
+ * Servers added to and restarted on a running host (the inspector's connect and reconnect):
+ * the new server's tools join the catalog and its policy applies; a taken name and an
+ * unknown server are refused; a restart makes a new connection and the catalog follows.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createEverythingServer } from '../demo/everything-server.js';
+import { serve } from '../transports/http-server/index.js';
+import type { RunningServer } from '../transports/http-server/index.js';
+import { parseHostConfig } from './config/config-parse.js';
+import { HostError } from './config/config-error.js';
+import type { Host } from './host.js';
+import { makeHost } from '../test-support/host-harness.js';
+
+describe('adding and restarting servers on a running host', () => {
+  let web: RunningServer;
+  let host: Host;
+
+  before(async () => {
+    web = await serve(createEverythingServer({ stepMs: 5 }), { port: 0 });
+    ({ host } = makeHost({}));
+    await host.start();
+  });
+  after(async () => {
+    await host.close();
+    await web.close();
+  });
+
+  test('addServer starts it, fills the catalog and applies its policy; a taken name is refused', async () => {
+    const entry = { url: web.url, policy: { default: 'allow', tools: { add: 'deny' } } };
+    const server = parseHostConfig({ mcpServers: { web: entry } }).servers.web!;
+    const health = await host.addServer(server);
+    assert.equal(health.state, 'ready');
+    assert.ok(host.catalog.tools().some((t) => t.server === 'web' && t.name === 'echo'));
+    const r = await host.callTool({ server: 'web', tool: 'echo' }, { text: 'hi' });
+    assert.match(JSON.stringify(r.content), /hi/);
+    await assert.rejects(
+      host.callTool({ server: 'web', tool: 'add' }, { a: 1, b: 2 }),
+      (e: unknown) => e instanceof HostError && e.code === 'Denied',
+    );
+    await assert.rejects(host.addServer(server), /already exists/);
+  });
+
+  test('restartServer makes a new connection; the catalog is back when it resolves', async () => {
+    const before = host.client('web');
+    const states: string[] = [];
+    const off = host.on('health', (h) => {
+      if (h.name === 'web') states.push(h.state);
+    });
+    const health = await host.restartServer('web');
+    off();
+    assert.equal(health.state, 'ready');
+    assert.ok(states.includes('stopped') && states.at(-1) === 'ready', states.join(','));
+    assert.notEqual(host.client('web'), before);
+    assert.ok(host.catalog.tools().some((t) => t.server === 'web' && t.name === 'echo'));
+    await assert.rejects(
+      host.restartServer('nope'),
+      (e: unknown) => e instanceof HostError && e.code === 'UnknownServer',
+    );
+  });
+});
