@@ -17,7 +17,7 @@ import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/s
 import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from '@modelcontextprotocol/client';
 import { Client } from '../dist/client/index.js';
 import { StreamableHttpClientTransport } from '../dist/transports/http-client/node.js';
-import { agent, rawLegacyClient, startServer } from './lib/http-raw.mjs';
+import { agent, measure, measureCpu, rawLegacyClient, startServer } from './lib/http-raw.mjs';
 
 const quick = process.argv.includes('--quick');
 const asJson = process.argv.includes('--json');
@@ -96,32 +96,6 @@ async function mcpkitClient(port) {
 const OWN = { 'sdk-v1': v1Client, 'sdk-v2': v2Client, mcpkit: mcpkitClient };
 
 // ------------------------------------------------------------------ measuring
-
-/** Calls/s of `lanes` clients, each with one call in flight, for `ms`, and the calls made. */
-async function measure(lanes, ms) {
-  let count = 0;
-  const t0 = performance.now();
-  const end = t0 + ms;
-  await Promise.all(
-    lanes.map(async (c) => {
-      while (performance.now() < end) {
-        await c.call('hello');
-        count++;
-      }
-    }),
-  );
-  return { rate: count / ((performance.now() - t0) / 1000), count };
-}
-
-/** `measure`, plus the CPU µs per call spent in the server process and in this (client) process. */
-async function measureCpu(server, lanes, ms) {
-  const s0 = await server.cpu();
-  const c0 = process.cpuUsage();
-  const { rate, count } = await measure(lanes, ms);
-  const c = process.cpuUsage(c0);
-  const s = (await server.cpu()) - s0;
-  return { rate, server: s / count, client: (c.user + c.system) / count };
-}
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const rotate = (xs, n) => xs.map((_, i) => xs[(i + n) % xs.length]);

@@ -156,10 +156,12 @@ export async function measure(lanes, ms) {
   return { rate: count / ((performance.now() - t0) / 1000), count };
 }
 
-/** `measure`, plus the server's CPU µs per call. */
+/** `measure`, plus the CPU µs per call spent in the server process and in this (client) process. */
 export async function measureCpu(server, lanes, ms) {
   const s0 = await server.cpu();
+  const c0 = process.cpuUsage();
   const { rate, count } = await measure(lanes, ms);
+  const c = process.cpuUsage(c0);
   const s = (await server.cpu()) - s0;
-  return { rate, server: s / count };
+  return { rate, server: s / count, client: (c.user + c.system) / count };
 }
