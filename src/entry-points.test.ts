@@ -2,32 +2,16 @@
 // `mcpkit/host` loads no Node-only module (those are `mcpkit/host/node`), and every entry in
 // package.json's `exports` resolves to a built file.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { modulesLoadedBy } from './test-support/loaded-modules.js';
 
-const dist = fileURLToPath(new URL('./', import.meta.url));
 const root = fileURLToPath(new URL('../', import.meta.url));
-const trace = join(dist, 'test-support', 'module-trace.js');
 const dir = mkdtempSync(join(tmpdir(), 'mcpkit-entries-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
-
-let runs = 0;
-/** Every module (ESM URL or builtin) a fresh process loads while running `code` in dist/. */
-function modulesLoadedBy(code: string): string[] {
-  const file = join(dir, `trace-${++runs}.txt`);
-  const r = spawnSync(process.execPath, ['--import', trace, '--input-type=module', '-e', code], {
-    encoding: 'utf8',
-    cwd: dist,
-    timeout: 60_000,
-    env: { ...process.env, MODULE_TRACE_FILE: file },
-  });
-  assert.equal(r.status, 0, r.stderr);
-  return readFileSync(file, 'utf8').split('\n');
-}
 
 const ours = (modules: string[]): string[] =>
   modules

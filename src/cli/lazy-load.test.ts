@@ -1,30 +1,22 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
+import { traceModules } from '../test-support/loaded-modules.js';
 
 // Every CLI call is a process start, so a command loads only what it uses: the other
 // commands, the HTTP client (undici), auth (jose, oauth4webapi) and the host stay unloaded.
 const main = fileURLToPath(new URL('./main.js', import.meta.url));
-const trace = fileURLToPath(new URL('../test-support/module-trace.js', import.meta.url));
 const stdioServer = fileURLToPath(new URL('../demo/everything-stdio.js', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'mcpkit-lazy-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
 
-let runs = 0;
 /** Runs the CLI under the module trace; returns its exit code, stdout and the loaded URLs. */
 function loaded(args: string[], input = ''): { code: number | null; stdout: string; modules: string[] } {
-  const file = join(dir, `trace-${++runs}.txt`);
-  const r = spawnSync(process.execPath, ['--import', trace, main, ...args], {
-    encoding: 'utf8',
+  const r = traceModules([main, ...args], {
+    cwd: process.cwd(),
     input,
-    timeout: 30_000,
-    env: { ...process.env, MODULE_TRACE_FILE: file, NO_COLOR: '1' },
+    env: { NO_COLOR: '1' },
+    timeoutMs: 30_000,
   });
-  return { code: r.status, stdout: r.stdout, modules: readFileSync(file, 'utf8').split('\n') };
+  return { code: r.status, stdout: r.stdout, modules: r.modules };
 }
 
 const heavy = [

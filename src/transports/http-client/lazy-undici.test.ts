@@ -1,31 +1,9 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
+import { modulesLoadedBy } from '../../test-support/loaded-modules.js';
 
 // undici (about 95 modules) loads with the first request that needs the shared Agent, not
 // when `mcpkit/http-client` or `mcpkit/host` is imported.
-const trace = fileURLToPath(new URL('../../test-support/module-trace.js', import.meta.url));
-const dist = fileURLToPath(new URL('../../', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'mcpkit-undici-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
-
-let runs = 0;
-function modulesLoadedBy(code: string): string[] {
-  const file = join(dir, `trace-${++runs}.txt`);
-  const r = spawnSync(process.execPath, ['--import', trace, '--input-type=module', '-e', code], {
-    encoding: 'utf8',
-    cwd: dist,
-    timeout: 30_000,
-    env: { ...process.env, MODULE_TRACE_FILE: file },
-  });
-  assert.equal(r.status, 0, r.stderr);
-  return readFileSync(file, 'utf8').split('\n');
-}
-
 const undici = (modules: string[]): string[] => modules.filter((m) => m.includes('/node_modules/undici/'));
 
 describe('undici loads on first use', () => {
