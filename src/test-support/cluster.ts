@@ -93,8 +93,8 @@ export interface RedisProcess {
   start(): Promise<void>;
 }
 
-/** Starts redis-server on a free loopback port, with no persistence. */
-export async function startRedis(): Promise<RedisProcess> {
+/** Starts redis-server on a free loopback port, with no persistence (plus any `extraArgs`). */
+export async function startRedis(extraArgs: readonly string[] = []): Promise<RedisProcess> {
   const port = await freePort();
   let child: ChildProcess | undefined;
   const start = async (): Promise<void> => {
@@ -111,6 +111,7 @@ export async function startRedis(): Promise<RedisProcess> {
         'no',
         '--protected-mode',
         'yes',
+        ...extraArgs,
       ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );

@@ -6,14 +6,12 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { applyTaskPatch } from '../../server/task-store.js';
 import type { TaskRecord } from '../../server/task-store.js';
-import { freePort } from '../../test-support/cluster.js';
+import { startRedis } from '../../test-support/cluster.js';
 import { WAIT_MS, waitFor } from '../../test-support/waiting.js';
 import { connectRedisStores } from './connect-redis.js';
 import type { RedisStores } from './connect-redis.js';
@@ -54,40 +52,18 @@ describe('Redis key layout: slots', () => {
 
 /** redis-server in cluster mode, owning every slot, on a free loopback port. */
 async function startClusterModeRedis(): Promise<{ url: string; stop(): Promise<void> }> {
-  const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'mcpkit-redis-cluster-'));
-  const child: ChildProcess = spawn(
-    'redis-server',
-    [
-      '--port',
-      String(port),
-      '--bind',
-      '127.0.0.1',
-      '--save',
-      '',
-      '--appendonly',
-      'no',
-      '--cluster-enabled',
-      'yes',
-      '--cluster-config-file',
-      join(dir, 'nodes.conf'),
-      '--dir',
-      dir,
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await new Promise<void>((resolve, reject) => {
-    let seen = '';
-    child.stdout!.on('data', (c: Buffer) => {
-      seen += c.toString();
-      if (seen.includes('Ready to accept connections')) resolve();
-    });
-    void exited.then(() => reject(new Error(`redis-server exited: ${seen}`)));
-  });
+  const redis = await startRedis([
+    '--cluster-enabled',
+    'yes',
+    '--cluster-config-file',
+    join(dir, 'nodes.conf'),
+    '--dir',
+    dir,
+  ]);
+  const port = redis.port;
   const stop = async (): Promise<void> => {
-    child.kill('SIGTERM');
-    await exited;
+    await redis.stop();
     rmSync(dir, { recursive: true, force: true });
   };
   try {
