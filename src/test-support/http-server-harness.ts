@@ -39,7 +39,11 @@ export interface Fixture {
 /** The everything server, served on an ephemeral 127.0.0.1 port. */
 export async function startEverything(options: ServeOptions = {}, stepMs = 20): Promise<Fixture> {
   const server = createEverythingServer({ stepMs });
-  const running = await serve(server, { port: 0, ...options });
+  return fixtureOf(server, await serve(server, { port: 0, ...options }));
+}
+
+/** A served everything server as a {@link Fixture}: closing it stops both. */
+export function fixtureOf(server: McpServer, running: RunningServer): Fixture {
   return {
     server,
     running,

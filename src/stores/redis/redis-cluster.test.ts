@@ -16,6 +16,7 @@ import {
   MODERN,
   assertServerMessage,
   errorCode,
+  fixtureOf,
   initializeRequest,
   modern,
   notification,
@@ -55,17 +56,7 @@ async function startNodes(count: number, options: ServeOptions = {}): Promise<Fi
           });
         });
       });
-      const running = await serve(server, { ...options, redis: { url: redis.url, keyPrefix } });
-      return {
-        server,
-        running,
-        url: running.url,
-        origin: `http://127.0.0.1:${running.port}`,
-        close: async () => {
-          await running.close();
-          await server.close();
-        },
-      };
+      return fixtureOf(server, await serve(server, { ...options, redis: { url: redis.url, keyPrefix } }));
     }),
   );
 }

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { applyTaskPatch } from '../../server/task-store.js';
 import type { TaskRecord } from '../../server/task-store.js';
 import { startRedis } from '../../test-support/cluster.js';
+import { taskRecord } from '../../test-support/task-store-contract.js';
 import { WAIT_MS, waitFor } from '../../test-support/waiting.js';
 import { connectRedisStores } from './connect-redis.js';
 import type { RedisStores } from './connect-redis.js';
@@ -121,17 +122,8 @@ describe('Redis key layout: the stores on redis-server in cluster mode (CROSSSLO
   test('tasks: create under the owner cap, update, list, delete', async () => {
     const t = stores.taskStore;
     const now = Date.now();
-    const record = (taskId: string): TaskRecord => ({
-      taskId,
-      owner: 'p:ada',
-      generation: 'modern',
-      method: 'tools/call',
-      status: 'working',
-      createdAt: now,
-      lastUpdatedAt: now,
-      ttlMs: 60_000,
-      pollIntervalMs: 1000,
-    });
+    const record = (taskId: string): TaskRecord =>
+      taskRecord({ taskId, owner: 'p:ada', createdAt: now, lastUpdatedAt: now });
     assert.equal(await t.create(record('t1'), 2), true);
     assert.equal(await t.create(record('t2'), 2), true);
     assert.equal(await t.create(record('t3'), 2), false, 'the owner cap holds');
