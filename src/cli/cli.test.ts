@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { spawnSync, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import type { ChildProcess } from 'node:child_process';
+import { startDemoProcess } from '../test-support/demo-process.js';
+import type { DemoProcess } from '../test-support/demo-process.js';
 
 // The CLI as a user runs it: the built binary, spawned, against real servers.
 const main = fileURLToPath(new URL('./main.js', import.meta.url));
@@ -118,25 +119,13 @@ describe('mcpkit CLI errors', () => {
 });
 
 describe('mcpkit CLI over Streamable HTTP and against server-everything', () => {
-  let server: ChildProcess;
+  let demo: DemoProcess;
   let url = '';
   before(async () => {
-    server = spawn(process.execPath, [main, 'demo-server', '--port', '0'], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    url = await new Promise<string>((resolve, reject) => {
-      let err = '';
-      server.stderr!.on('data', (d: Buffer) => {
-        err += d.toString();
-        const m = /(http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(err);
-        if (m) resolve(m[1]!);
-      });
-      server.once('exit', () => reject(new Error(err)));
-    });
+    demo = await startDemoProcess();
+    url = demo.url;
   });
-  after(() => {
-    server.kill('SIGTERM');
-  });
+  after(() => demo?.stop());
 
   test('each command works over HTTP in both eras', () => {
     for (const era of ['legacy', 'modern']) {

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
+import { startDemoProcess } from '../test-support/demo-process.js';
+import type { DemoProcess } from '../test-support/demo-process.js';
 
 // Tasks from the command line, as a user runs them: the built binary against
 // server-everything's simulate-research-query and mcpkit's own demo server over HTTP.
@@ -61,25 +62,13 @@ describe('mcpkit call on task tools (server-everything)', () => {
 });
 
 describe('mcpkit tasks against the demo server over HTTP', () => {
-  let server: ChildProcess;
+  let demo: DemoProcess;
   let url = '';
   before(async () => {
-    server = spawn(process.execPath, [main, 'demo-server', '--port', '0'], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    url = await new Promise<string>((resolve, reject) => {
-      let err = '';
-      server.stderr!.on('data', (d: Buffer) => {
-        err += d.toString();
-        const m = /(http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(err);
-        if (m) resolve(m[1]!);
-      });
-      server.once('exit', () => reject(new Error(err)));
-    });
+    demo = await startDemoProcess();
+    url = demo.url;
   });
-  after(() => {
-    server.kill('SIGTERM');
-  });
+  after(() => demo?.stop());
 
   test('call --detach, then tasks get and tasks result from new processes (the extension)', () => {
     const target = ['--url', url, '--era', 'modern'];

@@ -8,32 +8,18 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import http from 'node:http';
-import { fileURLToPath } from 'node:url';
 import { POST_HEADERS, initializeRequest, postJson } from '../../test-support/http-server-harness.js';
+import { startDemoProcess } from '../../test-support/demo-process.js';
+import type { DemoProcess } from '../../test-support/demo-process.js';
 
-const main = fileURLToPath(new URL('../../cli/main.js', import.meta.url));
-let server: ChildProcess;
+let demo: DemoProcess;
 let url = '';
 before(async () => {
-  server = spawn(process.execPath, [main, 'demo-server', '--port', '0'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  url = await new Promise<string>((resolve, reject) => {
-    let err = '';
-    server.stderr!.on('data', (d: Buffer) => {
-      err += d.toString();
-      const m = /(http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(err);
-      if (m) resolve(m[1]!);
-    });
-    server.once('exit', () => reject(new Error(err)));
-  });
+  demo = await startDemoProcess();
+  url = demo.url;
 });
-after(() => {
-  server.kill('SIGTERM');
-});
+after(() => demo?.stop());
 
 /** POSTs `bytes` of body; resolves with the status, or the socket error's code. */
 function upload(url: string, bytes: number, chunked: boolean): Promise<number | string> {
