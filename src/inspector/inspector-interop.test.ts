@@ -6,21 +6,14 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
-import {
-  NO_CHROMIUM,
-  closePage,
-  lineMatching,
-  openPage,
-  runFromPage,
-  shot,
-} from '../test-support/inspector-harness.js';
-import { CLI, DEMO_STDIO, launchChromium, startInspector } from '../test-support/inspector-harness.js';
+import { NO_CHROMIUM, closePage, openPage, runFromPage, shot } from '../test-support/inspector-harness.js';
+import { DEMO_STDIO, launchChromium, startInspector } from '../test-support/inspector-harness.js';
 import type { RunningInspector } from '../test-support/inspector-harness.js';
+import { startDemoProcess } from '../test-support/demo-process.js';
+import type { DemoProcess } from '../test-support/demo-process.js';
 
 describe('inspector interop in Chromium', { skip: NO_CHROMIUM }, () => {
   let browser: Browser;
@@ -31,19 +24,14 @@ describe('inspector interop in Chromium', { skip: NO_CHROMIUM }, () => {
   after(() => browser?.close());
 
   describe('every transport and both eras', () => {
-    let http: ChildProcess;
+    let demo: DemoProcess;
     let mcpUrl: string;
 
     before(async () => {
-      http = spawn(process.execPath, [CLI, 'demo-server', '--port', '0'], {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      mcpUrl = await lineMatching(http, 'stderr', /demo server: (http:\/\/127\.0\.0\.1:\d+\/mcp)/);
+      demo = await startDemoProcess();
+      mcpUrl = demo.url;
     });
-    after(async () => {
-      http.kill('SIGTERM');
-      if (http.exitCode === null) await new Promise((r) => http.once('exit', r));
-    });
+    after(() => demo?.stop());
 
     const cases: Array<[string, () => Record<string, unknown>, RegExp]> = [
       [
