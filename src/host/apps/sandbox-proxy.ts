@@ -44,7 +44,7 @@ export function withCspMeta(html: string, policy: string): string {
 
 /**
  * The proxy's script, run inside the proxy page (it is embedded as source text, so it uses
- * nothing but its argument, the DOM and the functions embedded beside it).
+ * nothing but its argument, the DOM and the functions and constants embedded beside it).
  */
 export function sandboxProxyMain(bakedHostOrigin: string): void {
   const hostOrigin = bakedHostOrigin || new URLSearchParams(location.search).get('host') || '';
@@ -53,15 +53,7 @@ export function sandboxProxyMain(bakedHostOrigin: string): void {
     document.body.textContent = 'mcpkit sandbox proxy: no host origin; open this page only in a frame';
     return;
   }
-  const safe = [
-    'allow-scripts',
-    'allow-forms',
-    'allow-popups',
-    'allow-popups-to-escape-sandbox',
-    'allow-modals',
-    'allow-downloads',
-    'allow-pointer-lock',
-  ];
+  const safe = VIEW_SANDBOX_TOKENS;
   let inner: HTMLIFrameElement | null = null;
   let loaded = false;
   const reserved = (m: unknown): boolean => {
@@ -145,6 +137,7 @@ export function sandboxProxyHtml(options: SandboxProxyOptions = {}): string {
   const script = [cspSources, buildAppCsp, permissionsAllow, withCspMeta, sandboxProxyMain]
     .map((f) => f.toString())
     .join('\n');
+  const tokens = `const VIEW_SANDBOX_TOKENS = ${JSON.stringify(VIEW_SANDBOX_TOKENS)};`;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -156,6 +149,7 @@ export function sandboxProxyHtml(options: SandboxProxyOptions = {}): string {
 <body>
 <script>
 "use strict";
+${tokens}
 ${script}
 sandboxProxyMain(${JSON.stringify(hostOrigin).replace(/</g, '\\u003c')});
 </script>
