@@ -3,7 +3,7 @@
  * share a hash tag (`{…}`), so they land on one slot and the layout works on Redis Cluster,
  * where a multi-key operation must stay within one slot:
  *
- * - a legacy session's record and its recorded ops: `{s:<id>}`;
+ * - a legacy session's record, its recorded ops and its copy leases: `{s:<id>}`;
  * - one owner's task indexes (the live set, the list by creation): `{o:<owner>}`;
  * - a task's record: `{t:<id>}` (alone; the owner indexes are updated by separate commands).
  *
@@ -18,6 +18,8 @@ export interface RedisKeys {
   session(id: string): string;
   /** A legacy session's recorded state-changing messages (a list), on the record's slot. */
   sessionOps(id: string): string;
+  /** The nodes serving a legacy session from their copy, by lease expiry (a sorted set), on the record's slot. */
+  sessionHolders(id: string): string;
   /** Live legacy sessions by expiry (a sorted set): the cluster-wide `maxSessions` cap. */
   readonly sessionIndex: string;
   /** A task's record (its JSON); also the channel its changes are published on. */
@@ -34,6 +36,7 @@ export function redisKeys(prefix: string): RedisKeys {
     node: (nodeId) => `${prefix}node:${nodeId}`,
     session: (id) => `${prefix}{s:${id}}`,
     sessionOps: (id) => `${prefix}{s:${id}}:ops`,
+    sessionHolders: (id) => `${prefix}{s:${id}}:holders`,
     sessionIndex: `${prefix}sessions`,
     task: (taskId) => `${prefix}{t:${taskId}}`,
     ownerLive: (owner) => `${prefix}{o:${owner}}:live`,

@@ -13,7 +13,9 @@ export { MemoryLegacySessionStore } from './shared-state.js';
 export type {
   ClusterBus,
   ClusterMessage,
+  CopyLease,
   FollowableEventStore,
+  LeaseHolders,
   LegacySessionRecord,
   LegacySessionStore,
   SessionLimits,

@@ -19,6 +19,24 @@ export interface LegacySessionRecord {
   readonly opCount: number;
 }
 
+/**
+ * A node's claim, made with a `touch`, to serve a session from its own copy for a while
+ * without asking the store again (see {@link LegacySessionStore.holders}).
+ */
+export interface CopyLease {
+  /** The node's id on the cluster bus. */
+  readonly node: string;
+  /** How long the node may serve from its copy (ms), counted from before the touch was sent. */
+  readonly ms: number;
+}
+
+/** The nodes whose {@link CopyLease} on a session still runs, as the store saw them last. */
+export interface LeaseHolders {
+  readonly nodes: readonly string[];
+  /** Time (ms) until the last of those leases has surely run out. */
+  readonly ms: number;
+}
+
 /** The limits a store enforces when a session is created or used. */
 export interface SessionLimits {
   /** A session not used for this long is gone (ms). */
@@ -56,17 +74,28 @@ export interface LegacySessionStore {
   /**
    * The session, its idle clock restarted; undefined when unknown, expired or deleted.
    * Only the ops from index `knownOps` on are returned, so a node that holds the session
-   * reads only what it has not replayed yet.
+   * reads only what it has not replayed yet. With a `lease`, a store that implements
+   * {@link holders} records that the node may serve the session from its copy for a while.
    */
   touch(
     id: string,
     knownOps: number,
     limits: SessionLimits,
+    lease?: CopyLease,
   ): LegacySessionRecord | undefined | Promise<LegacySessionRecord | undefined>;
   /** Adds a state-changing client message; returns the new number of ops. */
   appendOp(id: string, op: string): number | Promise<number>;
   /** Ends the session for every node. */
   delete(id: string): void | Promise<void>;
+  /**
+   * The nodes other than `except` whose lease on a copy of the session still runs. Asked
+   * after a change (an op appended, the session deleted) is stored, it must include every
+   * lease taken by a touch the store served before that change; the node that made the
+   * change then waits until each of them has heard of it, or its lease has run out, before
+   * it answers (read-your-writes on every node). Optional: without it, nodes take no lease
+   * and read the store on every request.
+   */
+  holders?(id: string, except: string): LeaseHolders | Promise<LeaseHolders>;
   /**
    * Puts a session back with its whole history, unless it is there already (after the store
    * lost its data). Optional: a store that never loses data does not need it.

@@ -1,7 +1,14 @@
 import { InvalidMessage, LocalError, ParsedBatch, parseFrame } from '../../jsonrpc/index.js';
 import type { JsonRpcMessage, ParsedFrame } from '../../jsonrpc/index.js';
 import type { LegacySessionTransport } from './legacy-session.js';
-import type { ClusterMessage, LegacySessionRecord, SessionLimits, SharedStores } from './shared-state.js';
+import type {
+  ClusterMessage,
+  CopyLease,
+  LeaseHolders,
+  LegacySessionRecord,
+  SessionLimits,
+  SharedStores,
+} from './shared-state.js';
 
 /** A legacy session this node serves: its transport, its session, and how much of its recorded state it has. */
 export interface SessionEntry {
@@ -11,7 +18,7 @@ export interface SessionEntry {
   ops: number;
   /** Those ops' text, to put the session back if the store loses it (a Redis restart without persistence). */
   history?: string[];
-  /** When the store last confirmed the session (ms since the epoch). */
+  /** When the store last confirmed the session (`performance.now()`); unset or -Infinity: no lease. */
   checkedAt?: number;
   /** Whom the session counts against for quotas (principal, else address). */
   client: string;
@@ -33,6 +40,21 @@ const STATE_METHODS = new Set([
 
 /** A change event, as the server's change bus carries it. */
 type ChangeEvent = Extract<ClusterMessage, { t: 'change' }>['e'];
+
+/** A session's state change or end, as announced to the other nodes. */
+type Announcement = Extract<ClusterMessage, { t: 'ops' | 'end' }>;
+
+/** A change this node made, waiting for the nodes with a lease on the session to take it in. */
+interface ChangeWait {
+  readonly left: Set<string>;
+  readonly done: () => void;
+}
+
+/** Slack (ms) on leases for clocks read in whole milliseconds. */
+const LEASE_SLACK_MS = 2;
+
+/** The `checkedAt` of a copy without a lease. */
+const NO_LEASE = Number.NEGATIVE_INFINITY;
 
 /** What {@link SharedSessions} needs from the HTTP handler. */
 export interface SharedSessionsHost {
@@ -58,9 +80,23 @@ export class SharedSessions {
    * How long a confirmation from the store holds for this node's copy. Within it a request
    * costs no round trip to the store: changes made elsewhere reach the copy through the bus
    * (state changes carry their text, an end closes the copy), and the idle clock is still
-   * restarted well within the idle time.
+   * restarted well within the idle time. The lease is recorded in the store with the touch
+   * that starts it, and a node that changes the session answers only once every node with
+   * a running lease has taken the change in (or its lease ran out): read-your-writes on
+   * every node without a round trip per request. 0 when the store keeps no leases.
    */
   private readonly leaseMs: number;
+  private readonly lease: CopyLease | undefined;
+  /** This node's changes waiting for other nodes, by the key their confirmations quote. */
+  private readonly waits = new Map<number, ChangeWait>();
+  private waitCounter = 0;
+  /**
+   * Sessions being read from the store here, and the change count at the last change
+   * announced for each meanwhile: a copy read while a change was announced gets no lease,
+   * since the read may have been served before the change was stored.
+   */
+  private readonly reading = new Map<string, { readers: number; changedAt: number }>();
+  private changeCount = 0;
 
   constructor(
     readonly stores: SharedStores,
@@ -68,7 +104,9 @@ export class SharedSessions {
   ) {
     this.unsubscribe = stores.bus.subscribe((m) => this.onMessage(m));
     stores.onReconnect?.(() => void this.restoreAll());
-    this.leaseMs = Math.min(1000, host.limits.idleMs / 4);
+    this.leaseMs = stores.sessions.holders ? Math.min(1000, host.limits.idleMs / 4) : 0;
+    this.lease =
+      this.leaseMs > 0 ? { node: stores.bus.nodeId, ms: this.leaseMs + LEASE_SLACK_MS } : undefined;
   }
 
   /**
@@ -112,37 +150,64 @@ export class SharedSessions {
    */
   async find(id: string, principal: string): Promise<SessionEntry | undefined> {
     const local = this.host.sessions.get(id);
-    const now = Date.now();
-    if (local && !local.transport.closed && now - (local.checkedAt ?? 0) < this.leaseMs) {
-      // A change or an end announced before this request may sit, unread, in a socket that
-      // became readable with it: let this turn of the event loop read it first.
-      await afterPendingIo();
-      if (local.transport.closed || now - (local.checkedAt ?? 0) >= this.leaseMs)
-        return this.find(id, principal);
-      return local.transport.principal === principal ? local : undefined;
-    }
-    const record = await this.stores.sessions.touch(id, local?.ops ?? 0, this.host.limits);
-    if (!record) {
-      if (local) this.forget(id, local);
-      return undefined;
-    }
-    if (record.principal !== principal) return undefined;
+    const now = performance.now();
     if (local && !local.transport.closed) {
-      this.apply(local, record);
-      local.checkedAt = now;
-      return local;
+      // Within its lease the copy has every change answered so far (see leaseMs).
+      if (now - (local.checkedAt ?? NO_LEASE) < this.leaseMs)
+        return local.transport.principal === principal ? local : undefined;
+    } else {
+      const building = this.building.get(id);
+      if (building) {
+        // Built by an earlier request: whether its lease holds is decided afresh.
+        await building;
+        return this.find(id, principal);
+      }
     }
-    let pending = this.building.get(id);
-    if (!pending) {
-      pending = this.host.open(id, record.principal).then((entry) => {
-        this.apply(entry, record);
-        entry.checkedAt = now;
-        return entry;
-      });
-      this.building.set(id, pending);
-      void pending.finally(() => this.building.delete(id)).catch(() => undefined);
+    const mark = this.beginRead(id);
+    try {
+      const record = await this.stores.sessions.touch(id, local?.ops ?? 0, this.host.limits, this.lease);
+      if (!record) {
+        if (local) this.forget(id, local);
+        return undefined;
+      }
+      if (record.principal !== principal) return undefined;
+      if (local && !local.transport.closed) {
+        this.apply(local, record);
+        local.checkedAt = this.leaseStart(id, mark, now);
+        return local;
+      }
+      let pending = this.building.get(id);
+      if (!pending) {
+        pending = this.host.open(id, record.principal).then((entry) => {
+          this.apply(entry, record);
+          entry.checkedAt = this.leaseStart(id, mark, now);
+          return entry;
+        });
+        this.building.set(id, pending);
+        void pending.finally(() => this.building.delete(id)).catch(() => undefined);
+      }
+      return await pending;
+    } finally {
+      this.endRead(id);
     }
-    return pending;
+  }
+
+  /** Notes a read of session `id` from the store; returns the change count it started at. */
+  private beginRead(id: string): number {
+    const r = this.reading.get(id);
+    if (r) r.readers++;
+    else this.reading.set(id, { readers: 1, changedAt: -1 });
+    return this.changeCount;
+  }
+
+  private endRead(id: string): void {
+    const r = this.reading.get(id);
+    if (r && --r.readers === 0) this.reading.delete(id);
+  }
+
+  /** When a copy read from `mark` on starts its lease: not at all if a change was announced meanwhile. */
+  private leaseStart(id: string, mark: number, now: number): number {
+    return (this.reading.get(id)?.changedAt ?? -1) > mark ? 0 : now;
   }
 
   private apply(entry: SessionEntry, record: LegacySessionRecord): void {
@@ -170,11 +235,44 @@ export class SharedSessions {
         entry.ops = count;
         if (entry.history && entry.history.length < MAX_HISTORY) entry.history.push(text);
       } else {
-        entry.checkedAt = 0;
+        entry.checkedAt = NO_LEASE;
       }
-      // Sent before this POST is answered, so other nodes have it before the client's next request.
-      await this.stores.bus.publish(null, { t: 'ops', s: id, n: count, m: text });
+      // Taken in by every node with a lease before this POST is answered (read-your-writes).
+      await this.announce(id, { t: 'ops', s: id, n: count, m: text });
     }
+  }
+
+  /**
+   * Tells every node of a change already stored, and resolves once each node with a running
+   * lease on the session has confirmed it took the change in, or that lease has run out.
+   * Either way no node serves the client's next request from a copy without the change.
+   */
+  private async announce(id: string, message: Announcement): Promise<void> {
+    const ask = this.stores.sessions.holders;
+    if (!ask) return this.stores.bus.publish(null, message);
+    let holders: LeaseHolders;
+    try {
+      holders = await ask.call(this.stores.sessions, id, this.nodeId);
+    } catch {
+      // Who holds a lease is unknown: waiting one whole lease outlasts them all.
+      holders = { nodes: [], ms: this.leaseMs + LEASE_SLACK_MS };
+    }
+    if (holders.nodes.length === 0 && holders.ms <= 0) return this.stores.bus.publish(null, message);
+    const k = this.waitCounter++;
+    const confirmed = new Promise<void>((resolve) => {
+      const timer = setTimeout(() => done(), holders.ms);
+      const done = (): void => {
+        clearTimeout(timer);
+        this.waits.delete(k);
+        resolve();
+      };
+      if (holders.nodes.length > 0) this.waits.set(k, { left: new Set(holders.nodes), done });
+    });
+    await this.stores.bus.publish(
+      null,
+      holders.nodes.length > 0 ? { ...message, w: [...holders.nodes], r: this.nodeId, k } : message,
+    );
+    await confirmed;
   }
 
   /**
@@ -212,10 +310,10 @@ export class SharedSessions {
     return false;
   }
 
-  /** Ends a session on every node. */
+  /** Ends a session on every node (each node with a lease has closed its copy when this resolves). */
   async end(id: string): Promise<void> {
     await this.stores.sessions.delete(id);
-    await this.stores.bus.publish(null, { t: 'end', s: id });
+    await this.announce(id, { t: 'end', s: id });
     const local = this.host.sessions.get(id);
     if (local) this.forget(id, local);
   }
@@ -258,39 +356,50 @@ export class SharedSessions {
   private onMessage(m: ClusterMessage): void {
     if (m.t === 'change') return this.emitChange(m.e);
     if (m.t === 'sse' || m.t === 'sse-ack') return; // The HTTP+SSE endpoints' own.
-    const entry = this.host.sessions.get(m.s);
-    if (!entry) return;
-    if (m.t === 'end') return this.forget(m.s, entry);
-    if (m.t === 'ops') {
-      if (m.n === entry.ops + 1 && m.m !== undefined) {
-        entry.transport.replay([m.m]);
-        entry.ops = m.n;
-        if (entry.history && entry.history.length < MAX_HISTORY) entry.history.push(m.m);
-        return;
-      }
-      if (m.n !== undefined && m.n <= entry.ops) return;
-      entry.checkedAt = 0; // Out of step: the next request reads the store.
-      Promise.resolve(this.stores.sessions.touch(m.s, entry.ops, this.host.limits)).then(
-        (r) => (r ? this.apply(entry, r) : this.forget(m.s, entry)),
-        () => undefined,
-      );
+    if (m.t === 'seen') {
+      const wait = this.waits.get(m.k);
+      if (wait && wait.left.delete(m.f) && wait.left.size === 0) wait.done();
       return;
     }
+    if (m.t === 'ops' || m.t === 'end') {
+      this.takeIn(m);
+      // Confirmed once the copy has the change, or has lost its lease and will read the store.
+      if (m.r !== undefined && m.k !== undefined && m.w?.includes(this.nodeId))
+        void this.stores.bus.publish(m.r, { t: 'seen', k: m.k, f: this.nodeId });
+      return;
+    }
+    const entry = this.host.sessions.get(m.s);
+    if (!entry) return;
     const frame: ParsedFrame = parseFrame(m.m);
     if (frame instanceof InvalidMessage || frame instanceof ParsedBatch) return;
     void entry.transport.deliver(frame, [], {}, { json: { body: () => undefined, stream: noStream } });
   }
 
+  /** Brings this node's copy of a session up to a change another node announced, or withdraws its lease. */
+  private takeIn(m: Announcement): void {
+    const reading = this.reading.get(m.s);
+    if (reading) reading.changedAt = ++this.changeCount;
+    const entry = this.host.sessions.get(m.s);
+    if (!entry) return;
+    if (m.t === 'end') return this.forget(m.s, entry);
+    if (m.n === entry.ops + 1 && m.m !== undefined) {
+      entry.transport.replay([m.m]);
+      entry.ops = m.n;
+      if (entry.history && entry.history.length < MAX_HISTORY) entry.history.push(m.m);
+      return;
+    }
+    if (m.n !== undefined && m.n <= entry.ops) return;
+    entry.checkedAt = NO_LEASE; // Out of step: the next request reads the store.
+    Promise.resolve(this.stores.sessions.touch(m.s, entry.ops, this.host.limits)).then(
+      (r) => (r ? this.apply(entry, r) : this.forget(m.s, entry)),
+      () => undefined,
+    );
+  }
+
   close(): void {
     this.unsubscribe();
+    for (const wait of [...this.waits.values()]) wait.done();
   }
-}
-
-/** Resolves after the I/O already pending in this turn of the event loop has been handled. */
-function afterPendingIo(): Promise<void> {
-  return new Promise((resolve) =>
-    typeof setImmediate === 'function' ? setImmediate(resolve) : setTimeout(resolve, 0),
-  );
 }
 
 function noStream(): never {

@@ -3,16 +3,27 @@ import type { EventStore } from './event-store.js';
 import type { LegacySessionStore } from './legacy-session-store.js';
 
 export { MemoryLegacySessionStore } from './legacy-session-store.js';
-export type { LegacySessionRecord, LegacySessionStore, SessionLimits } from './legacy-session-store.js';
+export type {
+  CopyLease,
+  LeaseHolders,
+  LegacySessionRecord,
+  LegacySessionStore,
+  SessionLimits,
+} from './legacy-session-store.js';
 
 /** A message between the nodes of a cluster. */
 export type ClusterMessage =
   /** A client's message for a session held on the receiving node(s): a response, a cancellation, progress. */
   | { t: 'deliver'; s: string; m: string }
-  /** The session's recorded state changed: nodes holding it replay op number `n` (its text `m`), or read the store. */
-  | { t: 'ops'; s: string; n?: number; m?: string }
-  /** The session was ended (DELETE, expiry): nodes holding it close their copy. */
-  | { t: 'end'; s: string }
+  /**
+   * The session's recorded state changed: nodes holding it replay op number `n` (its text `m`),
+   * or read the store. The nodes in `w` confirm with `seen` to node `r`, quoting `k`.
+   */
+  | { t: 'ops'; s: string; n?: number; m?: string; w?: string[]; r?: string; k?: number }
+  /** The session was ended (DELETE, expiry): nodes holding it close their copy (and confirm, as for `ops`). */
+  | { t: 'end'; s: string; w?: string[]; r?: string; k?: number }
+  /** Node `f` has taken in the change that node's wait `k` is about (see `ops`). */
+  | { t: 'seen'; k: number; f: string }
   /** A server change to announce (list_changed, resources/updated) to every node's clients. */
   | { t: 'change'; e: { kind: 'tools' | 'prompts' | 'resources' } | { kind: 'resource'; uri: string } }
   /** A client's POST for a 2024-11-05 HTTP+SSE connection held on the receiving node; `r` and `k` name the acknowledgement. */
