@@ -32,12 +32,19 @@ import { freePort, startRedis } from '../../test-support/cluster.js';
 import type { RedisProcess } from '../../test-support/cluster.js';
 import type { ServeOptions } from '../../transports/http-server/node-adapter.js';
 import { WAIT_MS, waitFor } from '../../test-support/waiting.js';
+import { holdable } from '../../test-support/held-bus.js';
+import type { HoldableBus } from '../../test-support/held-bus.js';
+import { connectRedisStores } from './connect-redis.js';
 
 const CLI = fileURLToPath(new URL('../../cli/main.js', import.meta.url));
 let redis: RedisProcess;
 let prefixCounter = 0;
 const waiting = new Set<string>();
 const aborted = new Set<string>();
+
+/** Each node's bus, which a test may hold back (see holdable). */
+const buses = new WeakMap<Fixture, HoldableBus>();
+const busOf = (node: Fixture): HoldableBus => buses.get(node)!;
 
 /** `count` nodes on one key prefix of their own, so the tests do not see each other's sessions. */
 async function startNodes(count: number, options: ServeOptions = {}): Promise<Fixture[]> {
@@ -56,7 +63,18 @@ async function startNodes(count: number, options: ServeOptions = {}): Promise<Fi
           });
         });
       });
-      return fixtureOf(server, await serve(server, { ...options, redis: { url: redis.url, keyPrefix } }));
+      const stores = await connectRedisStores({ url: redis.url, keyPrefix });
+      const bus = holdable(stores.bus);
+      const fixture = fixtureOf(server, await serve(server, { ...options, stores: { ...stores, bus } }));
+      const node: Fixture = {
+        ...fixture,
+        close: async () => {
+          await fixture.close();
+          await stores.close();
+        },
+      };
+      buses.set(node, bus);
+      return node;
     }),
   );
 }
@@ -136,11 +154,19 @@ describe('Redis stores: a legacy session on many nodes', () => {
       const [answer] = messagesOf(r.body);
       assert.deepEqual((answer!.result as Obj).structuredContent, { sum: 5 });
     }
-    const del = await request(c.url, { method: 'DELETE', headers: legacyHeaders(sid) });
-    assert.equal(del.status, 200);
-    for (const n of [a, b, c]) {
-      const r = await postJson(n.url, rpc('ping'), legacyHeaders(sid));
-      assert.equal(r.status, 404, 'ended everywhere');
+    // A and B hold copies under a lease; they hear nothing on the bus until the end is
+    // answered, so that they refuse the session must come from the guarantee, not from timing.
+    const held = [busOf(a), busOf(b)];
+    for (const bus of held) bus.hold();
+    try {
+      const del = await request(c.url, { method: 'DELETE', headers: legacyHeaders(sid) });
+      assert.equal(del.status, 200);
+      for (const n of [a, b, c]) {
+        const r = await postJson(n.url, rpc('ping'), legacyHeaders(sid));
+        assert.equal(r.status, 404, 'ended everywhere, at once');
+      }
+    } finally {
+      for (const bus of held) bus.release();
     }
   });
 
@@ -154,52 +180,84 @@ describe('Redis stores: a legacy session on many nodes', () => {
     assert.equal(r.status, 404);
   });
 
-  test('logging/setLevel and resources/subscribe made on one node hold on the others', async () => {
+  test('logging/setLevel and resources/subscribe made on one node hold on the others at once', async () => {
     const [a, b, c] = nodes as [Fixture, Fixture, Fixture];
     const sid = await openLegacySession(a.url);
-    assert.equal(
-      (await postJson(b.url, rpc('logging/setLevel', { level: 'error' }), legacyHeaders(sid))).status,
-      200,
-    );
-    const quiet = await postJson(
-      c.url,
-      rpc('tools/call', { name: 'test_tool_with_logging', arguments: {} }),
-      legacyHeaders(sid),
-    );
-    assert.deepEqual(
-      messagesOf(quiet.body).filter((m) => m.method === 'notifications/message'),
-      [],
-      'the level set on B silences info logs on C',
-    );
-    await postJson(b.url, rpc('logging/setLevel', { level: 'info' }), legacyHeaders(sid));
-    const loud = await postJson(
-      a.url,
-      rpc('tools/call', { name: 'test_tool_with_logging', arguments: {} }),
-      legacyHeaders(sid),
-    );
-    assert.equal(messagesOf(loud.body).filter((m) => m.method === 'notifications/message').length, 3);
-
-    // Subscribe on C, hold the GET stream on A, change the resource through B.
-    const sub = await postJson(
-      c.url,
-      rpc('resources/subscribe', { uri: 'test://watched-resource' }),
-      legacyHeaders(sid),
-    );
-    assert.equal(sub.status, 200);
-    const get = await openStream(a.url, { method: 'GET', headers: legacyHeaders(sid) });
+    // A and C serve the session first, so each holds a copy under a lease. Then they hear
+    // nothing on the bus: that they see B's changes on the very next request must come from
+    // the guarantee (read-your-writes), not from a pub/sub message arriving in time.
+    for (const n of [a, c])
+      assert.equal((await postJson(n.url, rpc('ping'), legacyHeaders(sid))).status, 200);
+    const held = [busOf(a), busOf(c)];
+    for (const bus of held) bus.hold();
+    let get: Awaited<ReturnType<typeof openStream>> | undefined;
     try {
-      assert.equal(get.response.status, 200);
+      try {
+        assert.equal(
+          (await postJson(b.url, rpc('logging/setLevel', { level: 'error' }), legacyHeaders(sid))).status,
+          200,
+        );
+        const quiet = await postJson(
+          c.url,
+          rpc('tools/call', { name: 'test_tool_with_logging', arguments: {} }),
+          legacyHeaders(sid),
+        );
+        assert.deepEqual(
+          messagesOf(quiet.body).filter((m) => m.method === 'notifications/message'),
+          [],
+          'the level set on B silences info logs on C',
+        );
+        assert.equal(
+          (await postJson(b.url, rpc('logging/setLevel', { level: 'info' }), legacyHeaders(sid))).status,
+          200,
+        );
+        const loud = await postJson(
+          a.url,
+          rpc('tools/call', { name: 'test_tool_with_logging', arguments: {} }),
+          legacyHeaders(sid),
+        );
+        assert.equal(messagesOf(loud.body).filter((m) => m.method === 'notifications/message').length, 3);
+
+        // Subscribe on C; A, which still hears nothing on the bus, holds the GET stream and
+        // changes the resource itself: the update reaches the stream.
+        const sub = await postJson(
+          c.url,
+          rpc('resources/subscribe', { uri: 'test://watched-resource' }),
+          legacyHeaders(sid),
+        );
+        assert.equal(sub.status, 200);
+        get = await openStream(a.url, { method: 'GET', headers: legacyHeaders(sid) });
+        assert.equal(get.response.status, 200);
+        await postJson(
+          a.url,
+          rpc('tools/call', { name: 'touch_watched_resource', arguments: {} }),
+          legacyHeaders(sid),
+        );
+        const updated = await get.sse.next((m) => m.method === 'notifications/resources/updated', WAIT_MS);
+        assertServerMessage(LEGACY, updated);
+        assert.deepEqual(updated.params, { uri: 'test://watched-resource' });
+      } finally {
+        for (const bus of held) bus.release();
+      }
+      // A change made through B reaches the stream on A through the bus, announced once.
       await postJson(
         b.url,
         rpc('tools/call', { name: 'touch_watched_resource', arguments: {} }),
         legacyHeaders(sid),
       );
-      const updated = await get.sse.next((m) => m.method === 'notifications/resources/updated', WAIT_MS);
-      assertServerMessage(LEGACY, updated);
-      assert.deepEqual(updated.params, { uri: 'test://watched-resource' });
-      assert.equal(get.sse.messages().length, 1, 'announced once, by the node holding the GET stream');
+      await waitFor(() => get!.sse.messages().length >= 2, WAIT_MS, 'the second update');
+      const updates = get!.sse.messages();
+      for (const m of updates) assertServerMessage(LEGACY, m);
+      assert.deepEqual(
+        updates.map((m) => [m.method, m.params]),
+        [
+          ['notifications/resources/updated', { uri: 'test://watched-resource' }],
+          ['notifications/resources/updated', { uri: 'test://watched-resource' }],
+        ],
+        'each change announced once, by the node holding the GET stream',
+      );
     } finally {
-      get.abort();
+      get?.abort();
     }
   });
 

@@ -36,6 +36,7 @@ describe('Redis key layout: slots', () => {
       for (let i = 0; i < 50; i++) {
         const id = `${i.toString(16).padStart(4, '0')}c0ffee`;
         assert.equal(hashSlotOf(k.session(id)), hashSlotOf(k.sessionOps(id)), id);
+        assert.equal(hashSlotOf(k.session(id)), hashSlotOf(k.sessionHolders(id)), id);
         sessionSlots.add(hashSlotOf(k.session(id)));
         const owner = i % 2 ? `p:user-${i}` : `s:${id}`;
         assert.equal(hashSlotOf(k.ownerLive(owner)), hashSlotOf(k.ownerIndex(owner)), owner);
@@ -117,6 +118,32 @@ describe('Redis key layout: the stores on redis-server in cluster mode (CROSSSLO
     await s.delete('aa01');
     assert.equal(await s.restore!('aa01', 'ada', ['{"init":1}', '{"op":1}'], limits), true);
     assert.equal((await s.touch('aa01', 0, limits))?.opCount, 2);
+  });
+
+  test('legacy sessions: a touch with a lease makes its node a holder until the lease runs out', async () => {
+    const s = stores.sessions;
+    const limits = { idleMs: 60_000, maxSessions: 10 };
+    assert.equal(await s.create('bb01', 'ada', '{"init":1}', limits), true);
+    assert.deepEqual(await s.holders!('bb01', 'w'), { nodes: [], ms: 0 }, 'no lease yet');
+    await s.touch('bb01', 1, limits, { node: 'n1', ms: 60_000 });
+    await s.touch('bb01', 1, limits, { node: 'w', ms: 60_000 });
+    await s.touch('bb01', 1, limits);
+    const held = await s.holders!('bb01', 'w');
+    assert.deepEqual(held.nodes, ['n1'], 'the asking node is left out; a touch without a lease adds none');
+    assert.ok(held.ms > 50_000 && held.ms <= 60_001, `until the lease runs out: ${held.ms} ms`);
+    // A deleted session keeps its leases: their nodes must still hear of the end.
+    await s.delete('bb01');
+    assert.deepEqual((await s.holders!('bb01', 'w')).nodes, ['n1']);
+    assert.equal(await s.touch('bb01', 0, limits, { node: 'n2', ms: 60_000 }), undefined);
+    assert.deepEqual((await s.holders!('bb01', 'w')).nodes, ['n1'], 'no lease on a session that is gone');
+    // A lease that ran out is no longer a holder.
+    assert.equal(await s.create('bb02', 'ada', '{"init":1}', limits), true);
+    await s.touch('bb02', 1, limits, { node: 'n1', ms: 1 });
+    await waitFor(
+      async () => (await s.holders!('bb02', 'w')).nodes.length === 0,
+      WAIT_MS,
+      'the lease ran out',
+    );
   });
 
   test('tasks: create under the owner cap, update, list, delete', async () => {
