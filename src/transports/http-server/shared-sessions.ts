@@ -207,7 +207,7 @@ export class SharedSessions {
 
   /** When a copy read from `mark` on starts its lease: not at all if a change was announced meanwhile. */
   private leaseStart(id: string, mark: number, now: number): number {
-    return (this.reading.get(id)?.changedAt ?? -1) > mark ? 0 : now;
+    return (this.reading.get(id)?.changedAt ?? -1) > mark ? NO_LEASE : now;
   }
 
   private apply(entry: SessionEntry, record: LegacySessionRecord): void {
