@@ -75,7 +75,7 @@ export interface LegacySessionStore {
    * The session, its idle clock restarted; undefined when unknown, expired or deleted.
    * Only the ops from index `knownOps` on are returned, so a node that holds the session
    * reads only what it has not replayed yet. With a `lease`, a store that implements
-   * {@link holders} records that the node may serve the session from its copy for a while.
+   * {@link LegacySessionStore.holders} records that the node may serve the session from its copy for a while.
    */
   touch(
     id: string,

@@ -103,7 +103,11 @@ export class SharedSessions {
     private readonly host: SharedSessionsHost,
   ) {
     this.unsubscribe = stores.bus.subscribe((m) => this.onMessage(m));
-    stores.onReconnect?.(() => void this.restoreAll());
+    stores.onReconnect?.(() => {
+      // The store may have come back without the leases: none is relied on any more.
+      for (const entry of host.sessions.values()) entry.checkedAt = NO_LEASE;
+      void this.restoreAll();
+    });
     this.leaseMs = stores.sessions.holders ? Math.min(1000, host.limits.idleMs / 4) : 0;
     this.lease =
       this.leaseMs > 0 ? { node: stores.bus.nodeId, ms: this.leaseMs + LEASE_SLACK_MS } : undefined;
