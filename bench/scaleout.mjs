@@ -2,7 +2,9 @@
 //   1 node without Redis, 1 node with Redis, 3 nodes with Redis,
 // each in legacy sessions (tools/call in an initialized session, SSE answers) and in the
 // modern stateless era (tools/call with _meta, JSON answers); the latency one call pays
-// for Redis (1 client, one call at a time); and Redis memory per idle legacy session.
+// for Redis (1 client, one call at a time); the latency of a legacy state change
+// (logging/setLevel, which every node holding the session takes in before the answer); and
+// Redis memory per idle legacy session.
 // Nodes are `mcpkit demo-server --port N [--redis URL]` child processes; redis-server and
 // haproxy are Debian's. The clients are plain keep-alive node:http requests, in this process.
 //
@@ -60,8 +62,27 @@ async function openSession(url) {
 
 const CALL = { name: 'add', arguments: { a: 1, b: 2 } };
 
-/** One lane: a legacy session, or nothing (modern), calling `add` one call at a time. */
+/**
+ * One lane: a legacy session, or nothing (modern), calling `add` one call at a time; or
+ * (`state`) a legacy session changing its log level, which every node must take in before
+ * the answer (a new session every 1000 changes, below the store's bound on recorded changes).
+ */
 async function makeLane(url, era) {
+  if (era === 'state') {
+    let headers = await openSession(url);
+    let n = 0;
+    return async () => {
+      if (++n % 1000 === 0) headers = await openSession(url);
+      const level = n % 2 ? 'error' : 'info';
+      const r = await post(
+        url,
+        { jsonrpc: '2.0', id: n, method: 'logging/setLevel', params: { level } },
+        headers,
+      );
+      if (r.status !== 200 || !r.text.includes('"result"'))
+        throw new Error(`setLevel: ${r.status} ${r.text}`);
+    };
+  }
   if (era === 'legacy') {
     const headers = await openSession(url);
     let id = 1;
@@ -150,8 +171,8 @@ const setups = [];
 try {
   for (const c of configs) setups.push(await setup(c.nodes, c.redis));
   const work = [];
-  for (const era of ['legacy', 'modern']) {
-    for (const lanes of [CFG.lanes, 1]) {
+  for (const era of ['legacy', 'modern', 'state']) {
+    for (const lanes of era === 'state' ? [1] : [CFG.lanes, 1]) {
       for (const [k, s] of setups.entries()) {
         const made = await Promise.all(Array.from({ length: lanes }, () => makeLane(s.url, era)));
         await drive(made, CFG.warmupMs);
@@ -167,14 +188,16 @@ try {
     for (const w of work.filter((x) => x.k === k)) {
       const sorted = [...w.results].sort((a, b) => a.rate - b.rate);
       const mid = sorted[Math.floor(sorted.length / 2)];
-      if (w.lanes === 1) row[`${w.era} ms/call (1 client)`] = Number(mid.latency.toFixed(3));
+      if (w.era === 'state') row['setLevel ms (1 client)'] = Number(mid.latency.toFixed(3));
+      else if (w.lanes === 1) row[`${w.era} ms/call (1 client)`] = Number(mid.latency.toFixed(3));
       else row[`${w.era} calls/s (${w.lanes} clients)`] = Math.round(mid.rate);
     }
     table.push(row);
   }
   await Promise.all(setups.splice(0).map((s) => s.close()));
 
-  // Redis memory per idle legacy session (initialize + initialized, then nothing).
+  // Redis memory per idle legacy session (initialize + initialized, then nothing), once the
+  // nodes' one-second session leases have run out.
   const s = await setup(1, redis);
   let perSession;
   try {
@@ -182,6 +205,7 @@ try {
     for (let i = 0; i < CFG.idleSessions; i += 50) {
       await Promise.all(Array.from({ length: Math.min(50, CFG.idleSessions - i) }, () => openSession(s.url)));
     }
+    await new Promise((resolve) => setTimeout(resolve, 2500));
     const after = await redisMemory(redis);
     perSession = Math.round((after - before) / CFG.idleSessions);
   } finally {
