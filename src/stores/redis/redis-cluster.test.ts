@@ -31,6 +31,7 @@ import type { Fixture, Obj } from '../../test-support/http-server-harness.js';
 import { freePort, startRedis } from '../../test-support/cluster.js';
 import type { RedisProcess } from '../../test-support/cluster.js';
 import type { ServeOptions } from '../../transports/http-server/node-adapter.js';
+import type { LegacySessionStore } from '../../transports/http-server/shared-state.js';
 import { WAIT_MS, waitFor } from '../../test-support/waiting.js';
 import { holdable } from '../../test-support/held-bus.js';
 import type { HoldableBus } from '../../test-support/held-bus.js';
@@ -47,7 +48,11 @@ const buses = new WeakMap<Fixture, HoldableBus>();
 const busOf = (node: Fixture): HoldableBus => buses.get(node)!;
 
 /** `count` nodes on one key prefix of their own, so the tests do not see each other's sessions. */
-async function startNodes(count: number, options: ServeOptions = {}): Promise<Fixture[]> {
+async function startNodes(
+  count: number,
+  options: ServeOptions = {},
+  { leases = true } = {},
+): Promise<Fixture[]> {
   const keyPrefix = `t${process.pid}-${prefixCounter++}:`;
   return Promise.all(
     Array.from({ length: count }, async () => {
@@ -65,7 +70,11 @@ async function startNodes(count: number, options: ServeOptions = {}): Promise<Fi
       });
       const stores = await connectRedisStores({ url: redis.url, keyPrefix });
       const bus = holdable(stores.bus);
-      const fixture = fixtureOf(server, await serve(server, { ...options, stores: { ...stores, bus } }));
+      const sessions = leases ? stores.sessions : withoutLeases(stores.sessions);
+      const fixture = fixtureOf(
+        server,
+        await serve(server, { ...options, stores: { ...stores, sessions, bus } }),
+      );
       const node: Fixture = {
         ...fixture,
         close: async () => {
@@ -77,6 +86,17 @@ async function startNodes(count: number, options: ServeOptions = {}): Promise<Fi
       return node;
     }),
   );
+}
+
+/** The same store as a backend that keeps no leases would be (no `holders`). */
+function withoutLeases(s: LegacySessionStore): LegacySessionStore {
+  return {
+    shared: s.shared,
+    create: (id, principal, initialize, limits) => s.create(id, principal, initialize, limits),
+    touch: (id, knownOps, limits) => s.touch(id, knownOps, limits),
+    appendOp: (id, op) => s.appendOp(id, op),
+    delete: (id) => s.delete(id),
+  };
 }
 
 const closeAll = (nodes: Fixture[]): Promise<unknown> => Promise.all(nodes.map((n) => n.close()));
@@ -419,6 +439,44 @@ describe('Redis stores: a legacy session on many nodes', () => {
       headers: { ...legacyHeaders(sid), accept: 'text/event-stream', 'last-event-id': `${sid}~nobody~9.1` },
     });
     assert.equal(unknown.status, 400);
+  });
+});
+
+describe('Redis stores: a session store that keeps no leases', () => {
+  test('every request reads the store, so changes and ends made on one node hold on the others at once', async () => {
+    const nodes = await startNodes(3, {}, { leases: false });
+    const held = nodes.map(busOf);
+    try {
+      const [a, b, c] = nodes as [Fixture, Fixture, Fixture];
+      const sid = await openLegacySession(a.url);
+      for (const n of [a, c])
+        assert.equal((await postJson(n.url, rpc('ping'), legacyHeaders(sid))).status, 200);
+      // Nobody hears the bus: only the store can tell C and A.
+      for (const bus of held) bus.hold();
+      assert.equal(
+        (await postJson(b.url, rpc('logging/setLevel', { level: 'error' }), legacyHeaders(sid))).status,
+        200,
+      );
+      const quiet = await postJson(
+        c.url,
+        rpc('tools/call', { name: 'test_tool_with_logging', arguments: {} }),
+        legacyHeaders(sid),
+      );
+      assert.equal(quiet.status, 200);
+      assert.deepEqual(
+        messagesOf(quiet.body).filter((m) => m.method === 'notifications/message'),
+        [],
+        'the level set on B silences info logs on C',
+      );
+      const del = await request(b.url, { method: 'DELETE', headers: legacyHeaders(sid) });
+      assert.equal(del.status, 200);
+      for (const n of [a, c]) {
+        assert.equal((await postJson(n.url, rpc('ping'), legacyHeaders(sid))).status, 404, 'ended at once');
+      }
+    } finally {
+      for (const bus of held) bus.release();
+      await closeAll(nodes);
+    }
   });
 });
 
