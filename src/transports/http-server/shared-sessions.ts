@@ -1,5 +1,6 @@
 import { InvalidMessage, LocalError, ParsedBatch, parseFrame } from '../../jsonrpc/index.js';
 import type { JsonRpcMessage, ParsedFrame } from '../../jsonrpc/index.js';
+import { Confirmations } from './confirmations.js';
 import type { LegacySessionTransport } from './legacy-session.js';
 import type {
   ClusterMessage,
@@ -44,12 +45,6 @@ type ChangeEvent = Extract<ClusterMessage, { t: 'change' }>['e'];
 /** A session's state change or end, as announced to the other nodes. */
 type Announcement = Extract<ClusterMessage, { t: 'ops' | 'end' }>;
 
-/** A change this node made, waiting for the nodes with a lease on the session to take it in. */
-interface ChangeWait {
-  readonly left: Set<string>;
-  readonly done: () => void;
-}
-
 /** Slack (ms) on leases for clocks read in whole milliseconds. */
 const LEASE_SLACK_MS = 2;
 
@@ -87,9 +82,8 @@ export class SharedSessions {
    */
   private readonly leaseMs: number;
   private readonly lease: CopyLease | undefined;
-  /** This node's changes waiting for other nodes, by the key their confirmations quote. */
-  private readonly waits = new Map<number, ChangeWait>();
-  private waitCounter = 0;
+  /** This node's changes waiting for the nodes with a lease to take them in. */
+  private readonly confirmations = new Confirmations();
   /**
    * Sessions being read from the store here, and the change count at the last change
    * announced for each meanwhile: a copy read while a change was announced gets no lease,
@@ -262,16 +256,7 @@ export class SharedSessions {
       holders = { nodes: [], ms: this.leaseMs + LEASE_SLACK_MS };
     }
     if (holders.nodes.length === 0 && holders.ms <= 0) return this.stores.bus.publish(null, message);
-    const k = this.waitCounter++;
-    const confirmed = new Promise<void>((resolve) => {
-      const timer = setTimeout(() => done(), holders.ms);
-      const done = (): void => {
-        clearTimeout(timer);
-        this.waits.delete(k);
-        resolve();
-      };
-      if (holders.nodes.length > 0) this.waits.set(k, { left: new Set(holders.nodes), done });
-    });
+    const { key: k, confirmed } = this.confirmations.expect(holders.nodes, holders.ms);
     await this.stores.bus.publish(
       null,
       holders.nodes.length > 0 ? { ...message, w: [...holders.nodes], r: this.nodeId, k } : message,
@@ -361,9 +346,7 @@ export class SharedSessions {
     if (m.t === 'change') return this.emitChange(m.e);
     if (m.t === 'sse' || m.t === 'sse-ack') return; // The HTTP+SSE endpoints' own.
     if (m.t === 'seen') {
-      const wait = this.waits.get(m.k);
-      if (wait && wait.left.delete(m.f) && wait.left.size === 0) wait.done();
-      return;
+      return this.confirmations.confirm(m.k, m.f);
     }
     if (m.t === 'ops' || m.t === 'end') {
       this.takeIn(m);
@@ -402,7 +385,7 @@ export class SharedSessions {
 
   close(): void {
     this.unsubscribe();
-    for (const wait of [...this.waits.values()]) wait.done();
+    this.confirmations.close();
   }
 }
 
