@@ -46,8 +46,7 @@ import { checkResultShape } from './result-checks.js';
 import { eventOf } from './subscription.js';
 import type { Subscription } from './subscription.js';
 import { DEFAULT_RESUBSCRIBE, SubscriptionHub } from './subscriptions.js';
-import { ClientTaskReceiver } from './task-receiver.js';
-import type { TaskRequestOptions } from './task-receiver.js';
+import type { ClientTaskReceiver, TaskRequestOptions } from './task-receiver.js';
 import { TaskClient, readTask } from './tasks.js';
 import { TransportTap } from './transport-tap.js';
 import type {
@@ -59,6 +58,16 @@ import type {
 } from './types.js';
 
 let clientCount = 0;
+
+/**
+ * The receiver of task-augmented server requests, once loaded: only clients that set
+ * `taskRequests` need it, so it loads with the first such connection, not with `mcpkit`.
+ */
+let TaskReceiverClass: typeof ClientTaskReceiver | undefined;
+
+async function loadTaskReceiver(): Promise<typeof ClientTaskReceiver> {
+  return (TaskReceiverClass = (await import('./task-receiver.js')).ClientTaskReceiver);
+}
 
 /** The list methods whose cached pages a change notification makes stale. */
 const STALE_ON: Readonly<Record<string, readonly string[]>> = {
@@ -161,7 +170,7 @@ export class Client {
     options: ClientOptions = {},
   ) {
     this.handlers = new HandlerSet(options.handlers);
-    const taskCap = options.taskRequests ? ClientTaskReceiver.capability(this.handlers) : undefined;
+    const taskCap = options.taskRequests ? this.handlers.taskCapability() : undefined;
     this.taskRequests = !taskCap
       ? undefined
       : options.taskRequests === true
@@ -249,6 +258,8 @@ export class Client {
    * can connect again after `close()`; subscriptions do not carry over.
    */
   async connect(transport: Transport): Promise<void> {
+    // Before anything else, so that connect stays one step from its checks to its session.
+    const Receiver = this.taskRequests ? (TaskReceiverClass ?? (await loadTaskReceiver())) : undefined;
     this.userClosed = false;
     if (this.session?.isOpen)
       throw new LocalError('AlreadyConnected', 'This client is already connected; close it first');
@@ -271,7 +282,7 @@ export class Client {
       withMeta: (p) => this.withMeta(p),
     });
     this.handlers.register(session);
-    if (this.taskRequests) new ClientTaskReceiver(this.handlers, this.taskRequests).register(session);
+    if (Receiver) new Receiver(this.handlers, this.taskRequests).register(session);
     session.onnotification = (n) => this.handleNotification(hub, n);
     session.onclose = (error) => {
       closing.abort();
