@@ -45,7 +45,7 @@ import type { CachePartition } from './result-cache.js';
 import { checkResultShape } from './result-checks.js';
 import { eventOf } from './subscription.js';
 import type { Subscription } from './subscription.js';
-import { DEFAULT_RESUBSCRIBE, SubscriptionHub } from './subscriptions.js';
+import type { SubscriptionHub } from './subscriptions.js';
 import type { ClientTaskReceiver, TaskRequestOptions } from './task-receiver.js';
 import { TaskClient, readTask } from './tasks.js';
 import { TransportTap } from './transport-tap.js';
@@ -68,6 +68,12 @@ let TaskReceiverClass: typeof ClientTaskReceiver | undefined;
 async function loadTaskReceiver(): Promise<typeof ClientTaskReceiver> {
   return (TaskReceiverClass = (await import('./task-receiver.js')).ClientTaskReceiver);
 }
+
+/**
+ * The subscriptions module, once loaded: with the first connection rather than with
+ * `mcpkit`, and before the connection opens, so that subscribing sends at once as before.
+ */
+let subscriptionsModule: typeof import('./subscriptions.js') | undefined;
 
 /** The list methods whose cached pages a change notification makes stale. */
 const STALE_ON: Readonly<Record<string, readonly string[]>> = {
@@ -137,7 +143,7 @@ export class Client {
   private readonly versions: readonly string[] | undefined;
   private readonly autoRefreshTools: boolean;
   private readonly logger: SessionLogger | undefined;
-  private readonly resubscribe: Required<ResubscribeOptions>;
+  private readonly resubscribeOptions: ResubscribeOptions | undefined;
   private readonly outputs: OutputValidator | undefined;
   private readonly cache: ResultCache | undefined;
   private readonly partition: CachePartition;
@@ -186,7 +192,7 @@ export class Client {
     this.versions = options.versions;
     this.autoRefreshTools = options.autoRefreshTools ?? false;
     this.logger = options.logger;
-    this.resubscribe = { ...DEFAULT_RESUBSCRIBE, ...options.resubscribe };
+    this.resubscribeOptions = options.resubscribe;
     this.ontoolschanged = options.ontoolschanged ?? options.onToolsChanged;
     this.outputs = options.validateOutput === false ? undefined : new OutputValidator();
     const cache = options.cache ?? true;
@@ -260,6 +266,7 @@ export class Client {
   async connect(transport: Transport): Promise<void> {
     // Before anything else, so that connect stays one step from its checks to its session.
     const Receiver = this.taskRequests ? (TaskReceiverClass ?? (await loadTaskReceiver())) : undefined;
+    const { SubscriptionHub } = (subscriptionsModule ??= await import('./subscriptions.js'));
     this.userClosed = false;
     if (this.session?.isOpen)
       throw new LocalError('AlreadyConnected', 'This client is already connected; close it first');
@@ -700,6 +707,11 @@ export class Client {
     } catch (e) {
       this.call(this.onerror, e);
     }
+  }
+
+  /** Re-listen policy: the options given, over the defaults (read once the module is loaded). */
+  private get resubscribe(): Required<ResubscribeOptions> {
+    return { ...subscriptionsModule!.DEFAULT_RESUBSCRIBE, ...this.resubscribeOptions };
   }
 
   /** Calls a user callback; a throwing callback is reported, never propagated. */
