@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // A coverage-guided fuzzing loop on V8's precise block coverage (node:inspector), for the
 // few targets in guided-targets.mjs. Each input runs alone between two coverage takes; an
-// input that reaches a block not reached before (or a block a new number of times, in
-// power-of-two buckets) joins the corpus, and new inputs are mutations of corpus entries.
+// input that reaches a block not reached before joins the corpus, and new inputs are
+// mutations of corpus entries. (Hit-count buckets as features, as AFL does, were tried:
+// they grew the corpus without reaching more here.)
 //   node test/fuzz/guided.mjs [--seconds N] [--target NAME]   guided run of each target
 //   node test/fuzz/guided.mjs --compare [--seconds N]          guided vs the fast-check
 //       property of the same target, and vs the same mutations of the seeds without the
@@ -35,7 +36,8 @@ function post(method, params) {
 post('Profiler.enable');
 post('Profiler.startPreciseCoverage', { callCount: true, detailed: true });
 
-const bucket = (n) => (n === 0 ? 0 : n < 4 ? n : 32 - Math.clz32(n) + 2);
+/** A block counts as reached or not; V8 lists a nested block only where its count differs. */
+const reached = (n) => (n > 0 ? 1 : 0);
 
 /** Every range of the matching scripts, outer ranges before the ranges inside them. */
 function rangesOf(result, files) {
@@ -160,7 +162,7 @@ async function guided(target) {
     bytes.add(ranges);
     let fresh = false;
     for (const r of ranges) {
-      const key = `${r.url}|${r.startOffset}|${r.endOffset}|${bucket(r.count)}`;
+      const key = `${r.url}|${r.startOffset}|${r.endOffset}|${reached(r.count)}`;
       if (!features.has(key)) {
         features.add(key);
         fresh = true;
@@ -177,9 +179,10 @@ async function guided(target) {
   }
   const end = performance.now() + seconds * 1000;
   while (performance.now() < end) {
-    // Newer entries are picked more often: they are the frontier.
-    const pick =
-      corpus[Math.max(0, corpus.length - 1 - rnd(Math.min(corpus.length, 1 + rnd(corpus.length))))];
+    // Half the time any entry, half the time a newer one (the frontier) more often.
+    const pick = rnd(2)
+      ? corpus[rnd(corpus.length)]
+      : corpus[Math.max(0, corpus.length - 1 - rnd(Math.min(corpus.length, 1 + rnd(corpus.length))))];
     await tryInput(mutate(pick, corpus, target.dictionary));
   }
   return { runs, corpus: corpus.length, ...bytes.summary() };
