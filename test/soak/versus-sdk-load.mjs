@@ -3,7 +3,7 @@
 // official SDK v1 wired as its documentation shows (side-sdk-v1.mjs), the same tools and
 // notification source, each case in a fresh server process of its own, one after the other:
 //   node test/soak/versus-sdk-load.mjs [--only unread,drops,pending,cycles,streams]
-//     [--notifications N] [--drops N] [--pending N] [--cycles N] [--streams N]
+//     [--notifications N] [--drops N] [--pending N] [--cycles N] [--streams N] [--impl mcpkit|sdk-v1]
 // unread:  a GET stream that is never read while the server publishes N resource updates.
 // drops:   N calls of a slow tool with progress whose client cuts the connection at the
 //          first progress event; memory retained after the calls end, and 90 s after.
@@ -26,7 +26,10 @@ const only = (() => {
   const i = process.argv.indexOf('--only');
   return i === -1 ? undefined : process.argv[i + 1].split(',');
 })();
-const IMPLS = ['mcpkit', 'sdk-v1'];
+const IMPLS = (() => {
+  const i = process.argv.indexOf('--impl');
+  return i === -1 ? ['mcpkit', 'sdk-v1'] : [process.argv[i + 1]];
+})();
 const VERSION = '2025-11-25';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const mib = (b) => (b / 2 ** 20).toFixed(1);
