@@ -5,6 +5,8 @@
 import { InvalidMessage, LocalError, ParsedBatch, parseFrame } from '../../dist/jsonrpc/index.js';
 import { readSse } from '../../dist/transports/http-client/sse-reader.js';
 import { UriTemplate } from '../../dist/server/uri-template.js';
+import { createFetchHandler } from '../../dist/transports/http-server/fetch-adapter.js';
+import { createEverythingServer } from '../../dist/demo/everything-server.js';
 
 const fail = (what, input) => {
   throw new Error(`${what} for ${JSON.stringify(input)}`);
@@ -26,6 +28,20 @@ function replyOf(text) {
       for (const p of parts) if (onText(p) === false) return;
     },
   };
+}
+
+/** The demo server behind the HTTP core, made on first use and closed by closeGuided(). */
+let http;
+const METHODS = ['POST', 'GET', 'DELETE', 'PUT', 'OPTIONS'];
+const STATUSES = new Set([200, 202, 400, 403, 404, 405, 406, 409, 413, 415, 429]);
+
+/** Closes what the targets opened. */
+export async function closeGuided() {
+  if (http) {
+    await http.handler.close();
+    await http.server.close();
+    http = undefined;
+  }
 }
 
 export const guidedTargets = [
@@ -117,6 +133,71 @@ export const guidedTargets = [
       );
       if (error !== undefined && !(error instanceof LocalError)) fail(`readSse ended with ${error}`, text);
       for (const e of events) if (typeof e.data !== 'string') fail('an event without string data', text);
+    },
+  },
+  {
+    name: 'http-handler',
+    files: /\/dist\/transports\/http-server\//,
+    seeds: [
+      'POST\ncontent-type: application/json\naccept: application/json, text/event-stream\n\n{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"f","version":"1"}}}',
+      'POST\ncontent-type: application/json\naccept: application/json, text/event-stream\nmcp-protocol-version: 2026-07-28\nmcp-method: tools/list\n\n{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}',
+      'GET\naccept: text/event-stream\nmcp-session-id: x\nlast-event-id: s.1\n\n',
+      'DELETE\nmcp-session-id: x\n\n',
+      'POST\ncontent-type: application/json\naccept: application/json\nmcp-protocol-version: 2025-03-26\n\n[{"jsonrpc":"2.0","id":1,"method":"ping"}]',
+    ],
+    dictionary: [
+      'POST',
+      'GET',
+      'DELETE',
+      '\n',
+      '\n\n',
+      ': ',
+      'content-type',
+      'accept',
+      'mcp-session-id',
+      'mcp-protocol-version',
+      'last-event-id',
+      'origin',
+      'mcp-method',
+      'mcp-name',
+      'application/json',
+      'text/event-stream',
+      '2025-11-25',
+      '2025-03-26',
+      '2026-07-28',
+      '"method"',
+      '"initialize"',
+      '"tools/call"',
+      '"ping"',
+      '"id"',
+      '"params"',
+      '"_meta"',
+      '{',
+      '}',
+    ],
+    async run(text) {
+      http ??= (() => {
+        const server = createEverythingServer({ stepMs: 1 });
+        return { server, ...createFetchHandler(server, { maxBodyBytes: 64 * 1024 }) };
+      })();
+      // First line: the method; then header lines up to a blank line; then the body.
+      const [head, ...rest] = text.split('\n\n');
+      const [first, ...lines] = head.split('\n');
+      const method = METHODS.find((m) => m === first.trim()) ?? METHODS[first.length % METHODS.length];
+      const headers = new Headers();
+      for (const l of lines) {
+        const at = l.indexOf(':');
+        const name = (at < 0 ? l : l.slice(0, at)).trim().toLowerCase();
+        const value = at < 0 ? '' : l.slice(at + 1).trim();
+        if (/^[a-z0-9-]+$/.test(name) && /^[\x20-\x7e]*$/.test(value)) headers.append(name, value);
+      }
+      const init = { method, headers };
+      if (method === 'POST' || method === 'PUT') init.body = rest.join('\n\n');
+      const ac = new AbortController();
+      const res = await http.fetch(new Request('http://127.0.0.1/mcp', { ...init, signal: ac.signal }));
+      ac.abort();
+      await res.body?.cancel().catch(() => undefined);
+      if (!STATUSES.has(res.status)) fail(`status ${res.status}`, text);
     },
   },
   {

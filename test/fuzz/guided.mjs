@@ -151,8 +151,17 @@ async function guided(target) {
   let runs = 0;
   const tryInput = async (input) => {
     post('Profiler.takePreciseCoverage'); // resets the counters: only this input counts
+    let timer;
     try {
-      await target.run(input);
+      // A run that does not settle within 10 s is a hang, reported like a failure.
+      const hang = new Promise((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`hang: no result in 10 s for ${JSON.stringify(input)}`)),
+          10_000,
+        );
+      });
+      await Promise.race([target.run(input), hang]);
+      clearTimeout(timer);
     } catch (e) {
       console.error(`${target.name}: FAILED after ${runs} runs: ${e?.stack ?? e}`);
       process.exit(1);
@@ -207,7 +216,7 @@ async function fastCheck(target) {
 
 // Both modes load the same modules (targets.mjs loads more than the guided targets need),
 // so the bytes each side could cover are the same.
-const { guidedTargets } = await import('./guided-targets.mjs');
+const { guidedTargets, closeGuided } = await import('./guided-targets.mjs');
 const { targets, closeTargets } = await import('./targets.mjs');
 /** Coverage of the module loading, taken once; each guided target adds its own files' share. */
 const atLoad = mode === 'fast-check' ? [] : post('Profiler.takePreciseCoverage').result;
@@ -249,4 +258,5 @@ if (process.argv.includes('--compare')) {
   }
 }
 await closeTargets();
+await closeGuided();
 process.exit(0);

@@ -187,6 +187,9 @@ function isInitializeTraffic(frame: JsonRpcMessage | ParsedBatch): boolean {
 
 function isModernRequest(frame: ParsedFrame): frame is JsonRpcRequest {
   if (frame instanceof InvalidMessage || frame instanceof ParsedBatch || !('method' in frame)) return false;
+  // A notification carrying `_meta` gets no answer from a server: it is accepted below (202),
+  // never handled as a request whose response would never come.
+  if (!('id' in frame)) return false;
   const meta = frame.params?._meta;
   return typeof meta === 'object' && meta !== null && Object.hasOwn(meta, MetaKey.ProtocolVersion);
 }
