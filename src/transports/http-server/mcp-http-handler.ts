@@ -117,17 +117,26 @@ class JsonPost implements JsonReply {
   }
 }
 
-/** A session's response headers, made once per session rather than once per response. */
-const sessionHeaders = new WeakMap<
-  LegacySessionTransport,
-  { sse: Record<string, string>; json: Record<string, string> }
->();
+/**
+ * A session's response headers, made once per session rather than once per response:
+ * `sse` for a live stream, `whole` for an SSE answer that leaves complete in one write (no
+ * buffering or caching hints for intermediaries, which a complete body does not need;
+ * every header costs Node a validation and a formatting per response), `json` for JSON.
+ */
+interface SessionHeaders {
+  sse: Record<string, string>;
+  whole: Record<string, string>;
+  json: Record<string, string>;
+}
 
-function headersOf(t: LegacySessionTransport): { sse: Record<string, string>; json: Record<string, string> } {
+const sessionHeaders = new WeakMap<LegacySessionTransport, SessionHeaders>();
+
+function headersOf(t: LegacySessionTransport): SessionHeaders {
   let h = sessionHeaders.get(t);
   if (!h) {
     h = {
       sse: Object.freeze({ ...SSE_HEADERS, 'mcp-session-id': t.sessionId }),
+      whole: Object.freeze({ 'content-type': SSE_HEADERS['content-type']!, 'mcp-session-id': t.sessionId }),
       json: Object.freeze({ 'content-type': 'application/json', 'mcp-session-id': t.sessionId }),
     };
     sessionHeaders.set(t, h);
@@ -496,7 +505,8 @@ export class McpHttpHandler {
     }
     // No close listener here: these streams usually end within the tick, and a write to a
     // stream whose client left returns false, which detaches it just the same.
-    return t.deliver(frame, ids, info, { sse: ex.stream(200, headersOf(t).sse) });
+    const h = headersOf(t);
+    return t.deliver(frame, ids, info, { sse: ex.stream(200, h.sse, h.whole) });
   }
 
   private async modern(ex: HttpExchange, msg: JsonRpcRequest): Promise<void> {

@@ -151,8 +151,8 @@ class NodeExchange implements HttpExchange {
     req.resume();
   }
 
-  stream(status: number, headers: Record<string, string>): ResponseStream {
-    return new NodeSseStream(this.res, status, headers, this.maxStreamBuffer);
+  stream(status: number, headers: Record<string, string>, whole?: Record<string, string>): ResponseStream {
+    return new NodeSseStream(this.res, status, headers, this.maxStreamBuffer, whole ?? headers);
   }
 }
 
@@ -204,6 +204,8 @@ class NodeSseStream implements ResponseStream {
     private readonly status: number,
     private readonly headers: Record<string, string>,
     private readonly maxBuffer: number,
+    /** The headers of a stream sent as one complete response (see HttpExchange.stream). */
+    private readonly whole: Record<string, string>,
   ) {
     this.queue();
   }
@@ -224,7 +226,7 @@ class NodeSseStream implements ResponseStream {
     const res = this.res;
     if (res.writableEnded || res.destroyed) return;
     // Nothing sent yet: the whole stream is known, so it goes out as one complete response.
-    if (!res.headersSent) res.writeHead(this.status, withLength(this.headers, this.pending));
+    if (!res.headersSent) res.writeHead(this.status, withLength(this.whole, this.pending));
     res.end(this.pending);
     this.pending = '';
   }
