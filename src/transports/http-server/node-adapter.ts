@@ -176,12 +176,30 @@ function withLength(headers: Record<string, string>, body: string): Record<strin
   return sized;
 }
 
-/** Streams with writes waiting for the end of the tick, flushed by one shared setImmediate. */
+/**
+ * Streams with writes waiting for the end of the tick, flushed by one shared setImmediate.
+ * The setImmediate is set only for streams still open once the tick's callbacks and
+ * microtasks are done: most answers end by then, and leave as complete responses, and an
+ * immediate costs far more than a nextTick (a handle started and stopped in libuv, and a
+ * loop turn).
+ */
 const dirty: NodeSseStream[] = [];
-let flushScheduled = false;
+let flushScheduled: 'no' | 'tick' | 'immediate' = 'no';
+
+function afterTick(): void {
+  for (const s of dirty) {
+    if (!s.ended) {
+      flushScheduled = 'immediate';
+      setImmediate(flushDirty);
+      return;
+    }
+  }
+  dirty.length = 0;
+  flushScheduled = 'no';
+}
 
 function flushDirty(): void {
-  flushScheduled = false;
+  flushScheduled = 'no';
   const streams = dirty.splice(0);
   for (const s of streams) s.flush();
 }
@@ -263,9 +281,9 @@ class NodeSseStream implements ResponseStream {
     if (this.queued) return;
     this.queued = true;
     dirty.push(this);
-    if (!flushScheduled) {
-      flushScheduled = true;
-      setImmediate(flushDirty);
+    if (flushScheduled === 'no') {
+      flushScheduled = 'tick';
+      process.nextTick(afterTick);
     }
   }
 }
