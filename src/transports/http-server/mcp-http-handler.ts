@@ -164,11 +164,16 @@ function newSessionId(): string {
   return s;
 }
 
+/** The Accept value last found to take both types: a client sends the same one every time. */
+let acceptedBoth = 'application/json, text/event-stream';
+
 function acceptsBoth(accept: string | undefined): boolean {
   if (accept === undefined) return false;
+  if (accept === acceptedBoth) return true;
   const a = accept.toLowerCase();
-  if (a.includes('*/*')) return true;
-  return a.includes('application/json') && a.includes('text/event-stream');
+  const ok = a.includes('*/*') || (a.includes('application/json') && a.includes('text/event-stream'));
+  if (ok) acceptedBoth = accept;
+  return ok;
 }
 
 function requestIdsOf(frame: JsonRpcMessage | ParsedBatch): RequestId[] {
