@@ -115,6 +115,9 @@ describe('streams', () => {
     assert.equal(r.status, 200);
     assert.equal(r.headers['content-type'], 'text/event-stream');
     assert.equal(r.headers['mcp-session-id'], sid);
+    // Ended within its first tick: one complete response, without the live-stream hints.
+    assert.equal(r.headers['content-length'], String(Buffer.byteLength(r.body)));
+    assert.equal(r.headers['x-accel-buffering'], undefined);
     assert.match(r.body, /^id: \S+\nretry: \d+\ndata: \n\n/, 'priming event first');
     const [answer, ...rest] = sseMessages(r.body);
     assert.deepEqual(rest, []);
@@ -186,6 +189,9 @@ describe('streams', () => {
       assert.ok(Date.now() - opened < 1000, 'the headers come at once, before any event');
       assert.equal(get.response.status, 200);
       assert.equal(get.response.headers.get('content-type'), 'text/event-stream');
+      // A live stream tells proxies not to buffer or cache it.
+      assert.equal(get.response.headers.get('x-accel-buffering'), 'no');
+      assert.equal(get.response.headers.get('cache-control'), 'no-cache, no-transform');
       const second = await request(f.url, {
         method: 'GET',
         headers: { accept: 'text/event-stream', ...inSession(sid) },
