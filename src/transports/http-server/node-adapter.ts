@@ -101,7 +101,11 @@ class NodeExchange implements HttpExchange {
       };
       const onEnd = (): void => {
         const buf = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
-        done(isUtf8(buf) ? { ok: true, text: buf.toString('utf8') } : { ok: false, reason: 'invalid-utf8' });
+        // The request is over: its listeners stay (a late 'error' finds a settled promise)
+        // rather than cost four removals per request.
+        resolve(
+          isUtf8(buf) ? { ok: true, text: buf.toString('utf8') } : { ok: false, reason: 'invalid-utf8' },
+        );
       };
       const onError = (): void => done({ ok: false, reason: 'aborted' });
       req.on('data', onData);
