@@ -82,6 +82,7 @@ for (const { name: binding, StreamableHttpClientTransport } of bindings) {
       while (!settled) {
         if (Date.now() > deadline) throw new Error('no change event');
         await poke();
+        // Not a fixed sleep: the pace of the pokes, in a loop that ends on the change event.
         await delay(50);
       }
       assert.equal(settled.done, false);
