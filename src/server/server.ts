@@ -35,6 +35,7 @@ import { ServerContext } from './server-context.js';
 import { TaskRuntime, taskSupportOf } from './task-runtime.js';
 import type { TaskOptions } from './task-runtime.js';
 import type { TaskStore } from './task-store.js';
+import { serverEraOf } from './server-era.js';
 import { buildTool, callTool } from './tools.js';
 import type { ToolDefinition, ToolEntry, ToolHandler } from './tools.js';
 import type { SchemaInput } from './schema-adapter.js';
@@ -390,7 +391,7 @@ export class McpServer {
     inner: (ctx: ServerContext) => unknown,
   ): Promise<unknown> {
     let mrtr: MrtrState | undefined;
-    if (rc.era === 'modern' && isMrtrMethod(rc.method)) {
+    if (serverEraOf(rc.era).replaysInput && isMrtrMethod(rc.method)) {
       const restored = restoreState(this.codec, rc.method, params, rc.authInfo);
       mrtr = restored instanceof Promise ? await restored : restored;
     }
