@@ -1,8 +1,9 @@
 // Import cost of each public entry point, in a fresh process each time, beside the official
-// SDKs' nearest equivalents: the time `await import()` takes after node has started.
-// Interleaved runs, medians.
+// SDKs' nearest equivalents: the time `await import()` takes after node has started, and
+// the CPU time it used (steadier than the clock on a shared machine: other processes'
+// load stretches the wall time, much less the CPU time). Interleaved runs, medians.
 //
-//   node bench/imports.mjs [--quick] [--json]      (after npm run build)
+//   node bench/imports.mjs [--quick] [--json] [--runs N]      (after npm run build)
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -11,7 +12,8 @@ import { median } from './lib/stats.mjs';
 
 const quick = process.argv.includes('--quick');
 const asJson = process.argv.includes('--json');
-const RUNS = quick ? 5 : 11;
+const runsAt = process.argv.indexOf('--runs');
+const RUNS = runsAt > 0 ? Number(process.argv[runsAt + 1]) : quick ? 5 : 11;
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
 const require = createRequire(`${root}package.json`);
@@ -65,10 +67,17 @@ const entries = [
 
 const url = (spec) => (spec.startsWith('.') ? entryFile(spec) : pathToFileURL(require.resolve(spec)).href);
 
-/** ms for `await import(url)` in a fresh node process. */
+/** Wall and CPU ms for `await import(url)` in a fresh node process. */
 function importMs(u) {
-  const code = `const t = performance.now(); await import(${JSON.stringify(u)}); process.stdout.write(String(performance.now() - t));`;
-  return Number(execFileSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' }));
+  const code = `const c = process.cpuUsage(); const t = performance.now(); await import(${JSON.stringify(u)});
+const w = performance.now() - t; const u = process.cpuUsage(c);
+process.stdout.write(w + ' ' + (u.user + u.system) / 1000);`;
+  const [wall, cpu] = execFileSync(process.execPath, ['--input-type=module', '-e', code], {
+    encoding: 'utf8',
+  })
+    .split(' ')
+    .map(Number);
+  return { wall, cpu };
 }
 
 const targets = new Map();
@@ -80,28 +89,30 @@ for (const [, sub, , v1, v2] of entries) {
 const times = Object.fromEntries([...targets.keys()].map((k) => [k, []]));
 for (const u of targets.values()) importMs(u); // warms the file cache
 for (let i = 0; i < RUNS; i++) for (const [k, u] of targets) times[k].push(importMs(u));
-const ms = Object.fromEntries(Object.entries(times).map(([k, xs]) => [k, median(xs)]));
+const ms = Object.fromEntries(Object.entries(times).map(([k, xs]) => [k, median(xs.map((x) => x.wall))]));
+const cpu = Object.fromEntries(Object.entries(times).map(([k, xs]) => [k, median(xs.map((x) => x.cpu))]));
 
 const rows = entries.map(([name, sub, budget, v1, v2]) => ({
   entry: name,
   ms: ms[sub],
+  cpuMs: cpu[sub],
   budget,
-  v1: v1 && { module: v1.replace('@modelcontextprotocol/', ''), ms: ms[v1] },
-  v2: v2 && { module: v2.replace('@modelcontextprotocol/', ''), ms: ms[v2] },
+  v1: v1 && { module: v1.replace('@modelcontextprotocol/', ''), ms: ms[v1], cpuMs: cpu[v1] },
+  v2: v2 && { module: v2.replace('@modelcontextprotocol/', ''), ms: ms[v2], cpuMs: cpu[v2] },
 }));
 if (asJson) {
   console.log(JSON.stringify(rows));
 } else {
-  console.log(`Import cost after node start (${RUNS} fresh processes each, medians, ms)`);
+  console.log(`Import cost after node start (${RUNS} fresh processes each, medians, ms: wall / cpu)`);
   for (const r of rows) {
     const sdk = [
-      r.v1 && `v1 ${r.v1.module} ${r.v1.ms.toFixed(0)}`,
-      r.v2 && `v2 ${r.v2.module} ${r.v2.ms.toFixed(0)}`,
+      r.v1 && `v1 ${r.v1.module} ${r.v1.ms.toFixed(0)} / ${r.v1.cpuMs.toFixed(0)}`,
+      r.v2 && `v2 ${r.v2.module} ${r.v2.ms.toFixed(0)} / ${r.v2.cpuMs.toFixed(0)}`,
     ]
       .filter(Boolean)
       .join(', ');
     console.log(
-      `  ${r.entry.padEnd(20)} ${r.ms.toFixed(1).padStart(6)}  (budget ${r.budget}${r.ms <= r.budget ? ', met' : ', OVER'})  ${sdk}`,
+      `  ${r.entry.padEnd(20)} ${r.ms.toFixed(1).padStart(6)} / ${r.cpuMs.toFixed(1).padStart(5)}  (budget ${r.budget}${r.ms <= r.budget ? ', met' : ', OVER'})  ${sdk}`,
     );
   }
 }

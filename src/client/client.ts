@@ -45,9 +45,8 @@ import type { CachePartition } from './result-cache.js';
 import { checkResultShape } from './result-checks.js';
 import { eventOf } from './subscription.js';
 import type { Subscription } from './subscription.js';
-import { DEFAULT_RESUBSCRIBE, SubscriptionHub } from './subscriptions.js';
-import { ClientTaskReceiver } from './task-receiver.js';
-import type { TaskRequestOptions } from './task-receiver.js';
+import type { SubscriptionHub } from './subscriptions.js';
+import type { ClientTaskReceiver, TaskRequestOptions } from './task-receiver.js';
 import { TaskClient, readTask } from './tasks.js';
 import { TransportTap } from './transport-tap.js';
 import type {
@@ -59,6 +58,22 @@ import type {
 } from './types.js';
 
 let clientCount = 0;
+
+/**
+ * The receiver of task-augmented server requests, once loaded: only clients that set
+ * `taskRequests` need it, so it loads with the first such connection, not with `mcpkit`.
+ */
+let TaskReceiverClass: typeof ClientTaskReceiver | undefined;
+
+async function loadTaskReceiver(): Promise<typeof ClientTaskReceiver> {
+  return (TaskReceiverClass = (await import('./task-receiver.js')).ClientTaskReceiver);
+}
+
+/**
+ * The subscriptions module, once loaded: with the first connection rather than with
+ * `mcpkit`, and before the connection opens, so that subscribing sends at once as before.
+ */
+let subscriptionsModule: typeof import('./subscriptions.js') | undefined;
 
 /** The list methods whose cached pages a change notification makes stale. */
 const STALE_ON: Readonly<Record<string, readonly string[]>> = {
@@ -128,7 +143,7 @@ export class Client {
   private readonly versions: readonly string[] | undefined;
   private readonly autoRefreshTools: boolean;
   private readonly logger: SessionLogger | undefined;
-  private readonly resubscribe: Required<ResubscribeOptions>;
+  private readonly resubscribeOptions: ResubscribeOptions | undefined;
   private readonly outputs: OutputValidator | undefined;
   private readonly cache: ResultCache | undefined;
   private readonly partition: CachePartition;
@@ -161,7 +176,7 @@ export class Client {
     options: ClientOptions = {},
   ) {
     this.handlers = new HandlerSet(options.handlers);
-    const taskCap = options.taskRequests ? ClientTaskReceiver.capability(this.handlers) : undefined;
+    const taskCap = options.taskRequests ? this.handlers.taskCapability() : undefined;
     this.taskRequests = !taskCap
       ? undefined
       : options.taskRequests === true
@@ -177,7 +192,7 @@ export class Client {
     this.versions = options.versions;
     this.autoRefreshTools = options.autoRefreshTools ?? false;
     this.logger = options.logger;
-    this.resubscribe = { ...DEFAULT_RESUBSCRIBE, ...options.resubscribe };
+    this.resubscribeOptions = options.resubscribe;
     this.ontoolschanged = options.ontoolschanged ?? options.onToolsChanged;
     this.outputs = options.validateOutput === false ? undefined : new OutputValidator();
     const cache = options.cache ?? true;
@@ -249,6 +264,9 @@ export class Client {
    * can connect again after `close()`; subscriptions do not carry over.
    */
   async connect(transport: Transport): Promise<void> {
+    // Before anything else, so that connect stays one step from its checks to its session.
+    const Receiver = this.taskRequests ? (TaskReceiverClass ?? (await loadTaskReceiver())) : undefined;
+    const { SubscriptionHub } = (subscriptionsModule ??= await import('./subscriptions.js'));
     this.userClosed = false;
     if (this.session?.isOpen)
       throw new LocalError('AlreadyConnected', 'This client is already connected; close it first');
@@ -272,7 +290,7 @@ export class Client {
       withMeta: (p) => this.withMeta(p),
     });
     this.handlers.register(session);
-    if (this.taskRequests) new ClientTaskReceiver(this.handlers, this.taskRequests).register(session);
+    if (Receiver) new Receiver(this.handlers, this.taskRequests).register(session);
     session.onnotification = (n) => this.handleNotification(hub, n);
     session.onclose = (error) => {
       closing.abort();
@@ -697,6 +715,11 @@ export class Client {
     } catch (e) {
       this.call(this.onerror, e);
     }
+  }
+
+  /** Re-listen policy: the options given, over the defaults (read once the module is loaded). */
+  private get resubscribe(): Required<ResubscribeOptions> {
+    return { ...subscriptionsModule!.DEFAULT_RESUBSCRIBE, ...this.resubscribeOptions };
   }
 
   /** Calls a user callback; a throwing callback is reported, never propagated. */

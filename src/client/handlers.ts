@@ -28,6 +28,15 @@ function isObject(v: unknown): v is Record<string, unknown> {
 export const INPUT_METHODS = ['sampling/createMessage', 'elicitation/create', 'roots/list'] as const;
 export type InputMethod = (typeof INPUT_METHODS)[number];
 
+/**
+ * The methods a server may task-augment (2025-11-25), with the `tasks.requests` path that
+ * declares each. Here rather than in the task receiver, which loads only when it is used.
+ */
+const TASK_AUGMENTABLE: Readonly<Record<string, readonly [string, string]>> = {
+  'elicitation/create': ['elicitation', 'create'],
+  'sampling/createMessage': ['sampling', 'createMessage'],
+};
+
 const ELICIT_ACTIONS: ReadonlySet<unknown> = new Set(['accept', 'decline', 'cancel']);
 
 /** Merges explicit capabilities over derived ones, one level deep. */
@@ -93,6 +102,25 @@ export class HandlerSet {
     if (method === 'sampling/createMessage') return this.sampling !== undefined;
     if (method === 'elicitation/create') return this.elicitation !== undefined;
     return this.hasRoots;
+  }
+
+  /** The task-augmentable methods a handler answers. */
+  taskAugmentable(): InputMethod[] {
+    return (Object.keys(TASK_AUGMENTABLE) as InputMethod[]).filter((m) => this.has(m));
+  }
+
+  /**
+   * The `tasks` capability of a client that runs the server's task-augmented requests: the
+   * methods a handler answers, list and cancel (undefined when no handler answers one).
+   */
+  taskCapability(): Record<string, unknown> | undefined {
+    const requests: Record<string, Record<string, unknown>> = {};
+    for (const method of this.taskAugmentable()) {
+      const [group, name] = TASK_AUGMENTABLE[method]!;
+      requests[group] = { [name]: {} };
+    }
+    if (Object.keys(requests).length === 0) return undefined;
+    return { list: {}, cancel: {}, requests };
   }
 
   /** `setRoots`: from now on the server gets this list, even where a roots function was registered. */

@@ -47,11 +47,6 @@ interface ClientTask {
 }
 
 const RELATED_TASK = 'io.modelcontextprotocol/related-task';
-/** The methods a server may task-augment, with the `tasks.requests` path that declares each. */
-const AUGMENTABLE: Readonly<Record<string, readonly [string, string]>> = {
-  'elicitation/create': ['elicitation', 'create'],
-  'sampling/createMessage': ['sampling', 'createMessage'],
-};
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -84,12 +79,7 @@ export class ClientTaskReceiver {
 
   /** The `tasks` capability to declare: the methods a handler answers, list and cancel. */
   static capability(handlers: HandlerSet): Record<string, unknown> | undefined {
-    const requests: Record<string, Record<string, unknown>> = {};
-    for (const [method, [group, name]] of Object.entries(AUGMENTABLE)) {
-      if (handlers.has(method as 'elicitation/create')) requests[group] = { [name]: {} };
-    }
-    if (Object.keys(requests).length === 0) return undefined;
-    return { list: {}, cancel: {}, requests };
+    return handlers.taskCapability();
   }
 
   /** Tasks held (finished ones until their TTL runs out included). */
@@ -100,8 +90,7 @@ export class ClientTaskReceiver {
   /** Takes over the augmentable methods and serves the task methods on this connection. */
   register(session: Session): void {
     this.session = session;
-    for (const method of Object.keys(AUGMENTABLE)) {
-      if (!this.handlers.has(method as 'elicitation/create')) continue;
+    for (const method of this.handlers.taskAugmentable()) {
       session.setRequestHandler(method, (params, rc) => this.receive(method, params, rc));
     }
     session.setRequestHandler('tasks/get', (p) => this.wire(this.owned(p)));

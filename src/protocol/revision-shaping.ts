@@ -267,15 +267,17 @@ function tables(source: typeof RESULTS): ReadonlyMap<string, ReadonlyMap<string,
   return out;
 }
 
-const RESULT_SHAPERS = tables(RESULTS);
-const NOTIFICATION_SHAPERS = tables(NOTIFICATIONS);
+// Built at the first message rather than at import: importing the package stays cheap.
+let resultShapers: ReturnType<typeof tables> | undefined;
+let notificationShapers: ReturnType<typeof tables> | undefined;
 
 /**
  * The result of `method` as `revision` defines it. Returns `result` itself when nothing
  * needs to change (always for the newest revision of each era).
  */
 export function shapeResult(method: string, revision: string | undefined, result: Obj): Obj {
-  const shape = revision === undefined ? undefined : RESULT_SHAPERS.get(revision)?.get(method);
+  const shape =
+    revision === undefined ? undefined : (resultShapers ??= tables(RESULTS)).get(revision)?.get(method);
   return shape ? shape(result) : result;
 }
 
@@ -288,11 +290,11 @@ export function shapeNotification<P extends Obj | undefined>(
   const shape =
     revision === undefined || params === undefined
       ? undefined
-      : NOTIFICATION_SHAPERS.get(revision)?.get(method);
+      : (notificationShapers ??= tables(NOTIFICATIONS)).get(revision)?.get(method);
   return shape ? (shape(params as Obj) as P) : params;
 }
 
 /** Whether {@link shapeResult} may change anything for `revision` (false: the revision has every field). */
 export function revisionNeedsShaping(revision: string | undefined): boolean {
-  return revision !== undefined && RESULT_SHAPERS.has(revision);
+  return revision !== undefined && (resultShapers ??= tables(RESULTS)).has(revision);
 }

@@ -6,7 +6,6 @@ import type { CreateMessageRequestParams, CreateMessageResult } from '../protoco
 import type { ElicitRequestParams, ElicitResult } from '../protocol/types/elicitation.js';
 import type { ListRootsResult } from '../protocol/types/roots.js';
 import type { LogLevel, PeerInfo, RequestContext, RequestOptions } from '../session/index.js';
-import { clientTakesTask, requestAsClientTask } from './client-task-request.js';
 import type { InputRequest } from './mrtr.js';
 
 /**
@@ -312,9 +311,14 @@ export class ServerContext {
   private legacyAsk(request: InputRequest, options?: AskOptions): Promise<Record<string, unknown>> {
     const opts: RequestOptions = { timeoutMs: options?.timeoutMs ?? this.askTimeoutMs ?? ASK_TIMEOUT_MS };
     const task = options?.task;
-    if (task && clientTakesTask(this.request, request.method)) {
-      const ttl = task === true ? undefined : task.ttlMs;
-      return requestAsClientTask(this.request, request.method, request.params, opts.timeoutMs!, ttl);
+    if (task) {
+      // Asking as a task is rare: its module loads on first use.
+      return import('./client-task-request.js').then(({ clientTakesTask, requestAsClientTask }) => {
+        if (!clientTakesTask(this.request, request.method))
+          return this.request.request(request.method, request.params, opts);
+        const ttl = task === true ? undefined : task.ttlMs;
+        return requestAsClientTask(this.request, request.method, request.params, opts.timeoutMs!, ttl);
+      });
     }
     return this.request.request(request.method, request.params, opts);
   }

@@ -32,10 +32,10 @@ import type {
   TemplateReadHandler,
 } from './resources.js';
 import { ServerContext } from './server-context.js';
-import { TaskRuntime, taskSupportOf } from './task-runtime.js';
-import type { TaskOptions } from './task-runtime.js';
+import type { TaskOptions, TaskRuntime } from './task-runtime.js';
 import type { TaskStore } from './task-store.js';
 import { serverEraOf } from './server-era.js';
+import { TASK_METHODS, taskSupportOf, tasksCapabilities } from './task-wire.js';
 import { buildTool, callTool } from './tools.js';
 import type { ToolDefinition, ToolEntry, ToolHandler } from './tools.js';
 import type { SchemaInput } from './schema-adapter.js';
@@ -81,6 +81,23 @@ export interface Registration {
 type ListKey = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
 
 /**
+ * The task runtime's class, once loaded. Most servers run no tasks, so its module (with the
+ * task store) loads when a server first switches tasks on, not with `mcpkit`.
+ */
+let TaskRuntimeClass: typeof TaskRuntime | undefined;
+let taskRuntimeModule: Promise<typeof TaskRuntime> | undefined;
+
+function loadTaskRuntime(): Promise<typeof TaskRuntime> {
+  return (taskRuntimeModule ??= import('./task-runtime.js').then(
+    (m) => (TaskRuntimeClass = m.TaskRuntime),
+    (e: unknown) => {
+      taskRuntimeModule = undefined;
+      throw e;
+    },
+  ));
+}
+
+/**
  * One MCP server definition that serves any number of connections, in both protocol eras.
  * Each connection gets its own session, so nothing of one connection can reach another.
  *
@@ -112,6 +129,8 @@ export class McpServer {
   /** Extensions declared with {@link McpServer.declareExtension}. */
   private readonly extensions: Record<string, Record<string, unknown>> = {};
   private taskRuntime: TaskRuntime | undefined;
+  /** Settles when the task runtime exists (tasks are on and its module is still loading). */
+  private taskRuntimeLoad: Promise<void> | undefined;
   /** The task store shared by the nodes of a cluster (see joinCluster). */
   private clusterTaskStore: TaskStore | undefined;
 
@@ -165,17 +184,38 @@ export class McpServer {
     if (options.tasks) this.enableTasks();
   }
 
-  /** The task runtime, once tasks are on (a tool declared `taskSupport`, or `options.tasks`). */
+  /**
+   * The task runtime, once tasks are on (a tool declared `taskSupport`, or `options.tasks`).
+   * The first time in a process its module loads in the background: it is here by the time
+   * {@link McpServer.connect} resolves.
+   */
   get tasks(): TaskRuntime | undefined {
     return this.taskRuntime;
   }
 
-  private enableTasks(): TaskRuntime {
-    if (this.taskRuntime) return this.taskRuntime;
+  private enableTasks(): void {
+    if (this.taskRuntime || this.taskRuntimeLoad) return;
+    if (TaskRuntimeClass) return this.startTasks(TaskRuntimeClass);
+    // Until the module is here, the task methods wait for it, then run the runtime's handler.
+    for (const method of TASK_METHODS) {
+      this.handlers.set(method, (p, rc) =>
+        this.taskRuntimeLoad!.then(() => this.handlers.get(method)!(p, rc)),
+      );
+    }
+    const load = loadTaskRuntime().then((ctor) => {
+      this.taskRuntimeLoad = undefined;
+      this.startTasks(ctor);
+    });
+    // Whoever needs the runtime awaits this and sees a failure; nobody may, meanwhile.
+    load.catch(() => undefined);
+    this.taskRuntimeLoad = load;
+  }
+
+  private startTasks(ctor: typeof TaskRuntime): void {
     const store = this.clusterTaskStore;
-    const runtime = new TaskRuntime(store ? { ...this.options.tasks, store } : this.options.tasks);
+    const runtime = new ctor(store ? { ...this.options.tasks, store } : this.options.tasks);
     for (const [method, handler] of runtime.handlers()) this.handlers.set(method, handler);
-    return (this.taskRuntime = runtime);
+    this.taskRuntime = runtime;
   }
 
   // ------------------------------------------------------------ registration
@@ -315,8 +355,8 @@ export class McpServer {
     if (this.prompts.size > 0 || this.templates.size > 0) caps.completions = {};
     const own = this.options.capabilities;
     const declared = Object.keys(this.extensions).length > 0 ? this.extensions : undefined;
-    if (this.taskRuntime) {
-      const t = this.taskRuntime.capabilities();
+    if (this.taskRuntime || this.taskRuntimeLoad) {
+      const t = tasksCapabilities();
       const extensions = {
         ...(t.extensions as object),
         ...declared,
@@ -340,6 +380,7 @@ export class McpServer {
    * ```
    */
   async connect(transport: Transport): Promise<Session> {
+    if (this.taskRuntimeLoad) await this.taskRuntimeLoad;
     const session = new Session({
       role: serverRole,
       info: this.info,
@@ -370,6 +411,7 @@ export class McpServer {
     this.fanout.endAll();
     // Let the graceful subscription answers reach the transports first.
     await new Promise((r) => setTimeout(r, 0));
+    await this.taskRuntimeLoad?.catch(() => undefined);
     await this.taskRuntime?.close();
     await Promise.all([...this.sessions].map((s) => s.close()));
     this.fanout.close();
@@ -466,6 +508,8 @@ export class McpServer {
     const entry = this.tools.get(name);
     if (!entry)
       throw WireError.invalidParams(`Unknown tool: ${name.length > 100 ? name.slice(0, 100) + '…' : name}`);
+    // A task tool registered while connections are open: its runtime may still be loading.
+    if (this.taskRuntimeLoad) return this.taskRuntimeLoad.then(() => this.callTool(params, ctx));
     if (this.taskRuntime) {
       const tool = { name, support: taskSupportOf(entry.wire.execution), deferred: entry.deferTask };
       return this.taskRuntime.callTool(tool, params, ctx, (c) => callTool(entry, params, c));

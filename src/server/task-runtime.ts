@@ -23,13 +23,19 @@ import type { OriginSession, TaskRunOwner } from './task-run.js';
 import type { StoredError, TaskRecord, TaskStore } from './task-store.js';
 import {
   RELATED_TASK,
-  TASKS_EXTENSION,
   declaresTasksExtension,
   legacyTask,
   missingTasksExtension,
   modernTask,
   taskNotFound,
+  tasksCapabilities,
 } from './task-wire.js';
+import type { TaskSupport } from './task-wire.js';
+
+// Here since this file first defined them; the server reads them from task-wire.ts, which
+// loads without the runtime.
+export { taskSupportOf } from './task-wire.js';
+export type { TaskSupport } from './task-wire.js';
 
 /** Tuning and policy of the task runtime. */
 export interface TaskOptions {
@@ -58,9 +64,6 @@ export interface TaskOptions {
    */
   owner?: (rc: RequestContext) => string;
 }
-
-/** How a tool takes part in tasks (its `execution.taskSupport`). */
-export type TaskSupport = 'forbidden' | 'optional' | 'required';
 
 /** What the runtime needs to know about the tool being called. */
 export interface TaskTool {
@@ -132,10 +135,7 @@ export class TaskRuntime implements TaskRunOwner {
 
   /** The capabilities to declare: the 2025-11-25 `tasks` and the extension. */
   capabilities(): Record<string, unknown> {
-    return {
-      tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
-      extensions: { [TASKS_EXTENSION]: {} },
-    };
+    return tasksCapabilities();
   }
 
   /** Who owns the tasks of this request. */
@@ -662,10 +662,4 @@ export class TaskRuntime implements TaskRunOwner {
 
 function hasAnswer(r: TaskRecord, key: string): boolean {
   return r.inputResponses !== undefined && Object.hasOwn(r.inputResponses, key);
-}
-
-/** The `taskSupport` a tool declared (default `forbidden`). */
-export function taskSupportOf(execution: unknown): TaskSupport {
-  const v = isObject(execution) ? execution.taskSupport : undefined;
-  return v === 'optional' || v === 'required' ? v : 'forbidden';
 }

@@ -65,3 +65,32 @@ export function taskNotFound(taskId: unknown): WireError {
   const shown = typeof taskId === 'string' && taskId.length <= 100 ? taskId : '(invalid)';
   return WireError.invalidParams(`Failed to retrieve task: Task not found (${shown})`);
 }
+
+/** How a tool takes part in tasks (its `execution.taskSupport`). */
+export type TaskSupport = 'forbidden' | 'optional' | 'required';
+
+/** The `taskSupport` a tool declared (default `forbidden`). */
+export function taskSupportOf(execution: unknown): TaskSupport {
+  const v =
+    typeof execution === 'object' && execution !== null && !Array.isArray(execution)
+      ? (execution as Record<string, unknown>).taskSupport
+      : undefined;
+  return v === 'optional' || v === 'required' ? v : 'forbidden';
+}
+
+/** The request methods a server with tasks answers (both generations). */
+export const TASK_METHODS: readonly string[] = [
+  'tasks/get',
+  'tasks/result',
+  'tasks/list',
+  'tasks/cancel',
+  'tasks/update',
+];
+
+/** The capabilities a server with tasks declares: the 2025-11-25 `tasks` and the extension. */
+export function tasksCapabilities(): Record<string, unknown> {
+  return {
+    tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+    extensions: { [TASKS_EXTENSION]: {} },
+  };
+}
