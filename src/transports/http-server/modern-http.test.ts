@@ -16,7 +16,7 @@ import {
   startEverything,
 } from '../../test-support/http-server-harness.js';
 import type { Fixture, Obj, RawResponse } from '../../test-support/http-server-harness.js';
-import { WAIT_MS, delay, waitFor, within } from '../../test-support/waiting.js';
+import { WAIT_MS, waitFor, within } from '../../test-support/waiting.js';
 import { MetaKey } from '../../protocol/meta-keys.js';
 
 let f: Fixture;
@@ -265,7 +265,9 @@ describe('long-lived streams', () => {
         const res = await response;
         assert.equal(res.headers.get('content-type'), 'text/event-stream');
       }
-      await delay(30);
+      // A barrier instead of a sleep: another exchange served to the end.
+      const probe = modern('tools/list', {});
+      assert.equal((await postJson(f.url, probe.body, probe.headers)).status, 200);
       assert.equal(entry.aborted, undefined, 'still running while the client listens');
       ac.abort();
       await response.then(
