@@ -4,9 +4,11 @@
 // modern-shaped messages, which shows what the modern era's larger messages cost by
 // themselves. Interleaved rounds after a warm-up, medians.
 //
-//   node bench/http-cpu.mjs [--quick] [--json] [--clients N] [--ab DIST]
+//   node bench/http-cpu.mjs [--quick] [--json] [--clients N] [--ab DIST] [--best]
+//                           [--only 'legacy sse'] [--rounds N]
 //
 // --ab DIST also runs mcpkit from another build (a dist/ directory) for an A/B comparison.
+// --only runs one workload (a kind below), --rounds sets the number of interleaved rounds.
 import { loadavg } from 'node:os';
 import { agent, measureCpu, rawLegacyClient, rawModernClient, startServer } from './lib/http-raw.mjs';
 import { median } from './lib/stats.mjs';
@@ -20,6 +22,8 @@ const ab = opt('--ab');
 const CFG = quick
   ? { warmupMs: 1500, measureMs: 400, rounds: 3 }
   : { warmupMs: 4000, measureMs: 800, rounds: 7 };
+if (opt('--rounds')) CFG.rounds = Number(opt('--rounds'));
+const only = opt('--only');
 
 const impls = { floor: {}, mcpkit: {} };
 if (ab) impls['mcpkit-ab'] = { MCPKIT_DIST: ab };
@@ -29,11 +33,13 @@ for (const [name, env] of Object.entries(impls)) {
 }
 
 /** Workloads: an implementation, a port (response mode) and a client kind. */
-const kinds = {
+const allKinds = {
   'legacy json': (s) => rawLegacyClient(s.ports.json),
   'legacy sse': (s) => rawLegacyClient(s.ports.sse),
   modern: (s) => rawModernClient(s.ports.json),
 };
+if (only !== undefined && !(only in allKinds)) throw new Error(`--only: one of ${Object.keys(allKinds)}`);
+const kinds = only === undefined ? allKinds : { [only]: allKinds[only] };
 const maxLanes = Math.max(...clientsList);
 const lanes = {};
 for (const name of Object.keys(impls))
@@ -85,6 +91,7 @@ if (asJson) {
         .map((i) => `${i}/floor ${(med[`${i}|${kind}|${n}`].us / f).toFixed(2)}`);
       console.log(`  ${n} client(s), ${kind.padEnd(11)} ${cells.join('  ')}   ${ratios.join('  ')}`);
     }
+    if (only !== undefined) continue;
     for (const i of Object.keys(impls)) {
       const r = med[`${i}|modern|${n}`].us / med[`${i}|legacy json|${n}`].us;
       console.log(`  ${n} client(s), ${i}: modern / legacy json = ${r.toFixed(2)}`);

@@ -18,6 +18,7 @@ async function screenUntil(pattern: RegExp, timeoutMs = 8000): Promise<string> {
   while (Date.now() < end) {
     screen = tmux('capture-pane', '-t', session, '-p', '-S', '-200');
     if (pattern.test(screen)) return screen;
+    // The poll interval of a condition wait: tmux has no change event to wait on.
     await delay(100);
   }
   assert.fail(`Timed out waiting for ${pattern} on screen:\n${screen}`);

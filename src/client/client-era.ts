@@ -22,11 +22,30 @@ export interface ClientEra {
   readonly listChangedNeedsStream: boolean;
   /** A server may answer `tools/call`, `prompts/get` and `resources/read` with `input_required`. */
   readonly inputRequired: boolean;
+  /**
+   * A subscription is one long-lived `subscriptions/listen` request whose notifications carry
+   * its id (modern). Otherwise it is a `resources/subscribe` per URI, and it receives the
+   * notifications the server sends anyway that match what it asked for (legacy).
+   */
+  readonly subscribesByListen: boolean;
   /** A tool call becomes a task by task augmentation (2025-11-25), not the tasks extension. */
   readonly tasksByAugmentation: boolean;
+  /**
+   * A task's result comes from a blocking `tasks/result`, and a fresh `CreateTaskResult` is
+   * as good as a first poll (2025-11-25). Otherwise (the tasks extension) a terminal
+   * `tasks/get` carries the result or error inline, and questions are answered with
+   * `tasks/update`.
+   */
+  readonly taskResultBlocks: boolean;
+  /** The server lists a client's tasks (`tasks/list`, 2025-11-25); the extension has no listing. */
+  readonly listsTasks: boolean;
   /** Params of a task-aware request: the modern era declares the tasks extension on each. */
   taskParams(params: Params, capabilities: Readonly<Record<string, unknown>>): Params;
-  /** The task in a `tools/call` answer that is one. */
+  /**
+   * The task in a `tools/call` answer: `task` of a `CreateTaskResult` (2025-11-25), or the
+   * answer itself when its `resultType` is `task` (extension). `undefined` when the answer
+   * is the tool's result.
+   */
   taskOf(result: Record<string, unknown>): unknown;
   /** Checks the server is alive. */
   ping(session: Session, options?: RequestOptions): Promise<void>;
@@ -49,9 +68,12 @@ export const legacyEra: ClientEra = {
   cachesResults: false,
   inputRequired: false,
   listChangedNeedsStream: false,
+  subscribesByListen: false,
   tasksByAugmentation: true,
+  taskResultBlocks: true,
+  listsTasks: true,
   taskParams: (params) => params,
-  taskOf: (result) => result.task,
+  taskOf: (result) => (isObject(result.task) ? result.task : undefined),
   async ping(session, options) {
     await session.request(Method.ping, undefined, options);
   },
@@ -72,9 +94,12 @@ export const modernEra: ClientEra = {
   cachesResults: true,
   inputRequired: true,
   listChangedNeedsStream: true,
+  subscribesByListen: true,
   tasksByAugmentation: false,
+  taskResultBlocks: false,
+  listsTasks: false,
   taskParams: withTasksExtension,
-  taskOf: (result) => result,
+  taskOf: (result) => (result.resultType === 'task' ? result : undefined),
   ping(session) {
     // The modern era has no ping; rather than pretend, say what to use instead.
     return Promise.reject(
@@ -99,6 +124,15 @@ export const modernEra: ClientEra = {
   // The server asks for roots when it needs them; the new list is simply used then.
   rootsChanged: () => Promise.resolve(),
 };
+
+/** The strategy of an era already known, e.g. from a request's context. */
+export function clientEraOf(era: Era): ClientEra {
+  return era === 'modern' ? modernEra : legacyEra;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
 
 /** What `server/discover` would have said, built from a legacy `initialize` answer. */
 export function legacyDiscoverResult(session: Session): DiscoverResult {

@@ -1,4 +1,5 @@
 import { describe, test } from 'node:test';
+import type { TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { LocalError, WireError } from '../jsonrpc/index.js';
 import type { LocalErrorCode } from '../jsonrpc/index.js';
@@ -16,6 +17,24 @@ import {
 import type { Obj } from '../test-support/client-harness.js';
 import type { ClientOptions, HandlerContext } from './types.js';
 import { WAIT_MS, settle, waitFor } from '../test-support/waiting.js';
+
+/**
+ * Settles `p` on the mock clock (`setTimeout` and `Date` mocked by the caller): 10 ms a tick,
+ * with the in-memory transport's microtasks run between ticks, so that a race between timers
+ * is decided by the numbers in the test, never by how loaded the machine is.
+ */
+async function onMockClock<T>(t: TestContext, p: Promise<T>): Promise<T> {
+  let done = false;
+  p.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  for (let ms = 0; !done && ms < 60_000; ms += 10) {
+    t.mock.timers.tick(10);
+    await settle();
+  }
+  return p;
+}
 
 function isLocal(code: LocalErrorCode, includes?: string) {
   return (e: unknown): boolean => {
@@ -195,7 +214,7 @@ for (const era of ['legacy', 'modern'] as const) {
       await client.close();
     });
 
-    test('progress callbacks, and progress resets the timeout only when asked', async () => {
+    test('progress callbacks, and progress resets the timeout only when asked', async (t) => {
       const { client } = await connectedPair({ era });
       const seen: Progress[] = [];
       await client.callTool(
@@ -207,31 +226,43 @@ for (const era of ['legacy', 'modern'] as const) {
         [1, 2, 3],
       );
       assert.equal(seen[0]!.message, 'step 1');
+      // Time is the subject: the server's steps and the client's timeout run on one mock clock.
+      t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
       // 6 steps of 30 ms against a 70 ms timeout: fails without reset, passes with it.
       await assert.rejects(
-        client.callTool(
-          { name: 'progress', arguments: { steps: 6, stepMs: 30 } },
-          { timeoutMs: 70, onprogress: () => undefined },
+        onMockClock(
+          t,
+          client.callTool(
+            { name: 'progress', arguments: { steps: 6, stepMs: 30 } },
+            { timeoutMs: 70, onprogress: () => undefined },
+          ),
         ),
         isLocal('RequestTimeout'),
       );
-      await client.callTool(
-        { name: 'progress', arguments: { steps: 6, stepMs: 30 } },
-        { timeoutMs: 70, resetTimeoutOnProgress: true, onprogress: () => undefined },
+      await onMockClock(
+        t,
+        client.callTool(
+          { name: 'progress', arguments: { steps: 6, stepMs: 30 } },
+          { timeoutMs: 70, resetTimeoutOnProgress: true, onprogress: () => undefined },
+        ),
       );
       // ...but never past the hard maximum.
       await assert.rejects(
-        client.callTool(
-          { name: 'progress', arguments: { steps: 6, stepMs: 30 } },
-          {
-            timeoutMs: 70,
-            resetTimeoutOnProgress: true,
-            maxTotalTimeoutMs: 100,
-            onprogress: () => undefined,
-          },
+        onMockClock(
+          t,
+          client.callTool(
+            { name: 'progress', arguments: { steps: 6, stepMs: 30 } },
+            {
+              timeoutMs: 70,
+              resetTimeoutOnProgress: true,
+              maxTotalTimeoutMs: 100,
+              onprogress: () => undefined,
+            },
+          ),
         ),
         isLocal('RequestTimeout'),
       );
+      t.mock.timers.reset();
       await client.close();
     });
 

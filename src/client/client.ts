@@ -203,7 +203,7 @@ export class Client {
     };
     this.tasksOn = options.tasks !== false;
     this.tasks = new TaskClient({
-      era: () => this.clientEra?.name,
+      era: () => this.strategy(),
       protocolVersion: () => this.session?.protocolVersion ?? '',
       answerer: this.handlers,
       request: (method, params, options) => this.taskRequest(method, params, options),
@@ -286,6 +286,7 @@ export class Client {
       tap,
       timeoutMs: this.timeoutMs ?? 60_000,
       resubscribe: this.resubscribe,
+      era: () => this.connectedEra(),
       withMeta: (p) => this.withMeta(p),
     });
     this.handlers.register(session);
@@ -595,6 +596,13 @@ export class Client {
   /** The era strategy of a connected client (set before `ready`). */
   private connectedEra(): ClientEra {
     return this.clientEra!;
+  }
+
+  /** The era strategy once one is chosen (it outlives the connection); `NotConnected` before. */
+  private strategy(): ClientEra {
+    if (!this.clientEra)
+      throw new LocalError('NotConnected', 'The client is not connected; call connect() first');
+    return this.clientEra;
   }
 
   /** Adds the modern log level to a request's `_meta`. */

@@ -14,7 +14,7 @@ import {
   rawServer,
 } from '../test-support/client-harness.js';
 import type { Obj } from '../test-support/client-harness.js';
-import { delay, settle } from '../test-support/waiting.js';
+import { settle } from '../test-support/waiting.js';
 
 /** A raw server that records what it got and answers `initialize` like a legacy server. */
 function legacyPeer(onDiscover: (msg: Obj, send: (m: Obj | string) => void) => void) {
@@ -293,7 +293,6 @@ describe('era selection: pinned', () => {
     await client.connect(a);
     assert.equal(client.era, 'modern');
     await client.close();
-    await delay(1);
   });
 });
 

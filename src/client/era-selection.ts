@@ -7,7 +7,7 @@ import { ErrorCode, LocalError, WireError } from '../jsonrpc/index.js';
 import { MetaKey } from '../protocol/meta-keys.js';
 import { eraOf } from '../protocol/versions.js';
 import type { Session } from '../session/session.js';
-import { legacyEra, modernEra } from './client-era.js';
+import { clientEraOf } from './client-era.js';
 import type { ClientEra } from './client-era.js';
 import type { EraPreference } from './types.js';
 
@@ -65,7 +65,7 @@ function mismatch(ours: readonly string[], theirs: readonly unknown[]): LocalErr
  */
 export async function selectEra(session: Session, options: EraSelectionOptions): Promise<ClientEra> {
   await openSession(session, options);
-  return session.era === 'modern' ? modernEra : legacyEra;
+  return clientEraOf(session.era ?? 'legacy');
 }
 
 async function openSession(session: Session, options: EraSelectionOptions): Promise<void> {

@@ -12,7 +12,7 @@ import { Client } from './client.js';
 import { collect } from '../test-support/client-harness.js';
 import type { EraPreference } from './types.js';
 import type { Tool } from '../protocol/types/index.js';
-import { WAIT_MS, delay, waitFor, within } from '../test-support/waiting.js';
+import { WAIT_MS, waitFor, within } from '../test-support/waiting.js';
 
 const FIXTURE = fileURLToPath(new URL('../../src/client/fixtures/sdk-v2-server.mjs', import.meta.url));
 
@@ -95,7 +95,6 @@ for (const [preference, expected] of cases) {
 
     test('resources, prompts and caching', async () => {
       const first = await client.readResource({ uri: 'config://app' });
-      await delay(2);
       const second = await client.readResource({ uri: 'config://app' });
       if (expected === 'modern') {
         assert.equal(first.ttlMs, 60_000);

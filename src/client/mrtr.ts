@@ -90,7 +90,7 @@ export async function requestWithInput(
     }
     const next: Params = { ...params };
     if (inputRequests !== undefined) {
-      const ctxBase = { era: 'modern' as const, protocolVersion: session.protocolVersion ?? '' };
+      const ctxBase = { era: era.name, protocolVersion: session.protocolVersion ?? '' };
       next.inputResponses = await answerAll(answerer, inputRequests, ctxBase, options?.signal, closing);
     }
     // Echo the exact state; never add one the server did not send.

@@ -4,6 +4,7 @@ import { Client } from './client.js';
 import { createEverythingServer } from '../demo/everything-server.js';
 import { serve } from '../transports/http-server/index.js';
 import { StreamableHttpClientTransport } from '../transports/http-client/index.js';
+import { WAIT_MS, waitFor } from '../test-support/waiting.js';
 
 test('a server that restarts on the same port and loses its sessions: the client re-initializes by itself', async () => {
   const first = await serve(createEverythingServer());
@@ -23,15 +24,16 @@ test('a server that restarts on the same port and loses its sessions: the client
 
   // Calls made while the client meets the 404 and sets up its new session may fail; one
   // must then succeed on the new server, in a new session.
-  let again: Awaited<ReturnType<Client['callTool']>> | undefined;
   const failures: string[] = [];
-  for (let i = 0; i < 1000 && !again; i++) {
-    again = await client.callTool({ name: 'echo', arguments: { text: 'after' } }).catch(async (e: Error) => {
-      failures.push(e.message);
-      await new Promise((r) => setTimeout(r, 20));
-      return undefined;
-    });
-  }
+  const again = await waitFor(
+    () =>
+      client.callTool({ name: 'echo', arguments: { text: 'after' } }).catch((e: Error) => {
+        failures.push(e.message);
+        return undefined;
+      }),
+    WAIT_MS,
+    'a call to succeed in the new session',
+  ).catch(() => undefined);
   assert.deepEqual(again?.content, [{ type: 'text', text: 'after' }], failures.join('\n'));
   assert.notEqual(transport.sessionId, lost);
   assert.equal(second.handler.sessionCount, 1);

@@ -2,6 +2,7 @@
 import type { JsonRpcNotification, RequestId } from '../jsonrpc/index.js';
 import type { SubscriptionFilter } from '../protocol/types/index.js';
 import type { Era } from '../protocol/versions.js';
+import type { ClientEra } from './client-era.js';
 import { EventQueue } from './event-queue.js';
 import type { ChangeEvent, SubscribeOptions } from './types.js';
 
@@ -76,11 +77,17 @@ export class Subscription implements AsyncIterable<ChangeEvent> {
 
   /** @internal */
   constructor(
-    readonly era: Era,
+    /** @internal the connection's era strategy */
+    readonly strategy: ClientEra,
     readonly requested: SubscriptionFilter,
     private readonly hub: { release(sub: Subscription): Promise<void> },
   ) {
     this.queue = new EventQueue(() => this.close());
+  }
+
+  /** The era of the connection the subscription lives on. */
+  get era(): Era {
+    return this.strategy.name;
   }
 
   get closed(): boolean {

@@ -10,6 +10,7 @@ import type { JsonRpcNotification, Params, RequestId } from '../jsonrpc/index.js
 import { MetaKey } from '../protocol/meta-keys.js';
 import type { SubscriptionFilter } from '../protocol/types/index.js';
 import type { Session } from '../session/session.js';
+import type { ClientEra } from './client-era.js';
 import { Subscription, eventOf, filterOf, wants } from './subscription.js';
 import type { TransportTap } from './transport-tap.js';
 import type { ResubscribeOptions, SubscribeOptions } from './types.js';
@@ -29,6 +30,8 @@ export interface SubscriptionHost {
   readonly tap: TransportTap;
   readonly timeoutMs: number;
   readonly resubscribe: Required<ResubscribeOptions>;
+  /** The connection's era strategy (chosen before anything subscribes). */
+  era(): ClientEra;
   /** Adds per-request `_meta` (the modern log level). */
   withMeta(params: Params): Params;
 }
@@ -49,10 +52,9 @@ export class SubscriptionHub {
 
   async subscribe(options: SubscribeOptions): Promise<Subscription> {
     if (this.shutdown) throw new LocalError('ConnectionClosed', 'The client is closed');
-    const session = this.host.session;
     const filter = filterOf(options);
-    const sub = new Subscription(session.era ?? 'legacy', filter, this);
-    if (sub.era === 'modern') {
+    const sub = new Subscription(this.host.era(), filter, this);
+    if (sub.strategy.subscribesByListen) {
       this.live.add(sub);
       try {
         await this.listen(sub, options.signal, options.timeoutMs ?? this.host.timeoutMs);
@@ -259,7 +261,7 @@ export class SubscriptionHub {
     const event = eventOf(n);
     if (!event) return;
     for (const sub of this.live)
-      if (sub.era === 'legacy' && wants(sub.requested, event)) sub.queue.push(event);
+      if (!sub.strategy.subscribesByListen && wants(sub.requested, event)) sub.queue.push(event);
   }
 
   /** Called by `Subscription.close()`. */
@@ -270,7 +272,7 @@ export class SubscriptionHub {
     }
     this.forget(sub);
     sub.queue.end();
-    if (sub.era === 'modern') {
+    if (sub.strategy.subscribesByListen) {
       // Aborting the request makes the session send notifications/cancelled for it.
       sub.controller?.abort();
       return;

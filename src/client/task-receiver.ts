@@ -12,6 +12,7 @@
 import { ErrorCode, LocalError, WireError } from '../jsonrpc/index.js';
 import type { Params } from '../jsonrpc/index.js';
 import type { RequestContext, Session } from '../session/index.js';
+import { clientEraOf } from './client-era.js';
 import type { HandlerSet } from './handlers.js';
 
 /** Limits of the tasks a client runs for its server. */
@@ -116,7 +117,9 @@ export class ClientTaskReceiver {
   ): Promise<Record<string, unknown>> {
     const ctx = { signal: rc.signal, era: rc.era, protocolVersion: rc.protocolVersion };
     const task = params.task;
-    if (task === undefined || rc.era !== 'legacy') return this.handlers.answer(method, params, ctx);
+    // Only 2025-11-25 task-augments requests; elsewhere `params.task` means nothing.
+    if (task === undefined || !clientEraOf(rc.era).tasksByAugmentation)
+      return this.handlers.answer(method, params, ctx);
     if (!isObject(task)) throw WireError.invalidParams('params.task must be an object');
     if (task.ttl !== undefined && task.ttl !== null && typeof task.ttl !== 'number') {
       throw WireError.invalidParams('params.task.ttl must be a number of milliseconds');

@@ -9,8 +9,8 @@ import { LocalError, WireError } from '../jsonrpc/index.js';
 import type { Params } from '../jsonrpc/index.js';
 import { MetaKey } from '../protocol/meta-keys.js';
 import type { CallToolRequestParams, CallToolResult } from '../protocol/types/index.js';
-import type { Era } from '../protocol/versions.js';
 import type { RequestOptions } from '../session/options.js';
+import type { ClientEra } from './client-era.js';
 import type { InputAnswerer } from './mrtr.js';
 
 import { TASKS_EXTENSION } from '../protocol/extension-ids.js';
@@ -43,7 +43,8 @@ export interface TaskWaitOptions {
 
 /** What the task client needs from the client that owns it. */
 export interface TaskClientHost {
-  era(): Era | undefined;
+  /** The connection's era strategy; throws `NotConnected` before one is chosen. */
+  era(): ClientEra;
   /** Sends one request (with the per-request tasks extension in the modern era). */
   request(method: string, params: Params, options?: RequestOptions): Promise<Record<string, unknown>>;
   readonly answerer: InputAnswerer;
@@ -162,15 +163,16 @@ export class TaskClient {
     options?: RequestOptions & { ttlMs?: number },
   ): Promise<TaskHandle> {
     const p: Params = { ...(params as unknown as Params) };
-    if (this.host.era() === 'legacy') p.task = options?.ttlMs !== undefined ? { ttl: options.ttlMs } : {};
+    if (this.host.era().tasksByAugmentation)
+      p.task = options?.ttlMs !== undefined ? { ttl: options.ttlMs } : {};
     const result = await this.host.request('tools/call', p, options);
     return this.handleFor(result);
   }
 
   /** The handle for a `tools/call` answer: a task, or an immediate result. */
   handleFor(result: Record<string, unknown>): TaskHandle {
-    if (this.host.era() === 'legacy' && isObject(result.task))
-      return new TaskHandle(this, readTask(result.task));
+    const task = this.host.era().taskOf(result);
+    if (task !== undefined) return new TaskHandle(this, readTask(task));
     if (result.resultType === 'task') return new TaskHandle(this, readTask(result));
     const now = new Date().toISOString();
     const info: TaskInfo = {
@@ -185,7 +187,7 @@ export class TaskClient {
 
   /** Whether a `tools/call` answer is a task rather than a result. */
   isTask(result: Record<string, unknown>): boolean {
-    return this.host.era() === 'legacy' ? isObject(result.task) : result.resultType === 'task';
+    return this.host.era().taskOf(result) !== undefined;
   }
 
   /** A handle for a task created earlier, maybe by another process (same owner). */
@@ -200,7 +202,7 @@ export class TaskClient {
 
   /** One page of this client's tasks (2025-11-25 only; the extension has no listing). */
   async list(cursor?: string, options?: RequestOptions): Promise<{ tasks: TaskInfo[]; nextCursor?: string }> {
-    if (this.host.era() !== 'legacy') {
+    if (!this.host.era().listsTasks) {
       throw new LocalError(
         'CapabilityNotSupported',
         'The tasks extension has no tasks/list; keep the task ids you need',
@@ -266,7 +268,8 @@ export class TaskClient {
     let interval = Math.min(Math.max(first.pollIntervalMs ?? DEFAULT_POLL_MS, MIN_POLL_MS), ceiling);
     let last = '';
     // A fresh CreateTaskResult is as good as a poll (2025-11-25); the extension needs tasks/get for the outcome.
-    let polled = first.createdAt !== '' && this.host.era() === 'legacy';
+    const blocking = this.host.era().taskResultBlocks;
+    let polled = first.createdAt !== '' && blocking;
     for (;;) {
       if (signal.aborted) throw signal.reason as Error;
       let raw: Record<string, unknown> | undefined;
@@ -283,7 +286,7 @@ export class TaskClient {
       } else {
         interval = Math.min(interval * 1.5, ceiling);
       }
-      if (this.host.era() === 'legacy') {
+      if (blocking) {
         if (info.status === 'cancelled')
           throw new LocalError('Cancelled', `Task ${info.taskId} was cancelled`);
         // tasks/result blocks until the end, so the result arrives the moment there is one;
@@ -379,7 +382,7 @@ export class TaskClient {
     const requests = isObject(raw.inputRequests) ? raw.inputRequests : {};
     const fresh = Object.entries(requests).filter(([key]) => !answered.has(key));
     if (fresh.length === 0) return;
-    const ctx = { signal, era: 'modern' as const, protocolVersion: this.host.protocolVersion() };
+    const ctx = { signal, era: this.host.era().name, protocolVersion: this.host.protocolVersion() };
     const answers = await Promise.all(
       fresh.map(async ([key, q]) => {
         if (!isObject(q) || typeof q.method !== 'string') {

@@ -13,7 +13,7 @@ import { createMemoryPair } from '../transports/memory/index.js';
 import { openClient } from '../test-support/mcp-harness.js';
 import type { Obj, TestClient } from '../test-support/mcp-harness.js';
 import { WATCHED_RESOURCE_URI, createEverythingServer } from './everything-server.js';
-import { delay, waitFor } from '../test-support/waiting.js';
+import { settle, waitFor } from '../test-support/waiting.js';
 
 const MODERN = '2026-07-28';
 const LEGACY = '2025-11-25';
@@ -48,6 +48,12 @@ afterEach(async () => {
 const isCancelled = (e: unknown) => e instanceof LocalError && e.code === 'Cancelled';
 const params = (m: Obj | undefined) => (m?.params ?? {}) as Obj;
 const meta = (m: Obj | undefined) => (params(m)._meta ?? {}) as Obj;
+
+/**
+ * A round trip over the one ordered memory connection: everything the server sent before its
+ * answer has arrived once this resolves. (`tools/list` exists in both eras; `ping` does not.)
+ */
+const barrier = (client: TestClient): Promise<Obj> => client.request('tools/list');
 
 describe('logging', () => {
   test('legacy: logging/setLevel info lets three info messages through, ~50 ms apart', async () => {
@@ -152,8 +158,9 @@ for (const revision of [LEGACY, MODERN]) {
       const id = client.tap.requestsFrom('client', 'tools/call').at(-1)?.id;
       const cancel = client.tap.notifications('notifications/cancelled', 'client');
       assert.deepEqual(params(cancel[0]), { requestId: id, reason: 'changed my mind' });
+      // The handler has ended (its pause rejects on abort), so it can send nothing more.
       await waitFor(() => serverSession.inboundCount === 0);
-      await delay(STEP_MS * 4);
+      await barrier(client);
       assert.deepEqual(client.tap.responses(id), [], 'a cancelled request gets no response');
       assert.equal(client.tap.notifications('notifications/progress').length, 2, 'counting stopped');
     });
@@ -175,7 +182,8 @@ describe('cancellation while the server waits for the client, legacy', () => {
     assert.equal(params(cancelled).requestId, asked.id);
     await waitFor(() => serverSession.inboundCount === 0 && serverSession.pendingCount === 0);
     answer(); // the late answer is ignored
-    await delay(20);
+    await settle(); // the script's answer goes out...
+    await barrier(client); // ...and the server has handled it by the time this comes back
     const callId = client.tap.requestsFrom('client', 'tools/call')[0]?.id;
     assert.deepEqual(client.tap.responses(callId), []);
   });
@@ -197,7 +205,7 @@ describe('subscriptions and list changes, legacy', () => {
     assert.match(String((read.contents as Obj[])[0]?.text), /revision 1$/);
     assert.deepEqual(await client.request('resources/unsubscribe', { uri: WATCHED_RESOURCE_URI }), {});
     server.resourceUpdated(WATCHED_RESOURCE_URI);
-    await delay(20);
+    await barrier(client);
     assert.equal(updates().length, 2);
   });
 
@@ -258,11 +266,25 @@ describe('subscriptions and list changes, modern', () => {
       reason: 'done listening',
     });
     await waitFor(() => serverSession.inboundCount === 0);
+    // A second stream as the barrier: the same changes reach it, so once they have, anything
+    // the ended stream would have got has arrived too.
+    const ac2 = new AbortController();
+    const second = client.session.request(
+      'subscriptions/listen',
+      { notifications: { resourceSubscriptions: [WATCHED_RESOURCE_URI], toolsListChanged: true } },
+      { signal: ac2.signal },
+    );
+    await waitFor(() => client.tap.notifications('notifications/subscriptions/acknowledged').length === 2);
+    const secondId = client.tap.requestsFrom('client', 'subscriptions/listen')[1]?.id;
+    const onSecond = () =>
+      client.tap.notifications().filter((n) => meta(n)[MetaKey.SubscriptionId] === secondId);
     server.resourceUpdated(WATCHED_RESOURCE_URI);
     reg.remove();
-    await delay(20);
+    await waitFor(() => onSecond().length === 3, undefined, 'the changes on the second stream');
     assert.equal(tagged().length, 3, 'nothing after the stream ended');
     assert.deepEqual(client.tap.responses(listenId), [], 'a cancelled listen gets no response');
+    ac2.abort('done');
+    await assert.rejects(second, isCancelled);
   });
 
   test('without a listen stream, a modern connection receives no change notifications', async () => {
@@ -270,8 +292,21 @@ describe('subscriptions and list changes, modern', () => {
     server.resourceUpdated(WATCHED_RESOURCE_URI);
     server.tool({ name: 'late_tool', input: { type: 'object' } }, () => 'x');
     await client.callTool('touch_watched_resource');
-    await delay(20);
-    assert.deepEqual(client.tap.notifications(), []);
+    // The barrier: a listen stream opened now gets the next change; anything sent without
+    // one before that has arrived by then.
+    const ac = new AbortController();
+    const listen = client.session.request(
+      'subscriptions/listen',
+      { notifications: { resourceSubscriptions: [WATCHED_RESOURCE_URI] } },
+      { signal: ac.signal },
+    );
+    await waitFor(() => client.tap.notifications('notifications/subscriptions/acknowledged').length === 1);
+    server.resourceUpdated(WATCHED_RESOURCE_URI);
+    await waitFor(() => client.tap.notifications('notifications/resources/updated').length === 1);
+    const untagged = client.tap.notifications().filter((n) => meta(n)[MetaKey.SubscriptionId] === undefined);
+    assert.deepEqual(untagged, []);
+    ac.abort('done');
+    await assert.rejects(listen, isCancelled);
   });
 
   test('server.close() ends a listen stream gracefully with its result', async () => {

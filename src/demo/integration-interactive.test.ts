@@ -16,7 +16,7 @@ import {
 } from '../test-support/integration.js';
 import type { Scenario, ScenarioContext } from '../test-support/integration.js';
 import { DEMO_TOOL_NAMES, ROOTS, TOOL_CASES } from '../test-support/demo-cases.js';
-import { WAIT_MS, delay, waitFor, within } from '../test-support/waiting.js';
+import { WAIT_MS, waitFor, within } from '../test-support/waiting.js';
 
 const WATCHED = 'test://watched-resource';
 
@@ -174,8 +174,8 @@ const scenarios: Scenario[] = [
         assert.equal(cancelledIds(tap).includes(listen.id), !cancelsByClosingStream(ctx));
       }
       await client.callTool({ name: 'touch_watched_resource', arguments: {} });
+      // The echo is the barrier: an update sent before its answer would have arrived.
       await client.callTool({ name: 'echo', arguments: { text: 'sync' } });
-      await delay(20);
       assert.equal(updates(), before, 'no update once closed');
     },
   },

@@ -135,7 +135,9 @@ const scenarios: Scenario[] = [
         tap.notifications('notifications/progress').filter((n) => (n.params as Obj).progressToken === token)
           .length;
       // Notes already in the pipe when the cancel left may still arrive (a loaded machine
-      // holds several); after they drain, nothing more may come.
+      // holds several); after they drain, nothing more may come. Time is the subject here:
+      // proving that a periodic sender stopped takes several of its periods, and over HTTP the
+      // call's own stream is not ordered with any barrier request.
       await delay(Math.max(STEP_MS * 4, 200));
       const settled = progressed();
       await delay(Math.max(STEP_MS * 8, 300));
@@ -159,7 +161,9 @@ const scenarios: Scenario[] = [
       assert.ok(Date.now() - started < 2000);
       const { id } = lastCall(tap);
       assert.equal(cancelledIds(tap).includes(id), !cancelsByClosingStream(ctx));
-      await delay(STEP_MS * 3);
+      // A barrier instead of a sleep: on the ordered transports anything sent before its
+      // answer has arrived (the server was told to stop, so no answer to the call may come).
+      assert.equal(firstText(await client.callTool({ name: 'echo', arguments: { text: 'after' } })), 'after');
       assert.deepEqual(tap.responses(id), []);
     },
   },

@@ -160,7 +160,8 @@ describe('StdioClientTransport failures', () => {
     const closed = (e: unknown) => e instanceof LocalError && e.code === 'ConnectionClosed';
     await assert.rejects(long, closed);
     await assert.rejects(other, closed);
-    assert.ok(Date.now() - killedAt < 1000, 'rejected at once, not after a timeout');
+    // Far below the 60 s request timeout, yet safe on a loaded machine.
+    assert.ok(Date.now() - killedAt < 5000, 'rejected at once, not after a timeout');
     assert.equal(client.session.isOpen, false);
   });
 });

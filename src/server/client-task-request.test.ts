@@ -40,10 +40,17 @@ async function setup(declareTasks: boolean) {
   const store = new SdkTaskStore();
   // Counts the server's tasks/get polls, which the SDK client serves from its store.
   const polls = { count: 0 };
+  /** Stores the client task's answer; set while one waits for the server's first poll. */
+  let answerLater: (() => void) | undefined;
   const getTask = store.getTask.bind(store);
-  store.getTask = (...a: Parameters<typeof getTask>) => {
+  store.getTask = async (...a: Parameters<typeof getTask>) => {
     polls.count++;
-    return getTask(...a);
+    const task = await getTask(...a);
+    // The answer comes after the server polled once, as a person's would: it has to poll again.
+    const answer = answerLater;
+    answerLater = undefined;
+    answer?.();
+    return task;
   };
   const client = new SdkClient(
     { name: 'sdk-v1-receiver', version: '1.0.0' },
@@ -61,8 +68,7 @@ async function setup(declareTasks: boolean) {
     const result = { action: 'accept' as const, content: { ok: true } };
     if (request.params.task && extra.taskStore) {
       const task = await extra.taskStore.createTask({ ttl: extra.taskRequestedTtl ?? null });
-      // The answer comes later, as a person's would: the server has to poll for it.
-      setTimeout(() => void extra.taskStore!.storeTaskResult(task.taskId, 'completed', result), 200);
+      answerLater = () => void extra.taskStore!.storeTaskResult(task.taskId, 'completed', result);
       return { task };
     }
     return result;

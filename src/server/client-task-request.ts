@@ -10,6 +10,7 @@ import { LocalError } from '../jsonrpc/index.js';
 import type { Params } from '../jsonrpc/index.js';
 import { hasCapability } from '../protocol/methods.js';
 import type { RequestContext } from '../session/index.js';
+import { serverEraOf } from './server-era.js';
 
 /** The `tasks.requests` capability path a client declares for each augmentable method. */
 const CAPABILITY: Readonly<Record<string, string>> = {
@@ -29,7 +30,11 @@ function isObject(v: unknown): v is Record<string, unknown> {
 /** Whether the client at the other end of this request takes `method` as a task. */
 export function clientTakesTask(rc: RequestContext, method: string): boolean {
   const path = CAPABILITY[method];
-  return rc.era === 'legacy' && path !== undefined && hasCapability(rc.peerCapabilities, path);
+  return (
+    serverEraOf(rc.era).clientTasksByAugmentation &&
+    path !== undefined &&
+    hasCapability(rc.peerCapabilities, path)
+  );
 }
 
 /** Waits `ms`, or rejects when `signal` fires first. */

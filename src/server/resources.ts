@@ -1,8 +1,9 @@
-import { ErrorCode, WireError } from '../jsonrpc/index.js';
+import { WireError } from '../jsonrpc/index.js';
 import type { Resource, ResourceTemplate, ReadResourceResult } from '../protocol/types/resources.js';
 import type { TextResourceContents, BlobResourceContents } from '../protocol/types/content.js';
 import type { Icon, Annotations } from '../protocol/types/base.js';
 import type { Era } from '../protocol/versions.js';
+import { serverEraOf } from './server-era.js';
 import { UriTemplate } from './uri-template.js';
 import type { ServerContext } from './server-context.js';
 
@@ -87,7 +88,7 @@ export function buildTemplate(def: ResourceTemplateDefinition, read: TemplateRea
 /** The era's resource-not-found error: -32002 in the legacy era, -32602 in 2026-07-28. */
 export function resourceNotFound(uri: string, era: Era): WireError {
   return new WireError(
-    era === 'legacy' ? ErrorCode.ResourceNotFound : ErrorCode.InvalidParams,
+    serverEraOf(era).resourceNotFoundCode,
     `Resource not found: ${uri.length > 200 ? uri.slice(0, 200) + '…' : uri}`,
     { uri },
   );

@@ -34,6 +34,7 @@ import type {
 import { ServerContext } from './server-context.js';
 import type { TaskOptions, TaskRuntime } from './task-runtime.js';
 import type { TaskStore } from './task-store.js';
+import { serverEraOf } from './server-era.js';
 import { TASK_METHODS, taskSupportOf, tasksCapabilities } from './task-wire.js';
 import { buildTool, callTool } from './tools.js';
 import type { ToolDefinition, ToolEntry, ToolHandler } from './tools.js';
@@ -432,7 +433,7 @@ export class McpServer {
     inner: (ctx: ServerContext) => unknown,
   ): Promise<unknown> {
     let mrtr: MrtrState | undefined;
-    if (rc.era === 'modern' && isMrtrMethod(rc.method)) {
+    if (serverEraOf(rc.era).replaysInput && isMrtrMethod(rc.method)) {
       const restored = restoreState(this.codec, rc.method, params, rc.authInfo);
       mrtr = restored instanceof Promise ? await restored : restored;
     }

@@ -7,6 +7,7 @@ import { ErrorCode, WireError } from '../jsonrpc/index.js';
 import type { Params } from '../jsonrpc/index.js';
 import type { McpServer } from './server.js';
 import type { ServerContext } from './server-context.js';
+import { serverEraOf } from './server-era.js';
 
 export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
 /** The mimeType of a directory resource. */
@@ -143,7 +144,7 @@ function uriParam(params: Params): string {
 
 /** Adds the caching fields the 2026-07-28 era expects on these results (SEP-2549). */
 function listResult(result: Record<string, unknown>, ctx: ServerContext): Record<string, unknown> {
-  return ctx.era === 'modern' ? { ...result, ttlMs: 0, cacheScope: 'private' } : result;
+  return serverEraOf(ctx.era).withCacheHints(result);
 }
 
 /**

@@ -196,6 +196,7 @@ export function createTestServer(options: TestServerOptions = {}): TestServer {
       case 'progress': {
         const steps = Number(args.steps ?? 3);
         for (let i = 1; i <= steps; i++) {
+          // Pacing, the subject: a slow tool (tests that race it against a timeout mock the clock).
           await delay(Number(args.stepMs ?? 5));
           ctx.progress(i, steps, `step ${i}`);
         }

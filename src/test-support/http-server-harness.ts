@@ -12,7 +12,7 @@ import type { McpServer } from '../server/index.js';
 import { assertWireMessage } from './wire-schema.js';
 import { serve } from '../transports/http-server/node-adapter.js';
 import type { RunningServer, ServeOptions } from '../transports/http-server/node-adapter.js';
-import { WAIT_MS, delay } from './waiting.js';
+import { WAIT_MS } from './waiting.js';
 
 export type Obj = Record<string, unknown>;
 
@@ -135,6 +135,8 @@ export class SseReader {
   comments = 0;
   ended = false;
   readonly done: Promise<void>;
+  /** Waiters woken by the next chunk or the end of the stream. */
+  private readonly wakers = new Set<() => void>();
 
   constructor(body: ReadableStream<Uint8Array>) {
     this.done = this.pump(body);
@@ -151,12 +153,19 @@ export class SseReader {
           this.parse(buffer.slice(0, cut));
           buffer = buffer.slice(cut + 2);
         }
+        this.wake();
       }
     } catch {
       // Aborted by the test, or cut by the server: either way the stream is over.
     } finally {
       this.ended = true;
+      this.wake();
     }
+  }
+
+  private wake(): void {
+    for (const wake of this.wakers) wake();
+    this.wakers.clear();
   }
 
   private parse(block: string): void {
@@ -189,17 +198,29 @@ export class SseReader {
 
   /** Waits for the first message matching `match`; fails when the stream ends without one. */
   async next(match: (m: Obj) => boolean, timeoutMs = WAIT_MS): Promise<Obj> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const found = this.messages().find(match);
-      if (found) return found;
-      if (this.ended || Date.now() > deadline) {
-        const why = this.ended ? 'the stream ended' : `${timeoutMs} ms passed`;
-        throw new Error(
-          `No matching SSE message: ${why}; seen ${JSON.stringify(this.messages()).slice(0, 500)}`,
-        );
+    let late = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const limit = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        late = true;
+        resolve();
+      }, timeoutMs);
+    });
+    try {
+      for (;;) {
+        const found = this.messages().find(match);
+        if (found) return found;
+        if (this.ended || late) {
+          const why = this.ended ? 'the stream ended' : `${timeoutMs} ms passed`;
+          throw new Error(
+            `No matching SSE message: ${why}; seen ${JSON.stringify(this.messages()).slice(0, 500)}`,
+          );
+        }
+        // Woken by the next chunk, the end of the stream or the limit: no polling.
+        await Promise.race([new Promise<void>((wake) => this.wakers.add(wake)), limit]);
       }
-      await delay(5);
+    } finally {
+      clearTimeout(timer);
     }
   }
 

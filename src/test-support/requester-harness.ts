@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { LocalError } from '../jsonrpc/index.js';
 import { Cancel } from '../transports/http-client/requester.js';
 import type { HttpReply, HttpRequest, HttpRequester } from '../transports/http-client/requester.js';
-import { waitFor } from './waiting.js';
+import { WAIT_MS, settle, waitFor } from './waiting.js';
 
 /** Every test fails rather than hangs if a promise never settles (generous: TLS setup is slow under load). */
 export const limit = { timeout: 30_000 };
@@ -31,6 +31,11 @@ export interface Hit {
   socket: number;
   /** Its place among the requests on that connection (1 for the first). */
   nth: number;
+  /**
+   * Set once the whole response was handed to the socket, or the connection closed: on
+   * loopback the bytes are then with the client, whose next event-loop turns read them.
+   */
+  sent: boolean;
 }
 
 export type Handler = (req: IncomingMessage, res: ServerResponse, hit: Hit) => void | Promise<void>;
@@ -62,7 +67,11 @@ export async function serve(handler: Handler, tls?: { key: string; cert: string 
         body: Buffer.concat(chunks).toString('utf8'),
         socket: conn.id,
         nth: ++conn.count,
+        sent: false,
       };
+      const sent = (): void => void (hit.sent = true);
+      res.on('finish', sent);
+      res.on('close', sent);
       hits.push(hit);
       Promise.resolve(handler(req, res, hit)).catch((e: unknown) => {
         if (!res.headersSent) res.writeHead(500);
@@ -84,6 +93,15 @@ export async function serve(handler: Handler, tls?: { key: string; cert: string 
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * Waits until the response to the latest request was all sent (or cut) and the client has had
+ * event-loop turns to take it in: a body that "arrived before the read", without a sleep.
+ */
+export async function lastResponseSent(server: Served): Promise<void> {
+  await waitFor(() => server.hits.at(-1)?.sent, WAIT_MS, 'the response to be sent');
+  await settle();
 }
 
 /** {@link serve}, closed when the test `t` ends. */

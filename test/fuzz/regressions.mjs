@@ -7,6 +7,8 @@ import { AuthError } from '../../dist/auth/errors.js';
 import { discover } from '../../dist/auth/client/discovery.js';
 import { GuardedFetch } from '../../dist/auth/client/guarded-fetch.js';
 import { requireS256 } from '../../dist/auth/client/authorization-code.js';
+import { createFetchHandler } from '../../dist/transports/http-server/fetch-adapter.js';
+import { createEverythingServer } from '../../dist/demo/everything-server.js';
 
 /** A fetch serving fixed JSON documents by URL, 404 elsewhere. */
 const site = (routes) =>
@@ -25,6 +27,44 @@ const AS = {
 };
 
 export const regressions = [
+  {
+    name: 'a modern notification POST (params with the 2026-07-28 _meta) is answered 202, not left hanging',
+    check: async () => {
+      // Found by the coverage-guided loop (guided.mjs, http-handler): it was dispatched as a
+      // request, and its HTTP response never came.
+      const server = createEverythingServer({ stepMs: 1 });
+      const { fetch, handler } = createFetchHandler(server, {});
+      try {
+        const body = JSON.stringify({
+          jsonrpc: '2.0',
+          method: 'tools/list',
+          params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } },
+        });
+        const answer = fetch(
+          new Request('http://127.0.0.1/mcp', {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              accept: 'application/json, text/event-stream',
+              'mcp-protocol-version': '2026-07-28',
+              'mcp-method': 'tools/list',
+            },
+            body,
+          }),
+        );
+        let timer;
+        const late = new Promise(
+          (resolve) => (timer = setTimeout(() => resolve('no answer in 10 s'), 10_000)),
+        );
+        const r = await Promise.race([answer, late]);
+        clearTimeout(timer);
+        assert.equal(r?.status, 202, String(r));
+      } finally {
+        await handler.close();
+        await server.close();
+      }
+    },
+  },
   {
     name: 'deep JSON (100,000 levels) is an error answer, not a crash',
     check: () => {

@@ -2,6 +2,10 @@
 // Runs every fuzz target for a time budget: `node test/fuzz/run.mjs --seconds 600` (the
 // long run, `npm run fuzz`) or `--seconds 2` (the short run in `npm test`). Optional
 // `--target NAME`. Prints runs per target; exits 1 with the counterexample on a failure.
+// Then the coverage-guided loop (guided.mjs) runs its targets for the same time each
+// (`--no-guided` skips it).
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { closeTargets, targets } from './targets.mjs';
 import { regressions } from './regressions.mjs';
@@ -46,4 +50,12 @@ for (const t of targets) {
   }
 }
 await closeTargets();
+
+// The coverage-guided loop (guided.mjs) for its targets, in a process of its own: its
+// coverage must start before the modules load, and would slow the runs above.
+if (!process.argv.includes('--no-guided')) {
+  const guided = fileURLToPath(new URL('./guided.mjs', import.meta.url));
+  const args = ['--seconds', String(seconds), ...(only ? ['--target', only] : [])];
+  if (spawnSync(process.execPath, [guided, ...args], { stdio: 'inherit' }).status !== 0) failed = true;
+}
 process.exit(failed ? 1 : 0);

@@ -80,11 +80,18 @@ describe('createAuthRequester', () => {
   });
 
   test('aborting while the authorization flow runs rejects with the reason at once', async () => {
-    const s = source(() => new Promise(() => undefined)); // a user who never comes back
+    let flowStarted!: () => void;
+    const running = new Promise<void>((resolve) => (flowStarted = resolve));
+    // A user who never comes back.
+    const s = source(() => {
+      flowStarted();
+      return new Promise(() => undefined);
+    });
     const wrapped = createAuthRequester(s, () => Promise.resolve(reply(401)));
     const cancel = new Cancel();
     const pending = wrapped(request(undefined, cancel));
-    setTimeout(() => cancel.abort(new Error('gave up')), 10);
+    await running;
+    cancel.abort(new Error('gave up'));
     await assert.rejects(pending, /gave up/);
   });
 });

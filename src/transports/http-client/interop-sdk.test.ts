@@ -32,6 +32,8 @@ function sdkServer(): McpServer {
   });
   mcp.registerTool('resumable', {}, async (extra) => {
     extra.closeSSEStream?.();
+    // Pacing of the scripted server, the subject: the answer comes after its stream closed, so
+    // it must travel on the resumed GET (the SDK stores it if the client is not back yet).
     await delay(150);
     return { content: [{ type: 'text', text: `resumed:${extra.closeSSEStream ? 'yes' : 'no'}` }] };
   });

@@ -23,7 +23,7 @@ describe('nodeRequester', () => {
     const server = await served(t, async (_req, res) => {
       res.writeHead(200, { 'content-length': '4' });
       await write(res, 'ab');
-      await delay(20);
+      await delay(20); // pacing, the subject: the body is still arriving when it is discarded
       res.end('cd');
     });
     const agent = new http.Agent({ keepAlive: true });

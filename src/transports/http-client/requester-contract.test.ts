@@ -19,6 +19,7 @@ import {
   discardKeepsSocket,
   isAbort,
   isTooLarge,
+  lastResponseSent,
   latch,
   limit,
   pooled,
@@ -29,7 +30,7 @@ import {
   write,
 } from '../../test-support/requester-harness.js';
 import { undiciRequester } from './undici-requester.js';
-import { WAIT_MS, delay, turn, waitFor } from '../../test-support/waiting.js';
+import { WAIT_MS, delay, settle, turn, waitFor } from '../../test-support/waiting.js';
 
 /** A requester on a keep-alive pool of its own. */
 interface Made {
@@ -123,6 +124,7 @@ for (const { name, make, plain, code } of subjects) {
           });
           res.setHeader('x-a', ['1', '2']);
           res.writeHead(201, 'Made Here', { 'content-type': 'application/json' });
+          // Pacing, the subject: the body comes in several chunks, not one write.
           await write(res, json.slice(0, 10));
           await delay(20);
           await write(res, json.slice(10, 20));
@@ -159,7 +161,7 @@ for (const { name, make, plain, code } of subjects) {
           if (hit.path === '/small') return void res.end('small');
           res.writeHead(200, { 'content-length': '1000' });
           await write(res, 'x'.repeat(500));
-          await delay(10);
+          await delay(10); // pacing, the subject: bytes() is waiting for the rest
           res.end('x'.repeat(500));
         });
         const { requester } = made(t);
@@ -168,7 +170,7 @@ for (const { name, make, plain, code } of subjects) {
         await assert.rejects(big.bytes(999), isTooLarge);
         // ...and in a body that arrived before bytes() was called.
         const early = await requester(request(server.url, '/big'));
-        await delay(50);
+        await lastResponseSent(server);
         await assert.rejects(early.bytes(999), isTooLarge);
         const exact = await requester(request(server.url, '/big'));
         assert.equal((await exact.bytes(1000)).length, 1000);
@@ -191,6 +193,7 @@ for (const { name, make, plain, code } of subjects) {
           // waited for the end of the body would never get it.
           await first.promise;
           const euro = Buffer.from('€', 'utf8');
+          // Pacing, the subject: a character split across two chunks that arrive apart.
           await write(res, Buffer.concat([Buffer.from('data: 5'), euro.subarray(0, 1)]));
           await delay(20);
           await write(res, Buffer.concat([euro.subarray(1), Buffer.from('\n\n')]));
@@ -247,10 +250,10 @@ for (const { name, make, plain, code } of subjects) {
       });
       const { requester } = made(t);
       const r1 = await requester(request(server.url, '/length'));
-      await delay(50);
+      await lastResponseSent(server);
       assert.equal(await text(r1), 'whole €');
       const r2 = await requester(request(server.url, '/chunked'));
-      await delay(50);
+      await lastResponseSent(server);
       assert.equal(r2.header('transfer-encoding'), 'chunked');
       const texts: string[] = [];
       await r2.read((t) => void texts.push(t));
@@ -277,7 +280,7 @@ for (const { name, make, plain, code } of subjects) {
       const c2 = new Cancel();
       const r2 = await requester({ ...request(server.url, '/stream'), cancel: c2 });
       const reading = r2.bytes(1 << 20);
-      await delay(20);
+      await settle(); // the read is under way
       c2.abort();
       await assert.rejects(reading, isAbort(c2));
 
@@ -334,7 +337,8 @@ for (const { name, make, plain, code } of subjects) {
           if (hit.path === '/chunked') res.writeHead(200, { 'content-type': 'text/plain' });
           else res.writeHead(200, { 'content-length': '100' });
           await write(res, 'x'.repeat(10));
-          await delay(hit.path === '/late' ? 0 : 30);
+          // Pacing, the subject: the cut comes while bytes() waits for the rest.
+          if (hit.path !== '/late') await delay(30);
           res.socket?.destroy();
         });
         const { requester } = made(t);
@@ -347,7 +351,7 @@ for (const { name, make, plain, code } of subjects) {
         await assert.rejects(r2.bytes(1000), Error);
         // Cut before bytes() was called.
         const r3 = await requester(request(server.url, '/late'));
-        await delay(50);
+        await lastResponseSent(server);
         await assert.rejects(r3.bytes(1000), Error);
         // read() gets what came, then the failure.
         const r4 = await requester(request(server.url, '/length'));

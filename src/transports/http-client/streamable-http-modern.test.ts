@@ -12,7 +12,7 @@ import {
   startServer,
 } from '../../test-support/http-scripted-server.js';
 import type { Seen, ScriptedHttpServer } from '../../test-support/http-scripted-server.js';
-import { WAIT_MS, waitFor } from '../../test-support/waiting.js';
+import { WAIT_MS, settle, waitFor } from '../../test-support/waiting.js';
 
 for (const { name: binding, StreamableHttpClientTransport } of bindings) {
   describe(`on ${binding}`, () => {
@@ -169,7 +169,7 @@ for (const { name: binding, StreamableHttpClientTransport } of bindings) {
         await waitFor(() =>
           server.of('tools/call').some((s) => (s.json?.params as { name: string }).name === 'hang'),
         );
-        await new Promise((r) => setTimeout(r, 20));
+        await settle(); // the SSE head has reached the client
         ac.abort('user gave up');
         await assert.rejects(call, (e: unknown) => e instanceof LocalError && e.code === 'Cancelled');
         await waitFor(() => closedEarly.length === 1, WAIT_MS, 'the server to see the stream close');

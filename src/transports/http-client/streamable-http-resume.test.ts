@@ -66,6 +66,7 @@ for (const { name: binding, StreamableHttpClientTransport } of bindings) {
           pendingId = s.json?.id;
           openSse(res, { 'mcp-session-id': SID });
           sseEvent(res, { id: `event-${++counter}`, retry: 500, data: '' });
+          // Pacing of the scripted server, the subject: the stream closes after its priming event.
           setTimeout(() => {
             state.closedAt = performance.now();
             res.end();
@@ -83,17 +84,17 @@ for (const { name: binding, StreamableHttpClientTransport } of bindings) {
         const { handle, state } = sseRetryServer();
         const server = await startServer((req, res, s) => handle(req, res, s), '/');
         try {
-          const transport = new StreamableHttpClientTransport({ url: server.url });
+          // The default wait is far from the server's 500 ms, so a loose upper bound (safe on a
+          // loaded machine) still tells which of the two the client used.
+          const transport = new StreamableHttpClientTransport({ url: server.url, defaultRetryMs: 30_000 });
           const session = newSession();
           await session.connect(transport);
           await session.initialize();
           assert.equal(transport.protocolVersion, '2025-03-26');
-          const started = performance.now();
           const out = await session.request('tools/call', { name: 'test_reconnection', arguments: {} });
           assert.deepEqual(out.content, [{ type: 'text', text: 'resumed' }]);
           const delay = state.resumedAt - state.closedAt;
-          assert.ok(delay >= 450 && delay <= 700, `reconnected ${delay.toFixed(0)} ms after the close`);
-          assert.ok(performance.now() - started < 1500);
+          assert.ok(delay >= 450 && delay < 15_000, `reconnected ${delay.toFixed(0)} ms after the close`);
           assert.equal(state.lastEventIds.length, 1);
           assert.match(state.lastEventIds[0]!, /^event-\d+$/);
           const resume = server.seen.find((s) => s.headers['last-event-id'] !== undefined)!;

@@ -27,8 +27,13 @@ export interface HttpExchange {
   readonly remoteAddress?: string | undefined;
   /** Sends a complete response. */
   respond(status: number, headers: Record<string, string>, body?: string): void;
-  /** Starts a streamed response (SSE). */
-  stream(status: number, headers: Record<string, string>): ResponseStream;
+  /**
+   * Starts a streamed response (SSE). A binding that can tell the stream ended before
+   * anything was sent may send it as one complete response with `whole` as its headers:
+   * those that steer intermediaries for a live stream (no buffering, no caching) mean
+   * nothing for a body that leaves complete, with its length, in one write.
+   */
+  stream(status: number, headers: Record<string, string>, whole?: Record<string, string>): ResponseStream;
 }
 
 export type BodyResult =

@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { WATCHED_RESOURCE_URI } from '../../demo/everything-content.js';
 import { createEverythingServer } from '../../demo/everything-server.js';
+import { MemoryEventStore } from './event-store.js';
 import { createFetchHandler } from './fetch-adapter.js';
 import {
   LEGACY,
@@ -22,7 +23,7 @@ import {
   rpc,
   startEverything,
 } from '../../test-support/http-server-harness.js';
-import { WAIT_MS, delay, waitFor } from '../../test-support/waiting.js';
+import { WAIT_MS, turn, waitFor } from '../../test-support/waiting.js';
 
 const inSession = (sid: string, version = LEGACY): Record<string, string> => ({
   'mcp-session-id': sid,
@@ -60,7 +61,7 @@ describe('hostile HTTP clients', () => {
         let reopened = false;
         for (let round = 0; round < 60 && !reopened; round++) {
           for (let i = 0; i < 5000; i++) g.server.resourceUpdated(WATCHED_RESOURCE_URI);
-          await delay(10);
+          await turn(); // lets the socket writes of the burst happen
           reopened = (await postJsonGet(g.url, sid)) === 200;
         }
         assert.ok(reopened, 'the unread stream was dropped, so a new GET is accepted');
@@ -212,7 +213,15 @@ describe('hostile HTTP clients', () => {
   });
 
   test("a gone client's finished stream is kept only for the resume window", async () => {
-    const g = await startEverything({ resumeWindowMs: 300 }, 100);
+    // The store's drop is the event: the window's timer ran out and the stream was forgotten.
+    const eventStore = new MemoryEventStore();
+    const dropped: string[] = [];
+    const drop = eventStore.drop.bind(eventStore);
+    eventStore.drop = (streamId: string): void => {
+      dropped.push(streamId);
+      drop(streamId);
+    };
+    const g = await startEverything({ resumeWindowMs: 300, eventStore }, 100);
     try {
       const sid = await openLegacySession(g.url);
       const call = await openStream(g.url, {
@@ -221,8 +230,9 @@ describe('hostile HTTP clients', () => {
       });
       const priming = await waitFor(() => call.sse.events.find((e) => e.id !== undefined), WAIT_MS);
       call.abort();
-      // Wait past the answer (2 steps of 100 ms) and the resume window.
-      await delay(1200);
+      // The answer (2 steps of 100 ms) is stored for the resume window, then dropped.
+      const streamId = priming.id!.slice(0, priming.id!.lastIndexOf('.'));
+      await waitFor(() => dropped.includes(streamId), WAIT_MS, 'the stream to be dropped after the window');
       const resumed = await postJsonGet(g.url, sid, priming.id);
       assert.equal(resumed, 400, 'the stream was forgotten after the window');
     } finally {

@@ -23,7 +23,7 @@ import {
   startEverything,
 } from '../../test-support/http-server-harness.js';
 import type { Fixture } from '../../test-support/http-server-harness.js';
-import { WAIT_MS, delay, waitFor } from '../../test-support/waiting.js';
+import { WAIT_MS, settle, waitFor } from '../../test-support/waiting.js';
 
 const rejections: unknown[] = [];
 const onRejection = (e: unknown): void => void rejections.push(e);
@@ -37,7 +37,7 @@ after(async () => {
   // The server still serves after everything thrown at it.
   assert.equal((await postJson(f.url, initializeRequest())).status, 200);
   await f.close();
-  await delay(20);
+  await settle(); // a rejection already queued is reported by now
   process.off('unhandledRejection', onRejection);
   assert.deepEqual(rejections, [], 'no unhandled rejection');
 });

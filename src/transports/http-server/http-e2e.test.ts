@@ -13,7 +13,7 @@ import { bindings } from '../../test-support/http-client-bindings.js';
 import type { StreamableHttpClientTransport as HttpTransport } from '../http-client/index.js';
 import { LEGACY, MODERN, startEverything } from '../../test-support/http-server-harness.js';
 import type { Fixture, Obj } from '../../test-support/http-server-harness.js';
-import { delay } from '../../test-support/waiting.js';
+import { WAIT_MS, delay } from '../../test-support/waiting.js';
 
 for (const { name: binding, StreamableHttpClientTransport } of bindings) {
   describe(`on ${binding}`, () => {
@@ -72,7 +72,7 @@ for (const { name: binding, StreamableHttpClientTransport } of bindings) {
     async function nextChange(
       it: AsyncIterator<ChangeEvent>,
       poke: () => void | Promise<unknown>,
-      timeoutMs = 3000,
+      timeoutMs = WAIT_MS,
     ): Promise<ChangeEvent> {
       const next = it.next();
       const deadline = Date.now() + timeoutMs;
@@ -82,6 +82,7 @@ for (const { name: binding, StreamableHttpClientTransport } of bindings) {
       while (!settled) {
         if (Date.now() > deadline) throw new Error('no change event');
         await poke();
+        // Not a fixed sleep: the pace of the pokes, in a loop that ends on the change event.
         await delay(50);
       }
       assert.equal(settled.done, false);

@@ -20,7 +20,7 @@ import {
   startEverything,
 } from '../../test-support/http-server-harness.js';
 import type { Fixture, Obj } from '../../test-support/http-server-harness.js';
-import { WAIT_MS, delay, waitFor } from '../../test-support/waiting.js';
+import { WAIT_MS, waitFor } from '../../test-support/waiting.js';
 
 let f: Fixture;
 before(async () => {
@@ -115,6 +115,9 @@ describe('streams', () => {
     assert.equal(r.status, 200);
     assert.equal(r.headers['content-type'], 'text/event-stream');
     assert.equal(r.headers['mcp-session-id'], sid);
+    // Ended within its first tick: one complete response, without the live-stream hints.
+    assert.equal(r.headers['content-length'], String(Buffer.byteLength(r.body)));
+    assert.equal(r.headers['x-accel-buffering'], undefined);
     assert.match(r.body, /^id: \S+\nretry: \d+\ndata: \n\n/, 'priming event first');
     const [answer, ...rest] = sseMessages(r.body);
     assert.deepEqual(rest, []);
@@ -183,9 +186,13 @@ describe('streams', () => {
     const opened = Date.now();
     const get = await openStream(f.url, { method: 'GET', headers: inSession(sid) });
     try {
-      assert.ok(Date.now() - opened < 1000, 'the headers come at once, before any event');
+      // Far below the 15 s keep-alive that would be the first event, yet safe on a loaded machine.
+      assert.ok(Date.now() - opened < 5000, 'the headers come at once, before any event');
       assert.equal(get.response.status, 200);
       assert.equal(get.response.headers.get('content-type'), 'text/event-stream');
+      // A live stream tells proxies not to buffer or cache it.
+      assert.equal(get.response.headers.get('x-accel-buffering'), 'no');
+      assert.equal(get.response.headers.get('cache-control'), 'no-cache, no-transform');
       const second = await request(f.url, {
         method: 'GET',
         headers: { accept: 'text/event-stream', ...inSession(sid) },
@@ -224,10 +231,18 @@ describe('streams', () => {
     } finally {
       get.abort();
     }
-    // Once the first GET is gone, a new one is allowed.
-    await delay(20);
-    const again = await openStream(f.url, { method: 'GET', headers: inSession(sid) });
-    assert.equal(again.response.status, 200);
+    // Once the first GET is gone (the server sees it close a moment later), a new one is allowed.
+    const again = await waitFor(
+      async () => {
+        const s = await openStream(f.url, { method: 'GET', headers: inSession(sid) });
+        if (s.response.status === 200) return s;
+        assert.equal(s.response.status, 409, 'refused only while the first GET is still open');
+        s.abort();
+        return undefined;
+      },
+      WAIT_MS,
+      'a second GET stream to be accepted',
+    );
     again.abort();
   });
 

@@ -22,7 +22,7 @@ import {
   startEverything,
 } from '../../test-support/http-server-harness.js';
 import type { Fixture, Obj } from '../../test-support/http-server-harness.js';
-import { WAIT_MS, delay, waitFor } from '../../test-support/waiting.js';
+import { WAIT_MS, waitFor } from '../../test-support/waiting.js';
 
 const inSession = (sid: string, version = LEGACY): Record<string, string> => ({
   'mcp-session-id': sid,
@@ -78,7 +78,18 @@ describe('keepAliveMs on legacy streams', { timeout: 30_000 }, () => {
       const sid = await openLegacySession(g.url);
       const get = await openStream(g.url, { method: 'GET', headers: inSession(sid) });
       const sse = await openStream(`${g.origin}/sse`, { method: 'GET' });
-      await delay(200);
+      // Barriers instead of a sleep: a message sent on each stream after it opened. A comment
+      // sent at once would have come before it.
+      const reg = g.server.tool({ name: 'barrier_tool', input: { type: 'object' } }, () => 'x');
+      await get.sse.next((m) => m.method === 'notifications/tools/list_changed');
+      const endpoint = await waitFor(() => sse.sse.events.find((e) => e.event === 'endpoint'));
+      assert.equal(
+        (await postJson(new URL(endpoint.data, g.origin).href, rpc('ping', {}, 'p1'))).status,
+        202,
+      );
+      // (Read as events: the endpoint event's data is not JSON.)
+      await waitFor(() => sse.sse.events.some((e) => e.event !== 'endpoint' && e.data.includes('"p1"')));
+      reg.remove();
       assert.equal(get.sse.comments, 0);
       assert.equal(sse.sse.comments, 0);
       get.abort();
@@ -209,8 +220,16 @@ describe(
           sseMessages(r.body).map((m) => m.method ?? `response ${String(m.id)}`),
           ['notifications/message', 'notifications/message', 'notifications/message', 'response l1'],
         );
-        await delay(20);
-        assert.deepEqual(get.sse.messages(), [], 'nothing on the GET stream');
+        // The barrier: a change the server does send on the GET stream; anything sent there
+        // before it would have arrived first.
+        const reg = f.server.tool({ name: 'barrier_tool', input: { type: 'object' } }, () => 'x');
+        await get.sse.next((m) => m.method === 'notifications/tools/list_changed');
+        reg.remove();
+        assert.deepEqual(
+          get.sse.messages().map((m) => m.method),
+          ['notifications/tools/list_changed'],
+          'nothing else on the GET stream',
+        );
       } finally {
         get.abort();
       }
@@ -256,9 +275,16 @@ describe(
         (e) => e.data !== '' && (JSON.parse(e.data) as Obj).id === ask.id,
       );
       assert.ok(askEvent?.id);
+      // The answer must find the stream dropped (or it goes out on the dead connection): wait
+      // until the server has closed that connection.
+      const open = (): Promise<number> =>
+        new Promise((resolve, reject) =>
+          f.running.httpServer.getConnections((e, n) => (e ? reject(e) : resolve(n))),
+        );
+      const before = await open();
       call.abort();
       await call.sse.done;
-      await delay(20);
+      await waitFor(async () => (await open()) < before, WAIT_MS, 'the server to see the dropped stream');
       const posted = await postJson(
         f.url,
         {

@@ -117,17 +117,26 @@ class JsonPost implements JsonReply {
   }
 }
 
-/** A session's response headers, made once per session rather than once per response. */
-const sessionHeaders = new WeakMap<
-  LegacySessionTransport,
-  { sse: Record<string, string>; json: Record<string, string> }
->();
+/**
+ * A session's response headers, made once per session rather than once per response:
+ * `sse` for a live stream, `whole` for an SSE answer that leaves complete in one write (no
+ * buffering or caching hints for intermediaries, which a complete body does not need;
+ * every header costs Node a validation and a formatting per response), `json` for JSON.
+ */
+interface SessionHeaders {
+  sse: Record<string, string>;
+  whole: Record<string, string>;
+  json: Record<string, string>;
+}
 
-function headersOf(t: LegacySessionTransport): { sse: Record<string, string>; json: Record<string, string> } {
+const sessionHeaders = new WeakMap<LegacySessionTransport, SessionHeaders>();
+
+function headersOf(t: LegacySessionTransport): SessionHeaders {
   let h = sessionHeaders.get(t);
   if (!h) {
     h = {
       sse: Object.freeze({ ...SSE_HEADERS, 'mcp-session-id': t.sessionId }),
+      whole: Object.freeze({ 'content-type': SSE_HEADERS['content-type']!, 'mcp-session-id': t.sessionId }),
       json: Object.freeze({ 'content-type': 'application/json', 'mcp-session-id': t.sessionId }),
     };
     sessionHeaders.set(t, h);
@@ -155,11 +164,16 @@ function newSessionId(): string {
   return s;
 }
 
+/** The Accept value last found to take both types: a client sends the same one every time. */
+let acceptedBoth = 'application/json, text/event-stream';
+
 function acceptsBoth(accept: string | undefined): boolean {
   if (accept === undefined) return false;
+  if (accept === acceptedBoth) return true;
   const a = accept.toLowerCase();
-  if (a.includes('*/*')) return true;
-  return a.includes('application/json') && a.includes('text/event-stream');
+  const ok = a.includes('*/*') || (a.includes('application/json') && a.includes('text/event-stream'));
+  if (ok) acceptedBoth = accept;
+  return ok;
 }
 
 function requestIdsOf(frame: JsonRpcMessage | ParsedBatch): RequestId[] {
@@ -187,6 +201,9 @@ function isInitializeTraffic(frame: JsonRpcMessage | ParsedBatch): boolean {
 
 function isModernRequest(frame: ParsedFrame): frame is JsonRpcRequest {
   if (frame instanceof InvalidMessage || frame instanceof ParsedBatch || !('method' in frame)) return false;
+  // A notification carrying `_meta` gets no answer from a server: it is accepted below (202),
+  // never handled as a request whose response would never come.
+  if (!('id' in frame)) return false;
   const meta = frame.params?._meta;
   return typeof meta === 'object' && meta !== null && Object.hasOwn(meta, MetaKey.ProtocolVersion);
 }
@@ -496,7 +513,8 @@ export class McpHttpHandler {
     }
     // No close listener here: these streams usually end within the tick, and a write to a
     // stream whose client left returns false, which detaches it just the same.
-    return t.deliver(frame, ids, info, { sse: ex.stream(200, headersOf(t).sse) });
+    const h = headersOf(t);
+    return t.deliver(frame, ids, info, { sse: ex.stream(200, h.sse, h.whole) });
   }
 
   private async modern(ex: HttpExchange, msg: JsonRpcRequest): Promise<void> {

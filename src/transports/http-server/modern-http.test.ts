@@ -16,7 +16,8 @@ import {
   startEverything,
 } from '../../test-support/http-server-harness.js';
 import type { Fixture, Obj, RawResponse } from '../../test-support/http-server-harness.js';
-import { WAIT_MS, delay, waitFor } from '../../test-support/waiting.js';
+import { WAIT_MS, waitFor, within } from '../../test-support/waiting.js';
+import { MetaKey } from '../../protocol/meta-keys.js';
 
 let f: Fixture;
 /** What the `wait_for_abort` tool saw: started, then its signal fired. */
@@ -264,7 +265,9 @@ describe('long-lived streams', () => {
         const res = await response;
         assert.equal(res.headers.get('content-type'), 'text/event-stream');
       }
-      await delay(30);
+      // A barrier instead of a sleep: another exchange served to the end.
+      const probe = modern('tools/list', {});
+      assert.equal((await postJson(f.url, probe.body, probe.headers)).status, 200);
       assert.equal(entry.aborted, undefined, 'still running while the client listens');
       ac.abort();
       await response.then(
@@ -323,5 +326,22 @@ describe('long-lived streams', () => {
     );
     assert.equal(r.status, 202);
     assert.equal(r.body, '');
+  });
+
+  test('a notification POST whose params carry the modern _meta → 202, not a request left unanswered', async () => {
+    // Found by the coverage-guided fuzzer: it was dispatched as a request and never answered.
+    for (const method of ['notifications/initialized', 'tools/list']) {
+      const r = await within(
+        postJson(
+          f.url,
+          { jsonrpc: '2.0', method, params: { _meta: { [MetaKey.ProtocolVersion]: MODERN } } },
+          { 'mcp-protocol-version': MODERN, 'mcp-method': method },
+        ),
+        WAIT_MS,
+        `the answer to a ${method} notification`,
+      );
+      assert.equal(r.status, 202, method);
+      assert.equal(r.body, '', method);
+    }
   });
 });

@@ -101,7 +101,11 @@ class NodeExchange implements HttpExchange {
       };
       const onEnd = (): void => {
         const buf = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
-        done(isUtf8(buf) ? { ok: true, text: buf.toString('utf8') } : { ok: false, reason: 'invalid-utf8' });
+        // The request is over: its listeners stay (a late 'error' finds a settled promise)
+        // rather than cost four removals per request.
+        resolve(
+          isUtf8(buf) ? { ok: true, text: buf.toString('utf8') } : { ok: false, reason: 'invalid-utf8' },
+        );
       };
       const onError = (): void => done({ ok: false, reason: 'aborted' });
       req.on('data', onData);
@@ -151,8 +155,8 @@ class NodeExchange implements HttpExchange {
     req.resume();
   }
 
-  stream(status: number, headers: Record<string, string>): ResponseStream {
-    return new NodeSseStream(this.res, status, headers, this.maxStreamBuffer);
+  stream(status: number, headers: Record<string, string>, whole?: Record<string, string>): ResponseStream {
+    return new NodeSseStream(this.res, status, headers, this.maxStreamBuffer, whole ?? headers);
   }
 }
 
@@ -176,12 +180,30 @@ function withLength(headers: Record<string, string>, body: string): Record<strin
   return sized;
 }
 
-/** Streams with writes waiting for the end of the tick, flushed by one shared setImmediate. */
+/**
+ * Streams with writes waiting for the end of the tick, flushed by one shared setImmediate.
+ * The setImmediate is set only for streams still open once the tick's callbacks and
+ * microtasks are done: most answers end by then, and leave as complete responses, and an
+ * immediate costs far more than a nextTick (a handle started and stopped in libuv, and a
+ * loop turn).
+ */
 const dirty: NodeSseStream[] = [];
-let flushScheduled = false;
+let flushScheduled: 'no' | 'tick' | 'immediate' = 'no';
+
+function afterTick(): void {
+  for (const s of dirty) {
+    if (!s.ended) {
+      flushScheduled = 'immediate';
+      setImmediate(flushDirty);
+      return;
+    }
+  }
+  dirty.length = 0;
+  flushScheduled = 'no';
+}
 
 function flushDirty(): void {
-  flushScheduled = false;
+  flushScheduled = 'no';
   const streams = dirty.splice(0);
   for (const s of streams) s.flush();
 }
@@ -204,6 +226,8 @@ class NodeSseStream implements ResponseStream {
     private readonly status: number,
     private readonly headers: Record<string, string>,
     private readonly maxBuffer: number,
+    /** The headers of a stream sent as one complete response (see HttpExchange.stream). */
+    private readonly whole: Record<string, string>,
   ) {
     this.queue();
   }
@@ -224,7 +248,7 @@ class NodeSseStream implements ResponseStream {
     const res = this.res;
     if (res.writableEnded || res.destroyed) return;
     // Nothing sent yet: the whole stream is known, so it goes out as one complete response.
-    if (!res.headersSent) res.writeHead(this.status, withLength(this.headers, this.pending));
+    if (!res.headersSent) res.writeHead(this.status, withLength(this.whole, this.pending));
     res.end(this.pending);
     this.pending = '';
   }
@@ -261,9 +285,9 @@ class NodeSseStream implements ResponseStream {
     if (this.queued) return;
     this.queued = true;
     dirty.push(this);
-    if (!flushScheduled) {
-      flushScheduled = true;
-      setImmediate(flushDirty);
+    if (flushScheduled === 'no') {
+      flushScheduled = 'tick';
+      process.nextTick(afterTick);
     }
   }
 }
