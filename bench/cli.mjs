@@ -7,7 +7,11 @@
 //     `mcpkit demo-server --stdio`, the one-tool library server with and without zod,
 //     the official SDK v1 server and the NDJSON floor.
 //
-//   node bench/cli.mjs [--quick] [--json]      (after npm run build)
+// The CLI is the published `bin` (the bundle); `--unbundled` adds tsc's dist/cli/main.js beside
+// it, interleaved, to show what bundling gains.
+//
+//   node bench/cli.mjs [--quick] [--json] [--unbundled]      (after npm run build)
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { initializeAndList, rawStdio } from './lib/raw-stdio.mjs';
 import { median, timeProcess } from './lib/stats.mjs';
@@ -17,7 +21,8 @@ const asJson = process.argv.includes('--json');
 const RUNS = quick ? 5 : 15;
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const node = process.execPath;
-const cli = here('../dist/cli/main.js');
+const cli = here(`../${JSON.parse(readFileSync(here('../package.json'), 'utf8')).bin.mcpkit}`);
+const unbundled = process.argv.includes('--unbundled') ? here('../dist/cli/main.js') : undefined;
 const echoJson = here('./servers/mcpkit-echo-json.mjs');
 
 /** Process workloads: argv for a whole process run to its end. */
@@ -26,6 +31,10 @@ const processes = {
   'mcpkit --help': [cli, '--help'],
   'raw tools client': [here('./lib/raw-tools.mjs'), '--', node, echoJson],
   'mcpkit tools --json': [cli, 'tools', '--json', '--', node, echoJson],
+  ...(unbundled && {
+    'mcpkit --help (unbundled)': [unbundled, '--help'],
+    'mcpkit tools --json (unbundled)': [unbundled, 'tools', '--json', '--', node, echoJson],
+  }),
 };
 
 /** Server cold starts: spawn, initialize, tools/list, through the raw client. */
@@ -35,6 +44,7 @@ const servers = {
   'mcpkit library (json schema)': [echoJson],
   'mcpkit library (zod)': [here('./servers/mcpkit-echo.mjs')],
   'mcpkit demo-server --stdio': [cli, 'demo-server', '--stdio'],
+  ...(unbundled && { 'mcpkit demo-server --stdio (unbundled)': [unbundled, 'demo-server', '--stdio'] }),
 };
 
 async function coldStart(args) {

@@ -3,7 +3,10 @@
 // the CPU time it used (steadier than the clock on a shared machine: other processes'
 // load stretches the wall time, much less the CPU time). Interleaved runs, medians.
 //
-//   node bench/imports.mjs [--quick] [--json] [--runs N]      (after npm run build)
+// `--unbundled` also times tsc's modules (dist/, what `exports` pointed at before the bundle),
+// interleaved with the bundle in the same runs, to show what bundling gains.
+//
+//   node bench/imports.mjs [--quick] [--json] [--runs N] [--unbundled]      (after npm run build)
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -12,6 +15,7 @@ import { median } from './lib/stats.mjs';
 
 const quick = process.argv.includes('--quick');
 const asJson = process.argv.includes('--json');
+const unbundled = process.argv.includes('--unbundled');
 const runsAt = process.argv.indexOf('--runs');
 const RUNS = runsAt > 0 ? Number(process.argv[runsAt + 1]) : quick ? 5 : 11;
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -23,6 +27,13 @@ function entryFile(subpath) {
   const e = pkg.exports[subpath];
   const target = typeof e === 'string' ? e : (e.node?.default ?? e.default);
   return pathToFileURL(`${root}${target}`).href;
+}
+
+/** tsc's module for an `exports` entry: the .js beside the .d.ts its `types` names. */
+function tscFile(subpath) {
+  const e = pkg.exports[subpath];
+  const types = e.node?.types ?? e.types;
+  return pathToFileURL(`${root}${types.replace(/\.d\.ts$/, '.js')}`).href;
 }
 
 /** Each mcpkit entry, its budget in ms, and the nearest official SDK modules (v1, v2). */
@@ -83,6 +94,7 @@ process.stdout.write(w + ' ' + (u.user + u.system) / 1000);`;
 const targets = new Map();
 for (const [, sub, , v1, v2] of entries) {
   targets.set(sub, url(sub));
+  if (unbundled) targets.set(`tsc:${sub}`, tscFile(sub));
   if (v1) targets.set(v1, url(v1));
   if (v2) targets.set(v2, url(v2));
 }
@@ -97,6 +109,7 @@ const rows = entries.map(([name, sub, budget, v1, v2]) => ({
   ms: ms[sub],
   cpuMs: cpu[sub],
   budget,
+  tsc: unbundled ? { ms: ms[`tsc:${sub}`], cpuMs: cpu[`tsc:${sub}`] } : undefined,
   v1: v1 && { module: v1.replace('@modelcontextprotocol/', ''), ms: ms[v1], cpuMs: cpu[v1] },
   v2: v2 && { module: v2.replace('@modelcontextprotocol/', ''), ms: ms[v2], cpuMs: cpu[v2] },
 }));
@@ -106,6 +119,7 @@ if (asJson) {
   console.log(`Import cost after node start (${RUNS} fresh processes each, medians, ms: wall / cpu)`);
   for (const r of rows) {
     const sdk = [
+      r.tsc && `unbundled ${r.tsc.ms.toFixed(0)} / ${r.tsc.cpuMs.toFixed(0)}`,
       r.v1 && `v1 ${r.v1.module} ${r.v1.ms.toFixed(0)} / ${r.v1.cpuMs.toFixed(0)}`,
       r.v2 && `v2 ${r.v2.module} ${r.v2.ms.toFixed(0)} / ${r.v2.cpuMs.toFixed(0)}`,
     ]

@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageFile } from './package-root.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -22,9 +22,9 @@ export interface Asset {
   type: string;
 }
 
-/** Where the build puts the page, next to the compiled server. */
+/** Where the build puts the page (`dist/inspector-ui`), from the package root: right from tsc's modules and from the bundle. */
 export function defaultUiDir(): string {
-  return fileURLToPath(new URL('../inspector-ui/', import.meta.url));
+  return packageFile('dist', 'inspector-ui');
 }
 
 /** Loads every file under `dir` by URL path (`/assets/index.js`); empty when the UI was not built. */

@@ -4,7 +4,7 @@
 // that a code path does not load a dependency.
 import { writeFileSync } from 'node:fs';
 import { createRequire, register } from 'node:module';
-import { MessageChannel } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads';
 
 const out = process.env.MODULE_TRACE_FILE;
 if (out) {
@@ -12,8 +12,9 @@ if (out) {
   const { port1, port2 } = new MessageChannel();
   port1.on('message', (url: string) => seen.add(url));
   port1.unref();
-  // The hook runs on the loader thread; it posts each URL before the module loads, so by
-  // exit every message has arrived on this thread's port.
+  // The hook runs on the loader thread and posts each URL before the module loads. A message
+  // posted there can still sit in this port's queue at exit (the port is unref'd, and the
+  // loader's answer travels on another channel), so the exit handler drains it synchronously.
   const hooks = `let port;
 export function initialize(data) { port = data.port; }
 export async function load(url, context, next) { port.postMessage(url); return next(url, context); }`;
@@ -23,6 +24,9 @@ export async function load(url, context, next) { port.postMessage(url); return n
   });
   const cache = createRequire(import.meta.url).cache;
   process.on('exit', () => {
+    for (let m = receiveMessageOnPort(port1); m; m = receiveMessageOnPort(port1)) {
+      seen.add(m.message as string);
+    }
     for (const k of Object.keys(cache)) seen.add(k);
     writeFileSync(out, [...seen].join('\n'));
   });

@@ -1,7 +1,7 @@
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createEverythingServer } from '../../demo/everything-server.js';
 import { Host, ScriptedUi, parseHostConfig } from '../../host/index.js';
+import { cliScript } from '../../inspector/package-root.js';
 import { serve } from '../../transports/http-server/index.js';
 import { CliFailure, ExitCode } from '../exit-codes.js';
 import { palette, progressBar } from '../format.js';
@@ -45,7 +45,8 @@ export async function demo(argv: string[]): Promise<number> {
   }
   const p = palette(process.stdout);
   const step = (title: string): void => console.log(`\n${p.bold(p.cyan('▸ ' + title))}`);
-  const main = fileURLToPath(new URL('../main.js', import.meta.url));
+  // The published CLI (the bundle), found from the package root: a bundle chunk has no `../main.js`.
+  const main = cliScript();
 
   console.log(
     p.bold('mcpkit demo: a host, a client per server, and two servers (stdio and Streamable HTTP)'),
