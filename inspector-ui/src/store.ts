@@ -108,6 +108,8 @@ export const state: State = {
 
 const listeners = new Set<() => void>();
 let scheduled = false;
+/** Counts the change notifications sent, so a component can tell it rendered a stale state. */
+let version = 0;
 
 /** Re-renders the page once per frame at most, however many events arrive. */
 export function changed(): void {
@@ -115,6 +117,7 @@ export function changed(): void {
   scheduled = true;
   requestAnimationFrame(() => {
     scheduled = false;
+    version++;
     for (const l of listeners) l();
   });
 }
@@ -122,9 +125,14 @@ export function changed(): void {
 /** Re-renders the calling component whenever the state changes. */
 export function useStore(): State {
   const [, set] = useState(0);
+  const rendered = version;
   useEffect(() => {
     const l = (): void => set((n) => n + 1);
     listeners.add(l);
+    // Effects run after paint: a change notified between the first render and this line
+    // reached no listener (the event stream can connect and send its snapshot in that gap,
+    // and nothing else may follow on a quiet server), so render again if one was missed.
+    if (version !== rendered) l();
     return () => void listeners.delete(l);
   }, []);
   return state;
