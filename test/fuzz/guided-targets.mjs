@@ -7,6 +7,7 @@ import { readSse } from '../../dist/transports/http-client/sse-reader.js';
 import { UriTemplate } from '../../dist/server/uri-template.js';
 import { createFetchHandler } from '../../dist/transports/http-server/fetch-adapter.js';
 import { createEverythingServer } from '../../dist/demo/everything-server.js';
+import { scriptedReply } from './scripted-reply.mjs';
 
 const fail = (what, input) => {
   throw new Error(`${what} for ${JSON.stringify(input)}`);
@@ -16,18 +17,7 @@ const fail = (what, input) => {
 function replyOf(text) {
   const a = text.length ? text.charCodeAt(0) % (text.length + 1) : 0;
   const b = a + (text.length ? text.charCodeAt(text.length - 1) % (text.length - a + 1) : 0);
-  const parts = [text.slice(0, a), text.slice(a, b), text.slice(b)];
-  return {
-    status: 200,
-    statusText: 'OK',
-    header: () => null,
-    headers: () => new Headers(),
-    bytes: async () => new Uint8Array(),
-    discard: () => undefined,
-    read: async (onText) => {
-      for (const p of parts) if (onText(p) === false) return;
-    },
-  };
+  return scriptedReply([text.slice(0, a), text.slice(a, b), text.slice(b)]);
 }
 
 /** The demo server behind the HTTP core, made on first use and closed by closeGuided(). */

@@ -12,6 +12,7 @@ import { createEverythingServer } from '../../dist/demo/everything-server.js';
 import { UriTemplate } from '../../dist/server/uri-template.js';
 import { ConfigError, parseHostConfig } from '../../dist/host/index.js';
 import { bearerChallengeOf, parseWwwAuthenticate } from '../../dist/auth/client/www-authenticate.js';
+import { scriptedReply } from './scripted-reply.mjs';
 import { oauthTargets } from './oauth-targets.mjs';
 
 const enc = new TextEncoder();
@@ -107,17 +108,7 @@ export const targets = [
           }
           parts.push(chars.slice(at).join(''));
           const got = [];
-          const reply = {
-            status: 200,
-            statusText: 'OK',
-            header: () => null,
-            headers: () => new Headers(),
-            bytes: async () => new Uint8Array(),
-            discard: () => undefined,
-            read: async (onText) => {
-              for (const p of parts) if (onText(p) === false) return;
-            },
-          };
+          const reply = scriptedReply(parts);
           const error = await readSse(reply, { event: (e) => got.push(e) });
           if (error !== undefined) return false;
           return (
