@@ -8,6 +8,7 @@ import type { LogLevel } from '../session/logging-levels.js';
 import type { RequestOptions } from '../session/options.js';
 import type { Session } from '../session/session.js';
 import { withTasksExtension } from './tasks.js';
+import { isObject } from '../jsonrpc/is-object.js';
 
 /**
  * Everything the `Client` does differently in the two eras, as one object per era. Era
@@ -128,10 +129,6 @@ export const modernEra: ClientEra = {
 /** The strategy of an era already known, e.g. from a request's context. */
 export function clientEraOf(era: Era): ClientEra {
   return era === 'modern' ? modernEra : legacyEra;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** What `server/discover` would have said, built from a legacy `initialize` answer. */

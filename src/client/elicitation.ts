@@ -3,10 +3,7 @@
  * and the URL check for URL mode.
  */
 import type { ElicitRequestParams, ElicitResult, ElicitValue } from '../protocol/types/index.js';
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+import { isObject } from '../jsonrpc/is-object.js';
 
 /** Whether a default fits the field's declared type, so a bad schema cannot inject junk. */
 function defaultFits(field: Record<string, unknown>, value: unknown): value is ElicitValue {

@@ -10,6 +10,7 @@ import type { Session } from '../session/session.js';
 import { clientEraOf } from './client-era.js';
 import type { ClientEra } from './client-era.js';
 import type { EraPreference } from './types.js';
+import { isObject } from '../jsonrpc/is-object.js';
 
 export const DEFAULT_PROBE_TIMEOUT_MS = 3000;
 
@@ -20,10 +21,6 @@ export interface EraSelectionOptions {
   preference: EraPreference;
   probeTimeoutMs: number;
   timeoutMs: number;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** Newest version both sides speak, or undefined. Unknown strings are ignored. */

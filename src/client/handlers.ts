@@ -19,10 +19,7 @@ import type {
   RootsHandler,
   SamplingHandler,
 } from './types.js';
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+import { isObject } from '../jsonrpc/is-object.js';
 
 /** The methods a server may ask the client to answer. */
 export const INPUT_METHODS = ['sampling/createMessage', 'elicitation/create', 'roots/list'] as const;

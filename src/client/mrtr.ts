@@ -11,6 +11,7 @@ import type { RequestOptions } from '../session/options.js';
 import type { Session } from '../session/session.js';
 import type { ClientEra } from './client-era.js';
 import type { HandlerContext } from './types.js';
+import { isObject } from '../jsonrpc/is-object.js';
 
 export const DEFAULT_MAX_INPUT_ROUNDS = 8;
 
@@ -23,10 +24,6 @@ export interface MrtrOutcome {
   result: Record<string, unknown>;
   /** How many retries it took; 0 when the first answer was final. */
   rounds: number;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /**

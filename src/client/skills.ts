@@ -6,6 +6,7 @@
  */
 import { LocalError } from '../jsonrpc/index.js';
 import type { Client } from './client.js';
+import { isObject } from '../jsonrpc/is-object.js';
 
 export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
 
@@ -34,10 +35,6 @@ export interface LoadedSkill {
 }
 
 const enc = new TextEncoder();
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function refuse(message: string): never {
   throw new LocalError('InvalidResult', `Skill verification failed: ${message}`);

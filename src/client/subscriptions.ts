@@ -14,6 +14,7 @@ import type { ClientEra } from './client-era.js';
 import { Subscription, eventOf, filterOf, wants } from './subscription.js';
 import type { TransportTap } from './transport-tap.js';
 import type { ResubscribeOptions, SubscribeOptions } from './types.js';
+import { isObject } from '../jsonrpc/is-object.js';
 
 /** A listen request has no timeout of its own: it lives as long as the subscription. */
 const FOREVER_MS = 2 ** 31 - 1;
@@ -34,10 +35,6 @@ export interface SubscriptionHost {
   era(): ClientEra;
   /** Adds per-request `_meta` (the modern log level). */
   withMeta(params: Params): Params;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** Routes change notifications to subscriptions and manages their wire side. */

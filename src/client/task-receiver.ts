@@ -14,6 +14,7 @@ import type { Params } from '../jsonrpc/index.js';
 import type { RequestContext, Session } from '../session/index.js';
 import { clientEraOf } from './client-era.js';
 import type { HandlerSet } from './handlers.js';
+import { isObject } from '../jsonrpc/is-object.js';
 
 /** Limits of the tasks a client runs for its server. */
 export interface TaskRequestOptions {
@@ -47,10 +48,6 @@ interface ClientTask {
 }
 
 const RELATED_TASK = 'io.modelcontextprotocol/related-task';
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function isTerminal(s: Status): boolean {
   return s !== 'working';

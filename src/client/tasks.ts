@@ -14,6 +14,7 @@ import type { ClientEra } from './client-era.js';
 import type { InputAnswerer } from './mrtr.js';
 
 import { TASKS_EXTENSION } from '../protocol/extension-ids.js';
+import { isObject } from '../jsonrpc/is-object.js';
 
 export { TASKS_EXTENSION };
 
@@ -54,10 +55,6 @@ export interface TaskClientHost {
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 const MIN_POLL_MS = 50;
 const DEFAULT_POLL_MS = 1000;
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** Reads a task of either generation into {@link TaskInfo}; throws InvalidResult when it is not one. */
 export function readTask(raw: unknown): TaskInfo {

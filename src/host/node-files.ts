@@ -19,6 +19,7 @@ import { parseHostConfig } from './config/config-parse.js';
 import type { ParseConfigOptions } from './config/config-parse.js';
 import type { HostConfig } from './config/config-types.js';
 import { MemoryApprovalStore } from './policy/pins.js';
+import { isObject } from '../jsonrpc/is-object.js';
 
 /**
  * Reads and validates a config file (Claude Desktop, Cursor, VS Code or mcpkit's own).
@@ -61,9 +62,9 @@ export class JsonFileApprovalStore extends MemoryApprovalStore {
     super();
     try {
       const data = JSON.parse(readFileSync(path, 'utf8')) as { pins?: unknown; consents?: unknown };
-      if (isRecord(data.pins))
+      if (isObject(data.pins))
         for (const [k, v] of Object.entries(data.pins)) if (typeof v === 'string') this.pins[k] = v;
-      if (isRecord(data.consents)) for (const k of Object.keys(data.consents)) this.consents[k] = true;
+      if (isObject(data.consents)) for (const k of Object.keys(data.consents)) this.consents[k] = true;
     } catch (e) {
       if ((e as { code?: string }).code !== 'ENOENT')
         throw new Error(`Cannot read the approval store ${path}: ${(e as Error).message}`, { cause: e });
@@ -78,10 +79,6 @@ export class JsonFileApprovalStore extends MemoryApprovalStore {
     });
     renameSync(tmp, this.path);
   }
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /**

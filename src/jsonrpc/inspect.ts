@@ -1,6 +1,7 @@
 import type { JsonRpcMessage, RequestId } from './message.js';
 import { ErrorCode } from './error-codes.js';
 import { WireError } from './wire-error.js';
+import { isObject } from './is-object.js';
 
 /**
  * A message that failed the envelope checks. It carries the error to answer with, and the
@@ -21,10 +22,6 @@ export class InvalidMessage {
 /** Whether a value is a valid MCP request id: a string, or a safe integer. Never allocates. */
 export function isValidId(id: unknown): id is RequestId {
   return typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id));
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function invalid(message: string, id: unknown, respond = true, responseLike = !respond): InvalidMessage {
@@ -48,7 +45,7 @@ function invalid(message: string, id: unknown, respond = true, responseLike = !r
  * ```
  */
 export function inspectMessage(value: unknown): JsonRpcMessage | InvalidMessage {
-  if (!isPlainObject(value)) return invalid('A JSON-RPC message must be an object', null);
+  if (!isObject(value)) return invalid('A JSON-RPC message must be an object', null);
   const id = value.id;
   const method = value.method;
   // Anything shaped like a response is never answered, however broken it is.
@@ -58,7 +55,7 @@ export function inspectMessage(value: unknown): JsonRpcMessage | InvalidMessage 
   if (method !== undefined) {
     if (typeof method !== 'string') return invalid('method must be a string', id);
     const params = value.params;
-    if (params !== undefined && !isPlainObject(params)) return invalid('params must be an object', id);
+    if (params !== undefined && !isObject(params)) return invalid('params must be an object', id);
     if (id === undefined) return value as unknown as JsonRpcMessage;
     if (!isValidId(id)) {
       return invalid('id must be a string or an integer (not null, fractional or unsafe)', id);
@@ -73,13 +70,13 @@ export function inspectMessage(value: unknown): JsonRpcMessage | InvalidMessage 
   }
   if (hasResult) {
     if (!isValidId(id)) return invalid('A result response needs a valid id', id, false);
-    if (!isPlainObject(value.result)) return invalid('result must be an object', id, false);
+    if (!isObject(value.result)) return invalid('result must be an object', id, false);
     return value as unknown as JsonRpcMessage;
   }
   if (error !== undefined) {
     if (id !== null && !isValidId(id))
       return invalid('An error response needs a valid id or null', id, false);
-    if (!isPlainObject(error) || !Number.isInteger(error.code)) {
+    if (!isObject(error) || !Number.isInteger(error.code)) {
       return invalid('error must be an object with an integer code', id, false);
     }
     if (typeof error.message !== 'string') return invalid('error.message must be a string', id, false);

@@ -1,3 +1,4 @@
+import { isObject } from '../jsonrpc/is-object.js';
 /**
  * The MCP Apps extension (`io.modelcontextprotocol/ui`, specification 2026-01-26): the
  * names and shapes both halves share. A server ships a view as a `ui://` resource of type
@@ -53,10 +54,6 @@ export interface AppResourceMeta {
 export interface AppToolMeta {
   resourceUri?: string;
   visibility?: AppVisibility[];
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /**

@@ -11,6 +11,7 @@ import type { Params } from '../jsonrpc/index.js';
 import { hasCapability } from '../protocol/methods.js';
 import type { RequestContext } from '../session/index.js';
 import { serverEraOf } from './server-era.js';
+import { isObject } from '../jsonrpc/is-object.js';
 
 /** The `tasks.requests` capability path a client declares for each augmentable method. */
 const CAPABILITY: Readonly<Record<string, string>> = {
@@ -22,10 +23,6 @@ const MIN_POLL_MS = 50;
 const MAX_POLL_MS = 5000;
 const DEFAULT_POLL_MS = 1000;
 const TERMINAL: ReadonlySet<unknown> = new Set(['completed', 'failed', 'cancelled']);
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** Whether the client at the other end of this request takes `method` as a task. */
 export function clientTakesTask(rc: RequestContext, method: string): boolean {

@@ -2,6 +2,7 @@ import { WireError } from '../jsonrpc/index.js';
 import type { Params } from '../jsonrpc/index.js';
 import { canonicalJson, digestRequest } from './request-state.js';
 import type { RequestStateCodec } from './request-state.js';
+import { isObject } from '../jsonrpc/is-object.js';
 
 /** One question for the client: the method and params of an input request. */
 export interface InputRequest {
@@ -14,10 +15,6 @@ export interface InputRequest {
  * lets it pass) to unwind a handler that asked a question the client has not answered yet.
  */
 export const INPUT_REQUIRED: unique symbol = Symbol('mcpkit.inputRequired');
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 const NO_QUESTIONS: ReadonlyMap<string, InputRequest> = new Map();
 
@@ -139,7 +136,7 @@ export function restoreState(
   authInfo: unknown,
 ): MrtrState | Promise<MrtrState> {
   const responses = params.inputResponses;
-  if (responses !== undefined && !isRecord(responses)) {
+  if (responses !== undefined && !isObject(responses)) {
     throw WireError.invalidParams('inputResponses must be an object keyed by the inputRequests keys');
   }
   const token = params.requestState;
@@ -167,7 +164,7 @@ async function openState(
   if (payload.p !== principalOf(authInfo)) refuse('it belongs to another principal');
   if (payload.d !== (await digestRequest(method, salientParams(params))))
     refuse('it belongs to another request');
-  if (!isRecord(payload.a)) refuse('it is malformed');
+  if (!isObject(payload.a)) refuse('it is malformed');
   const round = typeof payload.r === 'number' && Number.isInteger(payload.r) ? payload.r : 1;
   return new MrtrState({ ...(payload.a as Record<string, unknown>) }, responses, round);
 }

@@ -11,6 +11,7 @@ import type { LogLevel } from '../session/logging-levels.js';
 import type { InputRequest } from './mrtr.js';
 import type { InputAsker } from './server-context.js';
 import { RELATED_TASK } from './task-wire.js';
+import { isObject } from '../jsonrpc/is-object.js';
 
 /** The bits of the originating session a task still uses after its request was answered. */
 export interface OriginSession {
@@ -22,10 +23,6 @@ export interface OriginSession {
 export interface TaskRunOwner {
   askFor(run: TaskRun, request: InputRequest): Promise<Record<string, unknown>>;
   statusFor(run: TaskRun, message: string): void;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** `params` with the related-task `_meta` of 2025-11-25 added. */

@@ -31,6 +31,7 @@ import {
   tasksCapabilities,
 } from './task-wire.js';
 import type { TaskSupport } from './task-wire.js';
+import { isObject } from '../jsonrpc/is-object.js';
 
 // Here since this file first defined them; the server reads them from task-wire.ts, which
 // loads without the runtime.
@@ -81,10 +82,6 @@ const ASK_TIMEOUT_MS = 5 * 60_000;
 const sessionOwners = new WeakMap<object, string>();
 /** setTimeout's longest delay. */
 const MAX_TIMER_MS = 2_147_483_647;
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function toStoredError(e: WireError): StoredError {
   const err: StoredError = { code: e.code, message: e.message };

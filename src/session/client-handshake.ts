@@ -5,6 +5,7 @@ import type { Era } from '../protocol/versions.js';
 import { acceptsServerVersion } from './lifecycle.js';
 import type { RequestOptions } from './options.js';
 import type { PeerInfo } from './request-context.js';
+import { isObject } from '../jsonrpc/is-object.js';
 
 /** The client session fields the handshake reads and fills in. */
 interface HandshakeHost {
@@ -18,10 +19,6 @@ interface HandshakeHost {
   peerInstructions: string | undefined;
   request(method: string, params?: Params, options?: RequestOptions): Promise<Record<string, unknown>>;
   close(): Promise<void>;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /**

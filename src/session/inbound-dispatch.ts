@@ -21,14 +21,11 @@ import type { Session } from './session.js';
 import type { SessionRole } from './session-role.js';
 import type { NotificationHandler, RequestHandler } from './session-types.js';
 import type { SessionWire } from './session-wire.js';
+import { isObject } from '../jsonrpc/is-object.js';
 
 /** Batch items dispatched before the session yields to other work (see onBatch). */
 const BATCH_SLICE = 16;
 const EMPTY_PARAMS: Params = Object.freeze({}) as Params;
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function isThenable(v: unknown): v is PromiseLike<unknown> {
   return typeof v === 'object' && v !== null && typeof (v as { then?: unknown }).then === 'function';

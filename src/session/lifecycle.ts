@@ -1,6 +1,7 @@
 import { ErrorCode, WireError } from '../jsonrpc/index.js';
 import type { Params } from '../jsonrpc/index.js';
 import { isLegacyVersion, isModernVersion } from '../protocol/versions.js';
+import { isObject } from '../jsonrpc/is-object.js';
 
 /** Where a legacy connection stands. */
 export type LegacyState = 'new' | 'initializing' | 'ready';
@@ -10,10 +11,6 @@ export interface InitializeOutcome {
   version: string;
   capabilities: Record<string, unknown>;
   clientInfo: { name: string; version: string; [k: string]: unknown };
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /**

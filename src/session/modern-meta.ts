@@ -1,16 +1,13 @@
 import { ErrorCode, WireError } from '../jsonrpc/index.js';
 import type { Params } from '../jsonrpc/index.js';
 import { MetaKey } from '../protocol/meta-keys.js';
+import { isObject } from '../jsonrpc/is-object.js';
 
 /** The per-request protocol fields a modern request carries. */
 export interface ModernRequestMeta {
   version: string;
   capabilities: Record<string, unknown>;
   clientInfo: { name: string; version: string; [k: string]: unknown } | undefined;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /**

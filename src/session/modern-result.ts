@@ -1,9 +1,6 @@
 import { MetaKey } from '../protocol/meta-keys.js';
 import { describeMethod } from '../protocol/methods.js';
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+import { isObject } from '../jsonrpc/is-object.js';
 
 /** The `_meta` of results whose handler set none: one object per server info, not per result. */
 const serverMeta = new WeakMap<Record<string, unknown>, Record<string, unknown>>();

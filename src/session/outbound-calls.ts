@@ -14,10 +14,7 @@ import type { OutboundState } from './outbound-checks.js';
 import { PendingRequest } from './pending.js';
 import type { RequestContext } from './request-context.js';
 import type { SessionWire } from './session-wire.js';
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+import { isObject } from '../jsonrpc/is-object.js';
 
 /**
  * The outbound half of a session: requests we send and their answers. It owns the

@@ -27,10 +27,7 @@ import type { SessionRole } from './session-role.js';
 import { defaultLogger } from './session-types.js';
 import type { Implementation, NotificationHandler, RequestHandler, SessionOptions } from './session-types.js';
 import { SessionWire } from './session-wire.js';
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+import { isObject } from '../jsonrpc/is-object.js';
 
 /**
  * The MCP engine for one connection, for the role it is given. It wires a transport to

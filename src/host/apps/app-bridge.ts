@@ -23,6 +23,7 @@ import { appDomainLabel } from './app-domain.js';
 import { approvedCsp, buildAppCsp, grantPermissions, permissionsAllow } from './csp.js';
 import { DEFAULT_VIEW_SANDBOX } from './sandbox-proxy.js';
 import { checkSamplingParams, readDownloadItems, readViewTools } from './view-requests.js';
+import { isObject } from '../../jsonrpc/is-object.js';
 
 export type { AppBridgeOptions, AppMountOptions } from './app-bridge-types.js';
 
@@ -37,10 +38,6 @@ const VIEW_CHANNEL_ROLE: SessionRole = { ...serverRole, checkMethods: false };
 const DENIED = -32000;
 const DISPLAY_MODES: readonly DisplayMode[] = ['inline', 'fullscreen', 'pip'];
 const CONTENT_KINDS = { text: {}, image: {}, audio: {}, resource: {}, resourceLink: {} };
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function denied(message: string): WireError {
   return new WireError(DENIED, message);

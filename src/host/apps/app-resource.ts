@@ -5,6 +5,7 @@
  */
 import { APP_MIME_TYPE } from '../../protocol/apps.js';
 import type { AppResourceMeta } from '../../protocol/apps.js';
+import { isObject } from '../../jsonrpc/is-object.js';
 
 /** What the bridge needs from the MCP server the view belongs to; mcpkit's `Client` fits. */
 export interface AppServer {
@@ -31,10 +32,6 @@ export interface AppResource {
 }
 
 const MAX_HTML_BYTES = 8 * 1024 * 1024;
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function uiOf(meta: unknown): Record<string, unknown> {
   return isObject(meta) && isObject(meta.ui) ? meta.ui : {};

@@ -6,13 +6,10 @@
 import { WireError } from '../../jsonrpc/index.js';
 import type { Params } from '../../jsonrpc/index.js';
 import type { AppDownloadItem } from './app-bridge-types.js';
+import { isObject } from '../../jsonrpc/is-object.js';
 
 /** More files than this in one request is refused (memory stays bounded; a person confirms each). */
 const MAX_DOWNLOAD_ITEMS = 32;
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** The `ui/download-file` items, or an InvalidParams error naming what is wrong. */
 export function readDownloadItems(p: Params): AppDownloadItem[] {

@@ -2,6 +2,7 @@
  * Falling back from Streamable HTTP to the deprecated HTTP+SSE transport (2024-11-05).
  */
 import type { JsonRpcErrorObject } from '../../jsonrpc/index.js';
+import { isObject } from '../../jsonrpc/is-object.js';
 
 /**
  * Whether the status of a failed Streamable HTTP `initialize` POST means "try the old
@@ -23,10 +24,6 @@ import type { JsonRpcErrorObject } from '../../jsonrpc/index.js';
  */
 export function shouldFallBackToSse(status: number): boolean {
   return status === 400 || status === 404 || status === 405;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /**

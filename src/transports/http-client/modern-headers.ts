@@ -9,12 +9,9 @@ import { encodeHeaderValue, isPlainHeaderValue } from './header-values.js';
 import type { HeaderRecord } from './requester.js';
 import { addParamHeaders, readParamHeaders } from './x-mcp-header.js';
 import type { ParamHeader } from './x-mcp-header.js';
+import { isObject } from '../../jsonrpc/is-object.js';
 
 type Warn = (message: string, detail?: unknown) => void;
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** The modern protocol version a message carries in `_meta`, if any. */
 export function modernVersionOf(message: JsonRpcMessage): string | undefined {

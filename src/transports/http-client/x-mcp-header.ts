@@ -4,6 +4,7 @@
  * one tool and computes the headers of one call.
  */
 import { encodeHeaderValue } from './header-values.js';
+import { isObject } from '../../jsonrpc/is-object.js';
 
 /** One annotated parameter: the header name part and the `properties` path to the value. */
 export interface ParamHeader {
@@ -43,10 +44,6 @@ const SUBSCHEMAS: ReadonlySet<string> = new Set([
 ]);
 const MAX_DEPTH = 64;
 const MAX_NODES = 10_000;
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 class Walk {
   readonly found: ParamHeader[] = [];
