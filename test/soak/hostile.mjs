@@ -8,6 +8,7 @@ import net from 'node:net';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { spawn } from 'node:child_process';
+import { openConnections as connections } from './raw-clients.mjs';
 import { createFetchHandler, serve } from '../../dist/transports/http-server/index.js';
 import { createEverythingServer } from '../../dist/demo/everything-server.js';
 
@@ -49,29 +50,6 @@ async function pingLatency(url, sid) {
   });
   await r.text();
   return { status: r.status, ms: performance.now() - t };
-}
-
-/** Opens `n` raw connections that send `head` (maybe nothing) and then a byte every `dripMs`. */
-function connections(port, n, head, dripMs) {
-  const closedAt = [];
-  const started = performance.now();
-  const sockets = [];
-  for (let i = 0; i < n; i++) {
-    const s = net.connect(port, '127.0.0.1');
-    s.on('error', () => undefined);
-    // Read what the server says (a 408 before it closes): a socket that never reads would
-    // never see the end either, and would be counted as open although the server closed it.
-    s.resume();
-    s.on('close', () => closedAt.push(performance.now() - started));
-    if (head) s.write(head);
-    sockets.push(s);
-  }
-  const timer = dripMs
-    ? setInterval(() => {
-        for (const s of sockets) if (s.writable) s.write('X');
-      }, dripMs)
-    : undefined;
-  return { sockets, closedAt, stop: () => (clearInterval(timer), sockets.forEach((s) => s.destroy())) };
 }
 
 const results = [];

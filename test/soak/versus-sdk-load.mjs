@@ -17,6 +17,7 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { mcpRequest } from './raw-clients.mjs';
 
 const arg = (name, d) => {
   const i = process.argv.indexOf(name);
@@ -74,31 +75,7 @@ async function start(impl, options = {}) {
 }
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
-function request(port, method, headers, body) {
-  return new Promise((resolve) => {
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port,
-        path: '/mcp',
-        method,
-        agent,
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          ...headers,
-        },
-      },
-      (res) => {
-        let text = '';
-        res.on('data', (d) => (text += d));
-        res.on('end', () => resolve({ status: res.statusCode, sid: res.headers['mcp-session-id'], text }));
-      },
-    );
-    req.on('error', (e) => resolve({ status: e.code }));
-    req.end(body);
-  });
-}
+const request = (port, method, headers, body) => mcpRequest(agent, port, method, headers, body);
 const initBody = JSON.stringify({
   jsonrpc: '2.0',
   id: 1,

@@ -8,8 +8,8 @@
 import { fork, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { mcpRequest, openConnections } from './raw-clients.mjs';
 
 const argN = (name, d) => {
   const i = process.argv.indexOf(name);
@@ -46,30 +46,7 @@ async function start(impl) {
 }
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
-function post(port, headers, body) {
-  return new Promise((resolve) => {
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port,
-        path: '/mcp',
-        method: 'POST',
-        agent,
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          ...headers,
-        },
-      },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve({ status: res.statusCode, sid: res.headers['mcp-session-id'] }));
-      },
-    );
-    req.on('error', (e) => resolve({ status: e.code }));
-    req.end(body);
-  });
-}
+const post = (port, headers, body) => mcpRequest(agent, port, 'POST', headers, body);
 const init = JSON.stringify({
   jsonrpc: '2.0',
   id: 1,
@@ -83,26 +60,10 @@ const init = JSON.stringify({
  * are closed by the server or WINDOW_MS has passed.
  */
 async function openMany(port, n, head, dripMs) {
-  const started = performance.now();
-  const closedAt = [];
-  const sockets = [];
-  for (let i = 0; i < n; i++) {
-    const so = net.connect(port, '127.0.0.1');
-    so.on('error', () => undefined);
-    so.resume();
-    so.on('close', () => closedAt.push(performance.now() - started));
-    if (head) so.write(head);
-    sockets.push(so);
-  }
-  const timer = dripMs
-    ? setInterval(() => {
-        for (const so of sockets) if (so.writable) so.write('X');
-      }, dripMs)
-    : undefined;
+  const { closedAt, started, stop } = openConnections(port, n, head, dripMs);
   const done = (async () => {
     while (closedAt.length < n && performance.now() - started < WINDOW_MS) await sleep(250);
-    clearInterval(timer);
-    for (const so of sockets) so.destroy();
+    stop();
   })();
   const summary = () => {
     const closed = closedAt.filter((t) => t < WINDOW_MS);
