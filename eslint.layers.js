@@ -34,7 +34,8 @@ export const LAYERS = [
   { folder: 'client', mayImport: ['jsonrpc', 'protocol', 'session'] },
   {
     folder: 'transports',
-    // Transports see the protocol only through its constants (meta keys, versions and eras),
+    // Transports see the protocol only through its constants (meta keys, versions and eras,
+    // and the pure principal key every transport binds what it opens to),
     // and the stores only where `serve({ redis })` loads them on demand (EXCEPTIONS below).
     mayImport: ['jsonrpc', 'protocol'],
     protocolConstantsOnly: true,
@@ -93,8 +94,9 @@ function patternsFor(layer, depth, allowNode) {
   }
   if (layer.protocolConstantsOnly) {
     patterns.push({
-      regex: `^${up}protocol/(?!(meta-keys|versions)\\.js$)`,
-      message: 'Transports may use only protocol constants (protocol/meta-keys.js, protocol/versions.js).',
+      regex: `^${up}protocol/(?!(meta-keys|versions|principal)\\.js$)`,
+      message:
+        'Transports may use only protocol constants (protocol/meta-keys.js, protocol/versions.js, protocol/principal.js).',
     });
   }
   if (!allowNode) {

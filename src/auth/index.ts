@@ -64,6 +64,8 @@ export {
   createBearerAuth,
   introspectionVerifier,
   jwtVerifier,
+  principalKey,
+  principalOf,
   resourceMetadataUrl,
 } from './server/index.js';
 export type {
@@ -76,6 +78,8 @@ export type {
   JwtVerifierOptions,
   NodeRequestLike,
   NodeResponseLike,
+  Principal,
+  PrincipalKind,
   ResourceMetadataDocument,
   TokenVerifier,
 } from './server/index.js';

@@ -1,11 +1,21 @@
 /** The principal of a verified request, as tool handlers see it (`ctx.authInfo`). */
+import { principalOf } from '../../protocol/principal.js';
+import type { Principal } from '../../protocol/principal.js';
+
+export type { Principal, PrincipalKind } from '../../protocol/principal.js';
 
 /**
  * Who made a request and what they may do. It never holds the token itself: handlers
- * cannot pass it downstream by accident. `subject`/`clientId` also bind legacy HTTP
- * sessions to the principal.
+ * cannot pass it downstream by accident. What a request opens (sessions, streams, tasks,
+ * request state) is bound to its {@link AuthInfo.principal}: issuer plus subject, never
+ * `sub` alone.
  */
 export interface AuthInfo {
+  /**
+   * Who this is: the issuer's user or client. Set by the built-in verifiers; when a custom
+   * verifier leaves it out it is derived from `issuer`, `subject` and `clientId`.
+   */
+  principal?: Principal;
   /** The resource owner (`sub`). */
   subject?: string;
   /** The OAuth client (`client_id`, or `azp`). */
@@ -82,5 +92,7 @@ export function authInfoFromClaims(claims: Record<string, unknown>): AuthInfo {
   if (typeof client === 'string') info.clientId = client;
   if (typeof claims.exp === 'number') info.expiresAt = claims.exp;
   if (typeof claims.iss === 'string') info.issuer = claims.iss;
+  const principal = principalOf(info);
+  if (principal) info.principal = principal;
   return info;
 }

@@ -10,7 +10,8 @@ export type {
   ResourceMetadataDocument,
 } from './bearer-auth.js';
 export { InvalidTokenError, authInfoOf } from './auth-info.js';
-export type { AuthInfo, TokenVerifier } from './auth-info.js';
+export type { AuthInfo, Principal, PrincipalKind, TokenVerifier } from './auth-info.js';
+export { principalKey, principalOf } from '../../protocol/principal.js';
 export { jwtVerifier } from './jwt-verifier.js';
 export type { JwtVerifierOptions } from './jwt-verifier.js';
 export { introspectionVerifier } from './introspection-verifier.js';
