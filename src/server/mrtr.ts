@@ -3,6 +3,7 @@ import type { Params } from '../jsonrpc/index.js';
 import { canonicalJson, digestRequest } from './request-state.js';
 import type { RequestStateCodec } from './request-state.js';
 import { isObject } from '../jsonrpc/is-object.js';
+import { principalKey } from '../protocol/principal.js';
 
 /** One question for the client: the method and params of an input request. */
 export interface InputRequest {
@@ -88,6 +89,12 @@ export class MrtrState {
   }
 }
 
+/**
+ * The layout of sealed state. 3: `p` is the principal key (issuer, kind and subject); a state
+ * of 2 named the subject alone, so one sealed before the change is refused, never reread.
+ */
+const STATE_VERSION = 3;
+
 /** How long sealed state stays valid. */
 export const DEFAULT_STATE_TTL_MS = 10 * 60_000;
 
@@ -97,14 +104,6 @@ function salientParams(params: Params): Params {
     if (k !== '_meta' && k !== 'inputResponses' && k !== 'requestState') rest[k] = params[k];
   }
   return rest;
-}
-
-export function principalOf(authInfo: unknown): string {
-  if (typeof authInfo !== 'object' || authInfo === null) return '';
-  const a = authInfo as Record<string, unknown>;
-  if (typeof a.subject === 'string') return a.subject;
-  if (typeof a.clientId === 'string') return a.clientId;
-  return '';
 }
 
 /** Whether `answer` has the shape of an answer to `method` (shared with task answers). */
@@ -159,9 +158,9 @@ async function openState(
   if (typeof token !== 'string') refuse('not a string');
   const payload = await codec.open(token as string);
   if (!payload) return refuse('it failed verification');
-  if (payload.v !== 2 || payload.m !== method) refuse('it belongs to another method');
+  if (payload.v !== STATE_VERSION || payload.m !== method) refuse('it belongs to another method');
   if (typeof payload.exp !== 'number' || payload.exp < Date.now()) refuse('it has expired');
-  if (payload.p !== principalOf(authInfo)) refuse('it belongs to another principal');
+  if (payload.p !== principalKey(authInfo)) refuse('it belongs to another principal');
   if (payload.d !== (await digestRequest(method, salientParams(params))))
     refuse('it belongs to another request');
   if (!isObject(payload.a)) refuse('it is malformed');
@@ -179,10 +178,10 @@ export async function inputRequiredResult(
   ttlMs: number,
 ): Promise<Record<string, unknown>> {
   const requestState = await codec.seal({
-    v: 2,
+    v: STATE_VERSION,
     m: method,
     d: await digestRequest(method, salientParams(params)),
-    p: principalOf(authInfo),
+    p: principalKey(authInfo),
     exp: Date.now() + ttlMs,
     a: state.answers,
     r: state.round + 1,

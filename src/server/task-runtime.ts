@@ -14,7 +14,8 @@ import type { Params } from '../jsonrpc/index.js';
 import type { CallToolResult } from '../protocol/types/tools.js';
 import { RequestContext } from '../session/index.js';
 import type { RequestOptions } from '../session/index.js';
-import { principalOf, validAnswer } from './mrtr.js';
+import { principalKey } from '../protocol/principal.js';
+import { validAnswer } from './mrtr.js';
 import type { InputRequest } from './mrtr.js';
 import type { ServerContext } from './server-context.js';
 import { InMemoryTaskStore, isTerminal } from './task-store.js';
@@ -54,13 +55,14 @@ export interface TaskOptions {
   pageSize?: number;
   /**
    * Who owns a request's tasks: only the owner may get, read, list, update or cancel them.
-   * Default: the authenticated principal when there is one (so any session, on any node
-   * sharing the store, after any restart). Otherwise, in 2025-11-25, the MCP session: the
-   * `Mcp-Session-Id` when sessions are shared between nodes (so another node serving the
-   * same session reaches its tasks), else the connection; a new session of the same
-   * unauthenticated client is someone else, since nothing proves it is not. In the
-   * extension (no `tasks/list`) an unauthenticated task is reached by its unguessable id
-   * alone, as the extension intends; those callers share one `maxLivePerOwner` cap.
+   * Default: the authenticated principal when there is one (issuer and subject, as
+   * `principalKey` says: so any session, on any node sharing the store, after any restart).
+   * Otherwise, in 2025-11-25, the MCP session: the `Mcp-Session-Id` when sessions are
+   * shared between nodes (so another node serving the same session reaches its tasks), else
+   * the connection; a new session of the same unauthenticated client is someone else, since
+   * nothing proves it is not. In the extension (no `tasks/list`) an unauthenticated task is
+   * reached by its unguessable id alone, as the extension intends; those callers share one
+   * `maxLivePerOwner` cap.
    * Set this to bind tasks to something else your deployment trusts.
    */
   owner?: (rc: RequestContext) => string;
@@ -138,8 +140,8 @@ export class TaskRuntime implements TaskRunOwner {
   /** Who owns the tasks of this request. */
   ownerOf(rc: RequestContext): string {
     if (this.ownerFn) return this.ownerFn(rc);
-    const principal = principalOf(rc.authInfo);
-    if (principal) return `p:${principal}`;
+    const principal = principalKey(rc.authInfo);
+    if (principal !== '') return `p:${principal}`;
     if (rc.era !== 'legacy') return '';
     // Behind a load balancer each node has its own copy of a session: the transport names it.
     const shared = rc.transportMeta?.sessionId;

@@ -10,6 +10,7 @@
  * node rebuilds the session by replaying them, so the session engine needs no serialised form.
  */
 export interface LegacySessionRecord {
+  /** Who owns it: the opener's `principalKey` (`''` when anonymous), an opaque string to compare. */
   readonly principal: string;
   /** Every recorded message from `firstOp` on, as JSON text. */
   readonly ops: readonly string[];

@@ -122,6 +122,7 @@ export class LegacySessionTransport implements Transport {
 
   constructor(
     readonly sessionId: string,
+    /** The `principalKey` of the client that opened it (`''` when anonymous): only it may use the session. */
     readonly principal: string,
     private readonly options: LegacySessionOptions = {},
   ) {

@@ -7,6 +7,7 @@ import type {
   RequestId,
 } from '../../jsonrpc/index.js';
 import { MetaKey } from '../../protocol/meta-keys.js';
+import { principalKey } from '../../protocol/principal.js';
 import { allowsBatch, eraOf, isLegacyVersion } from '../../protocol/versions.js';
 import type { EventStore } from './event-store.js';
 import { MemoryEventStore } from './event-store.js';
@@ -149,12 +150,6 @@ function openSessionStream(ex: HttpExchange, t: LegacySessionTransport): Respons
   const out = ex.stream(200, headersOf(t).sse);
   ex.onClose(() => t.detach(out));
   return out;
-}
-
-function principalOf(authInfo: unknown): string {
-  if (typeof authInfo !== 'object' || authInfo === null) return '';
-  const a = authInfo as Record<string, unknown>;
-  return typeof a.subject === 'string' ? a.subject : typeof a.clientId === 'string' ? a.clientId : '';
 }
 
 function newSessionId(): string {
@@ -398,7 +393,7 @@ export class McpHttpHandler {
   }
 
   private async initialize(ex: HttpExchange, frame: ParsedFrame): Promise<void> {
-    const principal = principalOf(ex.authInfo);
+    const principal = principalKey(ex.authInfo);
     const client = clientKey(principal, ex.remoteAddress);
     const perClient = this.options.maxSessionsPerClient ?? 1000;
     if ((this.perClient.get(client) ?? 0) >= perClient && !this.evictIdle(client)) {
@@ -442,9 +437,9 @@ export class McpHttpHandler {
     ex: HttpExchange,
     id: string,
   ): SessionEntry | undefined | Promise<SessionEntry | undefined> {
-    if (this.shared) return id.length <= 128 ? this.shared.find(id, principalOf(ex.authInfo)) : undefined;
+    if (this.shared) return id.length <= 128 ? this.shared.find(id, principalKey(ex.authInfo)) : undefined;
     const entry = id.length <= 128 ? this.sessions.get(id) : undefined;
-    if (!entry || entry.transport.closed || entry.transport.principal !== principalOf(ex.authInfo))
+    if (!entry || entry.transport.closed || entry.transport.principal !== principalKey(ex.authInfo))
       return undefined;
     // Most recently used last: the map's order is the eviction order. A session used again
     // at once is already last, and moving it would churn the map's table for nothing.

@@ -26,8 +26,13 @@ export type ClusterMessage =
   | { t: 'seen'; k: number; f: string }
   /** A server change to announce (list_changed, resources/updated) to every node's clients. */
   | { t: 'change'; e: { kind: 'tools' | 'prompts' | 'resources' } | { kind: 'resource'; uri: string } }
-  /** A client's POST for a 2024-11-05 HTTP+SSE connection held on the receiving node; `r` and `k` name the acknowledgement. */
-  | { t: 'sse'; c: string; m: string; r: string; k: number }
+  /**
+   * A client's POST for a 2024-11-05 HTTP+SSE connection held on the receiving node; `r` and
+   * `k` name the acknowledgement. `p` is the poster's `principalKey`, which the receiver checks
+   * against the connection's; `a` its authInfo for the handlers (plain data: a bus that
+   * crosses processes carries it as JSON, as it does the rest).
+   */
+  | { t: 'sse'; c: string; m: string; r: string; k: number; p: string; a?: unknown }
   /** Whether the node holding an HTTP+SSE connection took the message (`ok`), for acknowledgement `k`. */
   | { t: 'sse-ack'; k: number; ok: boolean };
 

@@ -1,5 +1,6 @@
 import { InvalidMessage, parseFrame, serializeMessage } from '../../jsonrpc/index.js';
-import type { JsonRpcMessage, Transport, TransportSink } from '../../jsonrpc/index.js';
+import type { FrameInfo, JsonRpcMessage, Transport, TransportSink } from '../../jsonrpc/index.js';
+import { principalKey } from '../../protocol/principal.js';
 import type { HttpExchange, ResponseStream } from './exchange.js';
 import type { McpConnector } from './respond.js';
 import type { ClusterBus, ClusterMessage } from './shared-state.js';
@@ -50,6 +51,21 @@ class SseConnectionTransport implements Transport {
 /** How long a node waits for the node holding an HTTP+SSE connection to take a forwarded POST. */
 const FORWARD_TIMEOUT_MS = 5000;
 
+/** One open HTTP+SSE connection, bound to the principal that opened it. */
+interface SseConnection {
+  transport: SseConnectionTransport;
+  /** The `principalKey` of the `GET` that opened it (`''` when anonymous): only it may post. */
+  principal: string;
+  close(): Promise<void>;
+}
+
+const NO_INFO: FrameInfo = Object.freeze({});
+
+/** The frame info of a POST's messages: its authInfo, as on the Streamable endpoint. */
+function infoOf(authInfo: unknown): FrameInfo {
+  return authInfo === undefined ? NO_INFO : { authInfo };
+}
+
 /**
  * The deprecated HTTP+SSE transport (2024-11-05), kept apart so it can be deleted one
  * day: `GET ssePath` opens a session and names its POST endpoint; `POST messagesPath`
@@ -59,12 +75,13 @@ const FORWARD_TIMEOUT_MS = 5000;
  * may reach any: the connection id names its node, and a POST that lands elsewhere is
  * forwarded there on the bus. It is answered 202 only once that node took the message, so
  * the client's messages keep their order, and 404 when the node no longer holds it.
+ *
+ * A connection belongs to the principal that opened it: a POST from anyone else gets the same
+ * 404 as an unknown id, on whichever node it lands, and every message reaches the session
+ * with the authInfo of the POST that carried it.
  */
 export class LegacySseEndpoints {
-  private readonly connections = new Map<
-    string,
-    { transport: SseConnectionTransport; close(): Promise<void> }
-  >();
+  private readonly connections = new Map<string, SseConnection>();
   private readonly acks = new Map<number, (ok: boolean) => void>();
   private nextAck = 1;
   private readonly unsubscribe: (() => void) | undefined;
@@ -99,7 +116,11 @@ export class LegacySseEndpoints {
     const out = ex.stream(200, { ...SSE_HEADERS });
     const transport = new SseConnectionTransport(out, this.keepAliveMs);
     const connection = await this.connector.connect(transport);
-    this.connections.set(id, { transport, close: () => connection.close() });
+    this.connections.set(id, {
+      transport,
+      principal: principalKey(ex.authInfo),
+      close: () => connection.close(),
+    });
     ex.closed.addEventListener(
       'abort',
       () => {
@@ -113,8 +134,11 @@ export class LegacySseEndpoints {
 
   private async message(ex: HttpExchange): Promise<void> {
     const id = new URLSearchParams(ex.query).get('sessionId') ?? '';
-    const conn = this.connections.get(id);
-    const holder = conn ? undefined : this.holderOf(id);
+    const principal = principalKey(ex.authInfo);
+    const held = this.connections.get(id);
+    // Another principal's connection is answered as an unknown one: no oracle for live ids.
+    const conn = held?.principal === principal ? held : undefined;
+    const holder = held ? undefined : this.holderOf(id);
     if (!conn && holder === undefined) return refuse(ex, 'sessionNotFound');
     if (refuseNonJson(ex)) return;
     const body = await ex.readBody(this.maxBody);
@@ -126,11 +150,12 @@ export class LegacySseEndpoints {
     if (frame instanceof InvalidMessage)
       return sendError(ex, 400, frame.error.code, frame.error.message, frame.id);
     if (!conn) {
-      if (!(await this.forward(holder!, id, body.text))) return refuse(ex, 'sessionNotFound');
+      if (!(await this.forward(holder!, id, body.text, principal, ex.authInfo)))
+        return refuse(ex, 'sessionNotFound');
       return ex.respond(202, { 'content-type': 'text/plain' }, 'Accepted');
     }
     ex.respond(202, { 'content-type': 'text/plain' }, 'Accepted');
-    conn.transport.sink?.frame(frame);
+    conn.transport.sink?.frame(frame, infoOf(ex.authInfo));
   }
 
   /** The other node a connection id names, on a cluster; undefined when none. */
@@ -141,8 +166,17 @@ export class LegacySseEndpoints {
     return node !== '' && node !== this.bus.nodeId ? node : undefined;
   }
 
-  /** Sends a POST's body to the node holding the connection; true once that node took it. */
-  private forward(node: string, id: string, text: string): Promise<boolean> {
+  /**
+   * Sends a POST's body, its principal and its authInfo to the node holding the connection;
+   * true once that node took it (false when it holds no such connection of that principal).
+   */
+  private forward(
+    node: string,
+    id: string,
+    text: string,
+    principal: string,
+    authInfo: unknown,
+  ): Promise<boolean> {
     const bus = this.bus!;
     const k = this.nextAck++;
     return new Promise<boolean>((resolve) => {
@@ -154,7 +188,16 @@ export class LegacySseEndpoints {
         resolve(ok);
       };
       this.acks.set(k, settle);
-      void bus.publish(node, { t: 'sse', c: id, m: text, r: bus.nodeId, k });
+      const message: Extract<ClusterMessage, { t: 'sse' }> = {
+        t: 'sse',
+        c: id,
+        m: text,
+        r: bus.nodeId,
+        k,
+        p: principal,
+      };
+      if (authInfo !== undefined) message.a = authInfo;
+      void bus.publish(node, message);
     });
   }
 
@@ -162,11 +205,14 @@ export class LegacySseEndpoints {
     if (m.t === 'sse-ack') return this.acks.get(m.k)?.(m.ok);
     if (m.t !== 'sse') return;
     const conn = this.connections.get(m.c);
-    const frame = conn ? parseFrame(m.m) : undefined;
+    // The holder checks the binding itself, and that the authInfo the session will see is
+    // that principal's: the bus is internal, but a node's mistake must not cross principals.
+    const bound = conn !== undefined && conn.principal === m.p && principalKey(m.a) === m.p;
+    const frame = bound ? parseFrame(m.m) : undefined;
     const ok = frame !== undefined && !(frame instanceof InvalidMessage);
     // Acknowledged before the session sees it, as a local POST is answered 202 first.
     void this.bus!.publish(m.r, { t: 'sse-ack', k: m.k, ok });
-    if (ok) conn!.transport.sink?.frame(frame);
+    if (ok) conn!.transport.sink?.frame(frame, infoOf(m.a));
   }
 
   async close(): Promise<void> {
