@@ -191,9 +191,11 @@ export class SseReader {
     this.events.push(event);
   }
 
-  /** The JSON-RPC messages carried so far (events with data). */
+  /** The JSON-RPC messages carried so far (`message` events with data; not `/sse`'s `endpoint`). */
   messages(): Obj[] {
-    return this.events.filter((e) => e.data !== '').map((e) => JSON.parse(e.data) as Obj);
+    return this.events
+      .filter((e) => e.data !== '' && (e.event === undefined || e.event === 'message'))
+      .map((e) => JSON.parse(e.data) as Obj);
   }
 
   /** Waits for the first message matching `match`; fails when the stream ends without one. */
