@@ -160,6 +160,9 @@ export async function loopbackInteraction(
 ): Promise<AuthorizationInteraction & { close(): Promise<void> }> {
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/callback';
+  const hostInUri = host.includes(':') ? `[${host}]` : host;
+  // Checked before listening: a listener on another address would take callbacks from the network.
+  checkRedirectUri(`http://${hostInUri}${path}`);
   const waiters = new Map<string, (c: AuthorizationCallback) => void>();
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://loopback');
@@ -181,8 +184,7 @@ export async function loopbackInteraction(
   });
   server.unref();
   const port = (server.address() as AddressInfo).port;
-  const redirectUri = `http://${host.includes(':') ? `[${host}]` : host}:${port}${path}`;
-  checkRedirectUri(redirectUri);
+  const redirectUri = `http://${hostInUri}:${port}${path}`;
   const show =
     options.open ??
     (async (url: URL) => {

@@ -55,8 +55,10 @@ const PATTERNS: ReadonlyArray<[RegExp, string]> = [
  */
 export function describeCommand(server: StdioServerConfig): CommandConsentRequest {
   const commandLine = [server.command, ...server.args].map(shellQuote).join(' ');
+  // Also the words unquoted: `sh -c 'sudo rm -rf /'` hides `sudo` and `/` behind quotes.
+  const words = [server.command, ...server.args].join(' ');
   const warnings: string[] = [];
-  for (const [re, message] of PATTERNS) if (re.test(commandLine)) warnings.push(message);
+  for (const [re, message] of PATTERNS) if (re.test(commandLine) || re.test(words)) warnings.push(message);
   const env = Object.entries(server.env).map(([name, value]) => {
     if (DANGEROUS_ENV.test(name)) warnings.push(`sets ${name}, which can inject code into the process`);
     return { name, value: SECRET_NAME.test(name) ? mask(value) : value };

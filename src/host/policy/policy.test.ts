@@ -85,6 +85,18 @@ describe('consent, roots, URLs, forms and models', () => {
     ]);
   });
 
+  test('quotes hide nothing from the warnings', () => {
+    const config = parseHostConfig({ mcpServers: { s: { command: 'sh', args: ['-c', 'sudo rm -rf /'] } } });
+    const r = describeCommand(config.servers.s as StdioServerConfig);
+    assert.equal(r.commandLine, "sh -c 'sudo rm -rf /'");
+    assert.deepEqual(r.warnings, [
+      'runs with sudo (administrator rights)',
+      'deletes files (rm -rf)',
+      'runs a shell command string',
+      'gets the whole file system (/)',
+    ]);
+  });
+
   test('roots: a server is told its own roots, never one outside the host roots', () => {
     assert.deepEqual(rootsFor(['/work/a b'], ['/work']), [{ uri: 'file:///work/a%20b', name: 'a b' }]);
     assert.deepEqual(rootsFor(['/etc'], ['/work']), []);
