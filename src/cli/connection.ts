@@ -22,6 +22,8 @@ export interface GlobalOptions {
   timeoutMs: number | undefined;
   json: boolean;
   verbose: boolean;
+  /** Consent to starting a config file's command without asking. */
+  yes: boolean;
 }
 
 export const TARGET_HELP = `Target (one of):
@@ -35,7 +37,9 @@ Global options:
   --header "Name: value"     an HTTP header (repeatable)
   --timeout MS               per-request timeout (default 60000)
   --json                     machine-readable output
-  --verbose                  wire traffic and details on stderr`;
+  --verbose                  wire traffic and details on stderr
+  -y, --yes                  start a config file's command without asking (a config file
+                             can come from anyone: a cloned repository's .mcp.json)`;
 
 const globalSpec = {
   url: { type: 'string' },
@@ -46,6 +50,7 @@ const globalSpec = {
   timeout: { type: 'string' },
   json: { type: 'boolean' },
   verbose: { type: 'boolean' },
+  yes: { type: 'boolean', short: 'y' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -100,6 +105,7 @@ export function parseCommand<O extends NonNullable<ParseArgsConfig['options']>>(
       timeoutMs,
       json: v.json === true,
       verbose: v.verbose === true,
+      yes: v.yes === true,
     },
     values: v,
     positionals: parsed.positionals,
@@ -145,13 +151,15 @@ export async function transportFor(g: GlobalOptions): Promise<Transport> {
     } else if (entry.command) {
       const env: Record<string, string> = {};
       for (const [k, val] of Object.entries(entry.env ?? {})) env[k] = expandEnv(val);
-      t = new QuietStdioTransport(
-        entry.command,
-        (entry.args ?? []).map((a) => expandEnv(a)),
-        env,
-        entry.cwd,
-        g.verbose,
+      const args = (entry.args ?? []).map((a) => expandEnv(a));
+      // A config file's command runs only with consent (loaded here: the host's UI is not small).
+      const { consentToCommands } = await import('./command-consent.js');
+      await consentToCommands(
+        [{ name: g.server, command: entry.command, args, env, cwd: entry.cwd }],
+        file,
+        g.yes,
       );
+      t = new QuietStdioTransport(entry.command, args, env, entry.cwd, g.verbose);
     } else {
       throw new CliFailure(`${file}: server "${g.server}" needs a command or a url`, ExitCode.Usage);
     }

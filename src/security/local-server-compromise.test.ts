@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { shellQuote } from '../host/policy/command-consent.js';
-import { runCli } from '../test-support/cli-process.js';
+import { runCli, startCli } from '../test-support/cli-process.js';
 import { NODE, makeHost } from '../test-support/host-harness.js';
 
 const tempDir = (): string => mkdtempSync(join(tmpdir(), 'mcpkit-local-'));
@@ -27,6 +27,21 @@ function configFile(dir: string, servers: Record<string, unknown>): string {
   const file = join(dir, 'mcp.json');
   writeFileSync(file, JSON.stringify({ mcpServers: servers }));
   return file;
+}
+
+/**
+ * Runs `mcpkit inspect …` until it exits, or fails the test as soon as it serves its page
+ * (which it does only after starting what it was given).
+ */
+async function inspectUntilExit(args: readonly string[], env: NodeJS.ProcessEnv) {
+  const p = startCli(['inspect', '--port', '0', ...args], { env });
+  const served = p.printed('stdout', /inspector: open/).then(
+    () => 'served' as const,
+    () => p.exited,
+  );
+  const code = await Promise.race<number | null | 'served'>([p.exited, served]);
+  await p.stop();
+  return { code, ...p.out };
 }
 
 /** A "server" whose only effect is to write `marker`: proof that its command ran. */
@@ -47,6 +62,37 @@ describe('local server compromise', () => {
       assert.equal(existsSync(marker), false, 'the command never ran');
     });
   }
+
+  for (const args of [['tools'], ['call', 'anything'], ['inspect']]) {
+    it(`mcpkit ${args[0]} --server NAME never runs a config’s command without consent (no terminal, no --yes)`, async () => {
+      const dir = tempDir();
+      const marker = join(dir, 'ran');
+      const config = configFile(dir, { innocent: markerCommand(marker) });
+      const env = { ...process.env, HOME: dir };
+      const rest = ['--server', 'innocent', '--config', config];
+      const r =
+        args[0] === 'inspect' ? await inspectUntilExit(rest, env) : await runCli([...args, ...rest], { env });
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, /asks to start this command:\n {2}innocent: .*\n.*Pass --yes/);
+      assert.equal(existsSync(marker), false, 'the command never ran');
+    });
+  }
+
+  it('mcpkit inspect --config FILE asks before every command of the file, and --yes is the consent', async () => {
+    const dir = tempDir();
+    const markers = [join(dir, 'a'), join(dir, 'b')];
+    const config = configFile(dir, { one: markerCommand(markers[0]!), two: markerCommand(markers[1]!) });
+    const refused = await inspectUntilExit(['--config', config], { ...process.env, HOME: dir });
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(refused.stderr, /asks to start these commands:\n {2}one: .*\n {2}two: /);
+    for (const m of markers) assert.equal(existsSync(m), false, 'nothing ran');
+    // With --yes the very same command runs: the refusal above was the missing consent.
+    const r = await runCli(['tools', '--server', 'one', '--config', config, '--yes'], {
+      env: { ...process.env, HOME: dir },
+    });
+    assert.equal(r.code, 3, 'the marker is not an MCP server');
+    assert.equal(existsSync(markers[0]!), true, 'consented, it ran');
+  });
 
   it('shell syntax in a consented command’s arguments is passed literally: only the named program runs', async () => {
     const dir = tempDir();

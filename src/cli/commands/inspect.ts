@@ -9,6 +9,7 @@ import { parseCommand, TARGET_HELP } from '../connection.js';
 import type { GlobalOptions } from '../connection.js';
 import { CliFailure, ExitCode } from '../exit-codes.js';
 import { findServer } from '../server-config.js';
+import { consentToCommands } from '../command-consent.js';
 import { loadConfigFor } from './host.js';
 import { storedCredentials } from './login.js';
 
@@ -101,6 +102,15 @@ export async function inspect(argv: string[]): Promise<number> {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new CliFailure(`--port must be a port number, not "${String(values.port)}"`, ExitCode.Usage);
   const config = await configFor(global);
+  if (global.command.length === 0) {
+    // The config file's commands run only with consent; one typed after `--` is the person's own.
+    const commands = Object.values(config.servers).filter((c) => c.transport === 'stdio' && !c.disabled);
+    await consentToCommands(
+      commands as Array<ServerConfig & { transport: 'stdio' }>,
+      global.config ?? 'The config file',
+      global.yes,
+    );
+  }
   const url = global.url;
   const session = new InspectorHost(config, {
     // A URL given on the command line uses the tokens `mcpkit login` stored for it.

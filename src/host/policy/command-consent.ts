@@ -53,7 +53,9 @@ const PATTERNS: ReadonlyArray<[RegExp, string]> = [
  * if (files?.transport === 'stdio') describeCommand(files).commandLine; // "npx -y @modelcontextprotocol/server-filesystem /home/me"
  * ```
  */
-export function describeCommand(server: StdioServerConfig): CommandConsentRequest {
+export function describeCommand(
+  server: Pick<StdioServerConfig, 'name' | 'command' | 'args' | 'env' | 'cwd'>,
+): CommandConsentRequest {
   const commandLine = [server.command, ...server.args].map(shellQuote).join(' ');
   // Also the words unquoted: `sh -c 'sudo rm -rf /'` hides `sudo` and `/` behind quotes.
   const words = [server.command, ...server.args].join(' ');
