@@ -50,6 +50,7 @@ const familyOf = (address: string): number => (address.includes(':') ? 6 : 4);
  *
  * @example
  * ```ts
+ * import { Agent } from 'undici';
  * const agent = new Agent({ connect: { lookup: checkedLookup({ allowLoopback: false }) } });
  * ```
  */
@@ -87,6 +88,7 @@ export function checkedLookup(policy: NetworkPolicy): ConnectLookup {
  *
  * @example
  * ```ts
+ * const policy = { allowPrivateNetwork: false };
  * const guarded = new GuardedFetch({ policy, fetch: checkedFetch(policy) });
  * ```
  */

@@ -18,14 +18,6 @@ const CHANNEL = 'net.client.socket';
 
 /**
  * Records the connection attempts of every client socket created until `stop()`.
- *
- * @example
- * ```ts
- * const watch = watchConnections();
- * await somethingThatMustNotConnect();
- * assert.deepEqual(watch.attempts, []);
- * watch.stop();
- * ```
  */
 export function watchConnections(): ConnectionWatch {
   const attempts: ConnectionWatch['attempts'] = [];
@@ -49,13 +41,6 @@ export interface Canary {
 /**
  * Listens on `host` (a loopback address) and counts connections: the place a refused
  * request must never reach.
- *
- * @example
- * ```ts
- * const canary = await startCanary('127.0.0.1');
- * // ... point a name at 127.0.0.1 and use `canary.port` in the URL
- * assert.equal(canary.hits, 0);
- * ```
  */
 export async function startCanary(host = '127.0.0.1', port = 0): Promise<Canary> {
   let hits = 0;

@@ -36,12 +36,6 @@ function notFound(name: string): Error {
 
 /**
  * Answers lookups of the table's names (case-insensitive) from the table until `restore()`.
- *
- * @example
- * ```ts
- * const dns = stubSystemDns({ 'metadata.example.com': [['169.254.169.254']] });
- * try { ... } finally { dns.restore(); }
- * ```
  */
 export function stubSystemDns(table: DnsTable): DnsStub {
   const dns = require('node:dns') as { lookup: unknown; promises: { lookup: unknown } };

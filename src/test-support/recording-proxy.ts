@@ -16,13 +16,6 @@ export interface RecordingProxy {
 
 /**
  * Forwards connections on a port of its own to `targetPort` on 127.0.0.1, recording both ways.
- *
- * @example
- * ```ts
- * const proxy = await startRecordingProxy(upstreamPort);
- * // ... point the client at proxy.port
- * assert.ok(!proxy.sent().includes('secret'));
- * ```
  */
 export async function startRecordingProxy(targetPort: number): Promise<RecordingProxy> {
   const out: Buffer[] = [];
