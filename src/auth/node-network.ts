@@ -7,7 +7,6 @@
  */
 import { lookup } from 'node:dns/promises';
 import type { Dispatcher } from 'undici';
-import { GuardedFetch } from './client/guarded-fetch.js';
 import type { FetchFn, GuardedFetchOptions } from './client/guarded-fetch.js';
 import { resolveChecked } from './client/network-policy.js';
 import type { NetworkPolicy } from './client/network-policy.js';
@@ -89,7 +88,7 @@ export function checkedLookup(policy: NetworkPolicy): ConnectLookup {
  * @example
  * ```ts
  * const policy = { allowPrivateNetwork: false };
- * const guarded = new GuardedFetch({ policy, fetch: checkedFetch(policy) });
+ * const response = await checkedFetch(policy)('https://auth.example.com/.well-known/oauth-authorization-server');
  * ```
  */
 export function checkedFetch(policy: NetworkPolicy): FetchFn {
@@ -105,25 +104,11 @@ export function checkedFetch(policy: NetworkPolicy): FetchFn {
 }
 
 /**
- * The options of a {@link GuardedFetch} as `mcpkit/auth` completes them on Node: the
+ * The options of a `GuardedFetch` as `mcpkit/auth` completes them on Node: the
  * policy resolves names (with {@link dnsResolver} unless it has a resolver), and, unless a
  * fetch is given, requests go through {@link checkedFetch}.
  */
 export function nodeGuardOptions(options: GuardedFetchOptions): GuardedFetchOptions {
   const policy: NetworkPolicy = { ...options.policy, resolveHost: options.policy.resolveHost ?? dnsResolver };
   return { ...options, policy, fetch: options.fetch ?? checkedFetch(policy) };
-}
-
-/**
- * A {@link GuardedFetch} for Node (what `mcpkit/auth` exports there): names are resolved
- * and checked, and connections go only to the checked addresses (see {@link checkedFetch}).
- *
- * @example
- * ```ts
- * const guarded = nodeGuardedFetch({ policy: {} });
- * await guarded.fetch(new URL('https://auth.example.com/.well-known/oauth-authorization-server'), { what: 'metadata' });
- * ```
- */
-export function nodeGuardedFetch(options: GuardedFetchOptions): GuardedFetch {
-  return new GuardedFetch(nodeGuardOptions(options));
 }

@@ -330,7 +330,6 @@ export class Gateway {
     );
   }
 
-  /** The caller's principal: whom the audit names and the per-caller rules match (null: not authenticated). */
   /**
    * With per-caller rules, a caller's tool list holds only the tools it may call: the
    * calls themselves are refused by the host's policy either way.
@@ -347,6 +346,7 @@ export class Gateway {
     return tools.length === result.tools.length ? result : { ...result, tools };
   }
 
+  /** The caller's principal goes with every call: the audit names it, the per-caller rules match it (null: not authenticated). */
   private callOptions(ctx: ServerContext): HostCallOptions {
     return {
       caller: this.options.caller ?? 'gateway',
