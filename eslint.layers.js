@@ -46,8 +46,13 @@ export const LAYERS = [
     ],
   },
   // OAuth sits beside the transports: it wraps the HTTP client's requester. Its Node parts
-  // (file store, loopback redirect, DNS) are the separate `mcpkit/auth/node` entry.
-  { folder: 'auth', mayImport: ['jsonrpc', 'protocol', 'transports'], node: ['src/auth/node.ts'] },
+  // (file store, loopback redirect, DNS) are the separate `mcpkit/auth/node` entry, and the
+  // checked network `mcpkit/auth` uses on Node (node-network.ts, behind the `node` condition).
+  {
+    folder: 'auth',
+    mayImport: ['jsonrpc', 'protocol', 'transports'],
+    node: ['src/auth/node.ts', 'src/auth/node-*.ts'],
+  },
   // Shared-state backends behind the HTTP seams (sessions, events, bus, tasks); Redis is Node.
   {
     folder: 'stores',

@@ -238,7 +238,8 @@ for (const file of pages) {
     for (const [, body] of text.matchAll(/\$\{([^}]+)\}/g)) {
       const name = body.split(':-')[0];
       if (name.startsWith('input:')) inputs[name.slice(6)] = 'value';
-      else env[name.replace(/^env:/, '')] ??= '/value';
+      // A path-like value per name, long enough for a gateway token and different for each.
+      else env[name.replace(/^env:/, '')] ??= `/value/of/${name.replace(/^env:/, '')}`;
     }
     try {
       parseHostConfig(value, { env, inputs, variables: { workspaceFolder: '/home/me/project' } });

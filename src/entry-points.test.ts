@@ -90,6 +90,28 @@ describe('entry points', () => {
       assert.equal(typeof node[name], 'function', name);
   });
 
+  test('mcpkit/auth on Node has the names of the portable entry; only its fetches differ', async () => {
+    const portable = (await import('./auth/index.js')) as Record<string, unknown>;
+    const onNode = (await import('./auth/index-node.js')) as typeof import('./auth/index-node.js');
+    assert.deepEqual(Object.keys(onNode).sort(), Object.keys(portable).sort());
+    for (const [name, value] of Object.entries(onNode)) {
+      if (name === 'OAuthClient' || name === 'GuardedFetch') {
+        assert.notEqual(value, portable[name], name);
+        assert.ok(
+          (value as { prototype: object }).prototype instanceof (portable[name] as typeof Object),
+          name,
+        );
+      } else assert.equal(value, portable[name], name);
+    }
+    // The portable entry stays browser-safe; the Node one loads undici only with a request.
+    assert.deepEqual(
+      modulesLoadedBy("await import('./auth/index.js');").filter((m) => m.startsWith('node:')),
+      [],
+    );
+    const node = modulesLoadedBy("await import('./auth/index-node.js');");
+    assert.ok(!node.some((m) => m.includes('/node_modules/undici/')), 'undici loaded at import');
+  });
+
   test("mcpkit/host's deprecated loadHostConfig forwards to mcpkit/host/node's", async () => {
     const { loadHostConfig } = await import('./host/index.js');
     const file = join(dir, 'mcp.json');

@@ -1,11 +1,11 @@
 /**
  * The Node-only part of the auth layer (`mcpkit/auth/node`): a credential store in a file,
  * the loopback redirect catcher with a browser opener that never goes through a shell, and
- * a DNS resolver for the network policy. Everything else in `src/auth` runs in browsers.
+ * the DNS resolver of the network policy (node-network.ts: what `mcpkit/auth` on Node checks
+ * addresses with). Everything else in `src/auth` runs in browsers.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { lookup } from 'node:dns/promises';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -218,16 +218,4 @@ export async function loopbackInteraction(
   };
 }
 
-/**
- * A resolver for `NetworkPolicy.resolveHost`: every address a name resolves to is
- * checked, so `internal.example.com → 10.0.0.5` is refused like the address itself.
- *
- * @example
- * ```ts
- * new OAuthClient({ serverUrl, interaction, network: { resolveHost: dnsResolver } });
- * ```
- */
-export async function dnsResolver(hostname: string): Promise<string[]> {
-  const found = await lookup(hostname, { all: true, verbatim: true });
-  return found.map((a) => a.address);
-}
+export { dnsResolver } from './node-network.js';

@@ -14,12 +14,18 @@ import type { Catalog, CatalogTool } from './catalog/catalog.js';
 import { HostError } from './config/config-error.js';
 import { decide } from './policy/decide.js';
 import type { DecisionDeps } from './policy/decide.js';
+import type { CallPrincipal } from './policy/policy.js';
 import type { ServerConnection } from './supervision/server-connection.js';
 
 /** Who is calling and how long to wait. */
 export interface HostCallOptions {
   /** Shown in approvals and the audit log (default `app`). */
   caller?: string;
+  /**
+   * The gateway caller this call is for: named in the audit log and matched by the config's
+   * `mcpkit.gateway.principals`; `null` for an unauthenticated one (see {@link CallPrincipal}).
+   */
+  principal?: CallPrincipal;
   signal?: AbortSignal;
   /** Default: the server's `timeouts.callMs`. */
   timeoutMs?: number;
@@ -99,7 +105,13 @@ export async function callTool(
   options: HostCallOptions = {},
 ): Promise<CallToolResult> {
   const caller = options.caller ?? 'app';
-  const base = { kind: 'tool' as const, caller, argumentBytes: jsonBytes(args ?? {}) };
+  const principal = options.principal;
+  const base = {
+    kind: 'tool' as const,
+    caller,
+    ...(principal !== undefined ? { principal } : {}),
+    argumentBytes: jsonBytes(args ?? {}),
+  };
   let entry: CatalogTool;
   try {
     entry = resolveTool(deps, target);
@@ -135,7 +147,11 @@ export async function callTool(
       'refused',
       conn ? unavailable(conn) : new HostError('UnknownServer', `No server ${entry.server}`),
     );
-  const verdict = await decide(deps, { kind: 'tool', tool: entry, caller, arguments: args }, options.signal);
+  const verdict = await decide(
+    deps,
+    { kind: 'tool', tool: entry, caller, arguments: args, principal },
+    options.signal,
+  );
   if (!verdict.allowed) return refuse(verdict.decision, verdict.error);
   const decision: AuditDecision = verdict.decision;
   const started = Date.now();
@@ -206,7 +222,14 @@ async function read<T>(
   options: HostCallOptions,
   run: ReadFn<T>,
 ): Promise<T> {
-  const a = { kind, caller: options.caller ?? 'app', server, target };
+  const principal = options.principal;
+  const a = {
+    kind,
+    caller: options.caller ?? 'app',
+    ...(principal !== undefined ? { principal } : {}),
+    server,
+    target,
+  };
   const conn = deps.connection(server);
   const fail = (decision: AuditDecision, error: HostError): never => {
     deps.audit(record(a, decision, { reason: error.message }));
@@ -219,7 +242,7 @@ async function read<T>(
     );
   const client = conn.current;
   if (!client) return fail('refused', unavailable(conn));
-  const verdict = await decide(deps, { kind, server, target, caller: a.caller }, options.signal);
+  const verdict = await decide(deps, { kind, server, target, caller: a.caller, principal }, options.signal);
   if (!verdict.allowed) return fail(verdict.decision, verdict.error);
   const decision: AuditDecision = verdict.decision;
   const started = Date.now();

@@ -23,10 +23,14 @@ export { ConfigError, HostError } from './config/config-error.js';
 export type { ConfigIssue, HostErrorCode } from './config/config-error.js';
 export type {
   Decision,
+  GatewayAuthConfig,
+  GatewayConfig,
+  GatewayJwtConfig,
   HostConfig,
   HttpServerConfig,
   LlmConfig,
   ModelConfig,
+  PrincipalRule,
   ProviderConfig,
   RateLimit,
   RestartPolicy,
@@ -50,7 +54,7 @@ export type {
 export type { ToolWarning } from './policy/tool-inspection.js';
 export { MemoryApprovalStore } from './policy/pins.js';
 export type { ApprovalStore } from './policy/pins.js';
-export type { DecisionSource, Policy, PolicyDecision } from './policy/policy.js';
+export type { CallPrincipal, DecisionSource, Policy, PolicyDecision } from './policy/policy.js';
 export { jsonLinesAudit } from './policy/audit.js';
 export type { AuditDecision, AuditEntry, AuditKind, AuditSink } from './policy/audit.js';
 
@@ -89,8 +93,10 @@ export { Agent } from './llm/agent.js';
 export type { AgentOptions, AgentResult, AgentStep } from './llm/agent.js';
 
 // Serving
-export { Gateway } from './serve/gateway.js';
-export type { GatewayOptions } from './serve/gateway.js';
+export { Gateway, checkGatewayBind } from './serve/gateway.js';
+export type { GatewayHttpOptions, GatewayOptions } from './serve/gateway.js';
+export { gatewayAuthenticator } from './serve/gateway-auth.js';
+export type { GatewayAuthenticator } from './serve/gateway-auth.js';
 export { bridge } from './serve/bridge.js';
 export type { BridgeOptions, RunningBridge } from './serve/bridge.js';
 

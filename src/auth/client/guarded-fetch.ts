@@ -1,9 +1,10 @@
 /**
  * The only way the OAuth layer reaches the network: every URL, and every redirect hop, is
  * checked against the {@link NetworkPolicy} before it is requested; bodies are bounded and
- * requests time out. No Node APIs.
+ * requests time out. No Node APIs: on Node, `mcpkit/auth` gives it a fetch that also checks
+ * the addresses it connects to (auth/node-network.ts).
  */
-import { AuthError } from '../errors.js';
+import { AuthError, findAuthError } from '../errors.js';
 import { checkFetchTarget, shownUrl } from './network-policy.js';
 import type { NetworkPolicy } from './network-policy.js';
 
@@ -104,11 +105,19 @@ export class GuardedFetch {
     const signal = withTimeout(init.signal, this.timeoutMs);
     let target = url;
     for (let hop = 0; ; hop++) {
-      await checkFetchTarget(target, hop === 0 ? what : `${what} (redirect)`, this.policy);
+      const label = hop === 0 ? what : `${what} (redirect)`;
+      await checkFetchTarget(target, label, this.policy);
       let response: Response;
       try {
         response = await this.base(target.href, { ...init, method, redirect: 'manual', signal });
       } catch (e) {
+        // A fetch that checks addresses when it connects (Node's default) refuses there.
+        const unsafe = findAuthError(e);
+        if (unsafe?.code === 'UnsafeUrl') {
+          throw new AuthError('UnsafeUrl', `Refused the ${label} ${shownUrl(target)}: ${unsafe.message}`, {
+            cause: e,
+          });
+        }
         throw new AuthError('DiscoveryFailed', `Could not reach the ${what} ${shownUrl(target)}`, {
           cause: e,
         });

@@ -22,9 +22,11 @@ export interface NetworkPolicy {
   /** Allow plain http to hosts that are not loopback (default false; tests only). */
   allowHttp?: boolean;
   /**
-   * Resolves a host name to its addresses so that names pointing inside are refused too.
-   * Browsers cannot resolve names; on Node use `dnsResolver` from `mcpkit/auth/node`.
-   * This narrows DNS rebinding but cannot close it (the fetch resolves again).
+   * Resolves a host name to its addresses so that names pointing inside are refused too:
+   * every address must be allowed. On Node, `mcpkit/auth` resolves with the system resolver
+   * when this is not set, and connects only to addresses it checked (when the connection is
+   * opened, so a DNS answer that changes after the first check is checked again). Browsers
+   * cannot resolve names: there, without this, only the URL's host itself is checked.
    */
   resolveHost?: (hostname: string) => Promise<readonly string[]>;
 }
@@ -194,21 +196,64 @@ export function checkFetchUrl(input: string | URL, what: string, policy: Network
   return url;
 }
 
-/** {@link checkFetchUrl}, then the addresses the name resolves to, when a resolver is set. */
+/**
+ * Why `policy` refuses a connection to `address` (an IP address a name resolved to), or
+ * undefined when it may be reached. Anything that is not an IP address is refused.
+ *
+ * @example
+ * ```ts
+ * addressRefusal('169.254.169.254', {}); // 'a private, link-local or reserved address'
+ * addressRefusal('127.0.0.1', { allowLoopback: true }); // undefined
+ * ```
+ */
+export function addressRefusal(address: string, policy: NetworkPolicy): string | undefined {
+  if (!parseIPv4(address) && !parseIPv6(address)) return 'not an IP address';
+  const kind = hostKind(address);
+  if (kind === 'loopback' && policy.allowLoopback !== true)
+    return 'a loopback address (allowLoopback is off)';
+  if (kind === 'private' && policy.allowPrivateNetwork !== true)
+    return 'a private, link-local or reserved address';
+  return undefined;
+}
+
+/**
+ * The addresses a host name resolves to, each checked with {@link addressRefusal}: one
+ * refused address refuses the name, since the connection may use any of them. Throws an
+ * {@link AuthError} `UnsafeUrl` naming the host and the address.
+ */
+export async function resolveChecked(
+  host: string,
+  resolve: (hostname: string) => Promise<readonly string[]>,
+  policy: NetworkPolicy,
+): Promise<string[]> {
+  const addresses = [...(await resolve(host))];
+  if (addresses.length === 0) throw new AuthError('UnsafeUrl', `${host} resolves to no address`);
+  for (const a of addresses) {
+    const why = addressRefusal(a, policy);
+    if (why !== undefined) throw new AuthError('UnsafeUrl', `${host} resolves to ${a}, ${why}`);
+  }
+  return addresses;
+}
+
+/** Whether a canonical URL host is an IP address rather than a name. */
+function isAddress(host: string): boolean {
+  return parseIPv4(host) !== undefined || host.startsWith('[');
+}
+
+/**
+ * {@link checkFetchUrl}, then, when the policy has a resolver and the host is a name, every
+ * address the name resolves to. Throws an {@link AuthError} `UnsafeUrl`.
+ */
 export async function checkFetchTarget(url: URL, what: string, policy: NetworkPolicy): Promise<void> {
   checkFetchUrl(url, what, policy);
-  const host = url.hostname;
-  if (!policy.resolveHost || parseIPv4(host) || host.startsWith('[')) return;
-  if (hostKind(host) !== 'public') return;
-  let addresses: readonly string[];
+  const resolve = policy.resolveHost;
+  if (!resolve || isAddress(url.hostname)) return;
   try {
-    addresses = await policy.resolveHost(host);
+    await resolveChecked(url.hostname, resolve, policy);
   } catch (e) {
-    throw new AuthError('UnsafeUrl', `Refused the ${what} ${shownUrl(url)}: ${host} did not resolve`, {
-      cause: e,
-    });
+    const why = e instanceof AuthError ? e.message : `${url.hostname} did not resolve`;
+    throw new AuthError('UnsafeUrl', `Refused the ${what} ${shownUrl(url)}: ${why}`, { cause: e });
   }
-  for (const a of addresses) checkKind(what, url, hostKind(a), policy, `${host} (${a})`);
 }
 
 /**

@@ -54,9 +54,18 @@ export interface OAuthClientOptions {
   dynamicRegistration?: boolean;
   /** Where registrations and tokens are kept, per issuer (default: in memory). */
   store?: CredentialStore;
-  /** What OAuth requests may reach (default: public https; loopback too when the server is on loopback). */
+  /**
+   * What OAuth requests may reach (default: public https; loopback too when the server is on
+   * loopback). On Node, names are resolved and checked too, and connections go only to the
+   * checked addresses; in browsers only the URL's host is checked unless `resolveHost` is set.
+   */
   network?: NetworkPolicy;
-  /** The fetch under everything (default: the global one). */
+  /**
+   * The fetch under everything (default: the global one for the MCP requests; on Node, for
+   * the OAuth requests, one that connects only to checked addresses). A fetch given here
+   * makes its own connections: names are still resolved and checked first on Node, but the
+   * fetch resolves them again.
+   */
   fetch?: typeof fetch;
   /** Request exactly these scopes (space-separated) instead of the spec's selection. */
   scope?: string;
@@ -124,7 +133,7 @@ export class OAuthClient implements TokenSource {
     if (options.clientMetadataUrl !== undefined) checkClientMetadataUrl(options.clientMetadataUrl);
     const network = { allowLoopback: isLoopbackUrl(this.serverUrl), ...options.network };
     const base = options.fetch;
-    this.guarded = new GuardedFetch(base ? { policy: network, fetch: base } : { policy: network });
+    this.guarded = this.guardedFetch(network, base);
     this.store = options.store ?? new MemoryCredentialStore();
     const pre = options.preRegistered;
     this.registration = {
@@ -139,6 +148,15 @@ export class OAuthClient implements TokenSource {
     if (options.clientMetadataUrl !== undefined)
       this.registration.clientMetadataUrl = options.clientMetadataUrl;
     this.fetch = createAuthFetch(this, base, options.maxAuthorizationAttempts ?? 3);
+  }
+
+  /**
+   * The fetch every OAuth request goes through (discovery, registration, tokens), built once
+   * by the constructor. `mcpkit/auth` on Node overrides it so that names are resolved and
+   * connections go only to the addresses checked; override it to bring another network.
+   */
+  protected guardedFetch(policy: NetworkPolicy, base: typeof fetch | undefined): GuardedFetch {
+    return new GuardedFetch(base ? { policy, fetch: base } : { policy });
   }
 
   /**

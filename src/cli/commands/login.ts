@@ -1,10 +1,33 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { GuardedFetch, OAuthClient, discover } from '../../auth/index.js';
+// The Node entry's OAuthClient and GuardedFetch: names resolved, and no connection to a
+// loopback, private or link-local address unless the server itself is on loopback.
+import { GuardedFetch, OAuthClient, discover, findAuthError } from '../../auth/index-node.js';
+import type { NetworkPolicy } from '../../auth/index-node.js';
 import { FileCredentialStore, loopbackInteraction } from '../../auth/node.js';
 import { CliFailure, ExitCode } from '../exit-codes.js';
 import { rootCause } from '../connection.js';
+
+/**
+ * What the OAuth requests may reach: the library's default (public addresses, loopback when
+ * the MCP server is on loopback), or, with MCPKIT_ALLOW_PRIVATE_NETWORK=1, loopback and
+ * private networks too (an authorization server inside a company network).
+ */
+function oauthNetwork(): NetworkPolicy | undefined {
+  return process.env.MCPKIT_ALLOW_PRIVATE_NETWORK === '1'
+    ? { allowLoopback: true, allowPrivateNetwork: true }
+    : undefined;
+}
+
+/** A failure's message, with the way out when the network policy refused an address. */
+function failure(e: unknown): string {
+  const hint =
+    findAuthError(e)?.code === 'UnsafeUrl'
+      ? ' (if that server is yours, set MCPKIT_ALLOW_PRIVATE_NETWORK=1 to allow private and loopback addresses)'
+      : '';
+  return `${rootCause(e)}${hint}`;
+}
 
 /** Where the CLI keeps OAuth credentials, per authorization server (issuer). */
 export function credentialsPath(): string {
@@ -23,6 +46,10 @@ Later commands with --url use them, refreshing as needed.
 Options:
   --url URL    the MCP server
   --port N     the loopback port for the redirect (default: any free one)
+
+The OAuth requests never reach a loopback, private or link-local address (checked after
+resolving names, and again when connecting) unless the server itself is on loopback; set
+MCPKIT_ALLOW_PRIVATE_NETWORK=1 when your authorization server is on such a network.
 
 Examples:
   mcpkit login --url https://mcp.example.com/mcp
@@ -77,10 +104,12 @@ export async function login(argv: string[]): Promise<number> {
   }
   const interaction = await loopbackInteraction({ port });
   try {
+    const network = oauthNetwork();
     const oauth = new OAuthClient({
       serverUrl: url,
       store: new FileCredentialStore(credentialsPath()),
       interaction,
+      ...(network ? { network } : {}),
     });
     await oauth.authorize();
     console.log(
@@ -88,7 +117,7 @@ export async function login(argv: string[]): Promise<number> {
     );
     return ExitCode.Ok;
   } catch (e) {
-    throw new CliFailure(`Sign-in failed: ${rootCause(e)}`, ExitCode.Connection);
+    throw new CliFailure(`Sign-in failed: ${failure(e)}`, ExitCode.Connection);
   } finally {
     await interaction.close();
   }
@@ -105,13 +134,13 @@ export async function logout(argv: string[]): Promise<number> {
   try {
     // The store is keyed by issuer: find this server's authorization server, then forget it.
     const found = await discover(
-      new GuardedFetch({ policy: { allowLoopback: loopback } }),
+      new GuardedFetch({ policy: { allowLoopback: loopback, ...oauthNetwork() } }),
       target,
       undefined,
     );
     await new FileCredentialStore(credentialsPath()).delete(found.as.issuer);
   } catch (e) {
-    throw new CliFailure(`Sign-out failed: ${rootCause(e)}`, ExitCode.Connection);
+    throw new CliFailure(`Sign-out failed: ${failure(e)}`, ExitCode.Connection);
   }
   console.log(`Signed out of ${url}.`);
   return ExitCode.Ok;
@@ -123,9 +152,11 @@ export async function logout(argv: string[]): Promise<number> {
  * instead of opening a browser from an ordinary command.
  */
 export function storedCredentials(url: string): OAuthClient {
+  const network = oauthNetwork();
   const oauth = new OAuthClient({
     serverUrl: url,
     store: new FileCredentialStore(credentialsPath()),
+    ...(network ? { network } : {}),
     interaction: {
       redirectUri: 'http://127.0.0.1/callback',
       openAuthorizationUrl: () =>

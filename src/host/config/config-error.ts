@@ -56,7 +56,9 @@ export type HostErrorCode =
   | 'ServerUnavailable'
   | 'ConsentRefused'
   | 'ToolConflict'
-  | 'Timeout';
+  | 'Timeout'
+  /** The gateway refused to serve a non-loopback address without authenticating its callers. */
+  | 'Unprotected';
 
 /**
  * A refusal or failure decided by the host (never by a server): a policy denial, an

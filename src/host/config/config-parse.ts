@@ -9,7 +9,7 @@
  * (or `serverUrl`) is a remote one (`headers`, `type`: `http`/`streamable-http` or `sse`).
  * mcpkit's own per-server fields sit beside them: `era`, `timeouts`, `timeoutMs`,
  * `restart`, `roots`, `policy`, `rateLimit`, `disabled`, `autoApprove`, `stderr`.
- * Host-wide settings live under `"mcpkit"`: `roots`, `defaultPolicy`, `llm`.
+ * Host-wide settings live under `"mcpkit"`: `roots`, `defaultPolicy`, `llm`, `gateway`.
  */
 import { ConfigError } from './config-error.js';
 import type { ConfigIssue } from './config-error.js';
@@ -26,6 +26,7 @@ import type {
 } from './config-types.js';
 import { FieldReader, closest, describeValue } from './config-reader.js';
 import type { ExpandSources } from './config-reader.js';
+import { parseGateway } from './config-gateway.js';
 import { parseLlm } from './config-llm.js';
 import { isWithin, parseRoot } from './roots.js';
 
@@ -126,7 +127,7 @@ export function parseHostConfig(input: unknown, options: ParseConfigOptions = {}
   if (holders.length > 1) top.issue('servers', 'only one of "mcpServers" and "servers"', 'both', true);
 
   const host = top.object('mcpkit');
-  host?.unknownKeys(['roots', 'defaultPolicy', 'llm']);
+  host?.unknownKeys(['roots', 'defaultPolicy', 'llm', 'gateway']);
   const home = sources.env.HOME;
   const hostRoots = readRoots(host, 'roots', home) ?? [];
   const defaultDecision = host?.oneOf('defaultPolicy', DECISIONS) ?? 'ask';
@@ -139,8 +140,9 @@ export function parseHostConfig(input: unknown, options: ParseConfigOptions = {}
     }
   }
   const llm = parseLlm(host?.object('llm'));
+  const gateway = parseGateway(host?.object('gateway'), Object.keys(servers));
   if (issues.length > 0) throw new ConfigError(issues);
-  return { file, servers, roots: hostRoots, defaultDecision, llm, warnings };
+  return { file, servers, roots: hostRoots, defaultDecision, llm, ...(gateway ? { gateway } : {}), warnings };
 }
 
 function readRoots(r: FieldReader | undefined, key: string, home: string | undefined): string[] | undefined {

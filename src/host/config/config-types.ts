@@ -4,6 +4,7 @@
  * into these shapes by {@link parseHostConfig}.
  */
 import type { EraPreference } from '../../client/index.js';
+import type { Principal } from '../../protocol/principal.js';
 import type { ProviderType } from '../llm/provider-registry.js';
 
 /** What a policy says about a call: run it, refuse it, or ask the user first. */
@@ -123,6 +124,53 @@ export interface LlmConfig {
   defaultModel: string | undefined;
 }
 
+/** JWT access tokens the gateway accepts from its callers (RFC 9068, checked by `jwtVerifier`). */
+export interface GatewayJwtConfig {
+  /** The accepted issuers (at least one). */
+  issuer: string[];
+  /** The gateway's identifiers a token must name in `aud` (at least one). */
+  audience: string[];
+  /** Where the issuers publish their keys. */
+  jwksUrl: string;
+  /** The gateway's public MCP URL, its RFC 9728 resource (default: the first audience). */
+  resource: string;
+  /** The authorization servers named in the resource metadata (default: the issuers). */
+  authorizationServers: string[];
+  /** Scopes every request needs (default none). */
+  scopes: string[];
+}
+
+/** How the gateway's HTTP endpoint authenticates its callers (`mcpkit.gateway.auth`). */
+export interface GatewayAuthConfig {
+  /**
+   * Static bearer tokens by name, usually `"${GATEWAY_TOKEN}"`. A caller with one is the
+   * principal `{ issuer: '', subject: name, kind: 'client' }`.
+   */
+  tokens: Record<string, string>;
+  jwt: GatewayJwtConfig | undefined;
+}
+
+/** What one of the gateway's callers may reach (`mcpkit.gateway.principals[]`). */
+export interface PrincipalRule {
+  principal: Principal;
+  /**
+   * `*`: everything the policy allows. Otherwise per server: `*` (its tools, resources and
+   * prompts) or the tools it may call, by their exact upstream names.
+   */
+  allow: '*' | Record<string, '*' | string[]>;
+}
+
+/** The gateway's own settings (`mcpkit.gateway`). */
+export interface GatewayConfig {
+  auth: GatewayAuthConfig | undefined;
+  /**
+   * Per-caller allow lists: when set, a gateway caller reaches only what its rule allows
+   * (and what the servers' policies allow); callers without a rule, and unauthenticated
+   * ones, reach nothing. Undefined: no per-caller rules.
+   */
+  principals: PrincipalRule[] | undefined;
+}
+
 /** Everything the host runs from. */
 export interface HostConfig {
   /** Where it was read from, for messages. */
@@ -133,6 +181,8 @@ export interface HostConfig {
   /** The decision for tools no rule names (default `ask`). */
   defaultDecision: Decision;
   llm: LlmConfig;
+  /** The gateway's inbound authentication and per-caller rules, when configured. */
+  gateway?: GatewayConfig;
   /** Things worth a line that did not stop the config from loading (unknown fields...). */
   warnings: string[];
 }

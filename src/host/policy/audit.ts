@@ -2,6 +2,7 @@
  * The audit log: one JSON object per line for every call the host makes or refuses, and
  * every consent asked for. Who asked, what, the decision, how long it took, how it ended.
  */
+import type { Principal } from '../../protocol/principal.js';
 
 /** What an entry is about. */
 export type AuditKind =
@@ -18,6 +19,12 @@ export interface AuditEntry {
   kind: AuditKind;
   /** Who asked: `agent`, `app`, `gateway`, or `server:<name>` for a server's own request. */
   caller: string;
+  /**
+   * The gateway's caller the call was made for: its principal (issuer, subject, kind; the
+   * issuer is `''` for a gateway token), or `null` when it was not authenticated. Absent for
+   * the host's own calls.
+   */
+  principal?: Principal | null;
   server: string;
   /** The tool, resource URI, prompt name; absent when not applicable. */
   target?: string;

@@ -11,7 +11,7 @@ import type { ServerConfig } from '../config/config-types.js';
 import type { ApprovalReason, CommandConsentRequest, HostUi, ToolApprovalRequest } from '../ui/ui.js';
 import { consentKey, describeCommand } from './command-consent.js';
 import type { ApprovalStore } from './pins.js';
-import type { Policy, RateLimiter } from './policy.js';
+import type { CallPrincipal, Policy, RateLimiter } from './policy.js';
 
 /** What the decision reads and records. */
 export interface DecisionDeps {
@@ -31,12 +31,15 @@ export type Question =
       readonly tool: CatalogTool;
       readonly caller: string;
       readonly arguments?: unknown;
+      /** The gateway caller it is for (see {@link CallPrincipal}). */
+      readonly principal?: CallPrincipal;
     }
   | {
       readonly kind: 'resource' | 'prompt';
       readonly server: string;
       readonly target: string;
       readonly caller: string;
+      readonly principal?: CallPrincipal;
     }
   | { readonly kind: 'command'; readonly server: ServerConfig };
 
@@ -73,6 +76,14 @@ export function decide(deps: DecisionDeps, question: Question, signal?: AbortSig
   }
 }
 
+/** A gateway caller as a refusal names it. */
+function callerName(principal: CallPrincipal): string {
+  if (!principal) return 'an unauthenticated caller';
+  return principal.issuer === ''
+    ? `the token ${JSON.stringify(principal.subject)}`
+    : `${principal.kind} ${JSON.stringify(principal.subject)} of ${principal.issuer}`;
+}
+
 const refused = (decision: 'denied' | 'rate-limited', error: HostError): Verdict => ({
   allowed: false,
   decision,
@@ -85,13 +96,16 @@ async function decideTool(
   signal: AbortSignal | undefined,
 ): Promise<Verdict> {
   const entry = q.tool;
-  const policy = deps.policy.decide(entry.server, entry.name);
+  const policy = deps.policy.decide(entry.server, entry.name, q.principal);
   if (policy.decision === 'deny') {
+    const what = `${JSON.stringify(entry.name)} on ${JSON.stringify(entry.server)}`;
     return refused(
       'denied',
       new HostError(
         'Denied',
-        `The policy denies ${JSON.stringify(entry.name)} on ${JSON.stringify(entry.server)} (${policy.source})`,
+        policy.source === 'principal-rule'
+          ? `The gateway's rules (mcpkit.gateway.principals) do not let ${callerName(q.principal)} call ${what}`
+          : `The policy denies ${what} (${policy.source})`,
       ),
     );
   }
@@ -142,11 +156,16 @@ async function decideRead(
   signal: AbortSignal | undefined,
 ): Promise<Verdict> {
   const { kind, server, target } = q;
-  const policy = deps.policy.decideRead(server);
+  const policy = deps.policy.decideRead(server, q.principal);
   if (policy.decision === 'deny')
     return refused(
       'denied',
-      new HostError('Denied', `The policy denies reading from ${JSON.stringify(server)}`),
+      new HostError(
+        'Denied',
+        policy.source === 'principal-rule'
+          ? `The gateway's rules (mcpkit.gateway.principals) do not let ${callerName(q.principal)} read from ${JSON.stringify(server)}`
+          : `The policy denies reading from ${JSON.stringify(server)}`,
+      ),
     );
   const limit = deps.limiter(server)?.take();
   if (limit && !limit.ok)

@@ -3,10 +3,22 @@
  * (server, tool) pair the server listed. The LLM-facing alias is never consulted, so a
  * tool cannot borrow another's permissions by sanitizing to the same alias.
  */
-import type { Decision, HostConfig, RateLimit, ServerConfig } from '../config/config-types.js';
+import type { Principal } from '../../protocol/principal.js';
+import type { Decision, HostConfig, PrincipalRule, RateLimit, ServerConfig } from '../config/config-types.js';
 
 /** Why a decision came out as it did, for the audit log and approval prompts. */
-export type DecisionSource = 'tool-rule' | 'server-default' | 'host-default' | 'read-default' | 'remembered';
+export type DecisionSource =
+  'tool-rule' | 'server-default' | 'host-default' | 'read-default' | 'remembered' | 'principal-rule';
+
+/**
+ * Who a call is made for. A principal (issuer, subject, kind): a caller the gateway
+ * authenticated. `null`: a gateway caller that is not authenticated. `undefined`: the
+ * host's own call (its agent, an app), which per-caller rules do not concern.
+ */
+export type CallPrincipal = Principal | null | undefined;
+
+const samePrincipal = (a: Principal, b: Principal): boolean =>
+  a.issuer === b.issuer && a.subject === b.subject && a.kind === b.kind;
 
 /** The policy's answer for one call. */
 export interface PolicyDecision {
@@ -30,14 +42,32 @@ export class Policy {
   constructor(
     private readonly servers: Readonly<Record<string, Pick<ServerConfig, 'policy'>>>,
     private readonly hostDefault: Decision = 'ask',
+    private readonly principals?: readonly PrincipalRule[],
   ) {}
 
   static fromConfig(config: HostConfig): Policy {
-    return new Policy(config.servers, config.defaultDecision);
+    return new Policy(config.servers, config.defaultDecision, config.gateway?.principals);
   }
 
-  /** The decision for calling `tool` on `server`. A deny anywhere wins. */
-  decide(server: string, tool: string): PolicyDecision {
+  /**
+   * Whether the per-caller rules (`mcpkit.gateway.principals`) let `principal` reach `tool`
+   * on `server` (`tool` undefined: a resource or prompt of it). Always true for the host's own
+   * calls and when there are no such rules; never for an unauthenticated or unlisted caller.
+   */
+  principalAllows(server: string, tool: string | undefined, principal: CallPrincipal): boolean {
+    if (principal === undefined || this.principals === undefined) return true;
+    if (principal === null) return false;
+    const rule = this.principals.find((r) => samePrincipal(r.principal, principal));
+    if (!rule) return false;
+    if (rule.allow === '*') return true;
+    const forServer = Object.hasOwn(rule.allow, server) ? rule.allow[server] : undefined;
+    if (forServer === '*') return true;
+    return tool !== undefined && forServer !== undefined && forServer.includes(tool);
+  }
+
+  /** The decision for calling `tool` on `server`, for `principal`. A deny anywhere wins. */
+  decide(server: string, tool: string, principal?: CallPrincipal): PolicyDecision {
+    if (!this.principalAllows(server, tool, principal)) return { decision: 'deny', source: 'principal-rule' };
     const policy = this.servers[server]?.policy;
     const rule = policy?.tools && Object.hasOwn(policy.tools, tool) ? policy.tools[tool] : undefined;
     if (rule === 'deny' || (rule === undefined && policy?.default === 'deny')) {
@@ -50,8 +80,10 @@ export class Policy {
     return { decision: this.hostDefault, source: 'host-default' };
   }
 
-  /** The decision for reading a resource or fetching a prompt (default allow). */
-  decideRead(server: string): PolicyDecision {
+  /** The decision for reading a resource or fetching a prompt (default allow), for `principal`. */
+  decideRead(server: string, principal?: CallPrincipal): PolicyDecision {
+    if (!this.principalAllows(server, undefined, principal))
+      return { decision: 'deny', source: 'principal-rule' };
     const policy = this.servers[server]?.policy;
     if (policy?.default === 'deny') return { decision: 'deny', source: 'server-default' };
     return { decision: policy?.reads ?? 'allow', source: 'read-default' };

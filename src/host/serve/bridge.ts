@@ -7,15 +7,22 @@
 import { appsClientCapabilities } from '../../protocol/apps.js';
 import { parseHostConfig } from '../config/config-parse.js';
 import type { ParseConfigOptions } from '../config/config-parse.js';
-import { Gateway } from './gateway.js';
+import { Gateway, checkGatewayBind } from './gateway.js';
+import type { GatewayHttpOptions } from './gateway.js';
 import { Host } from '../host.js';
 import type { HostOptions } from '../host.js';
 
 /** Options of {@link bridge}. */
-export interface BridgeOptions extends HostOptions {
+export interface BridgeOptions
+  extends
+    HostOptions,
+    Pick<GatewayHttpOptions, 'authenticate' | 'allowUnauthenticated' | 'allowedHosts' | 'allowedOrigins'> {
   /** How to serve: `http` (default) or `stdio` (this process's stdin and stdout). */
   to: 'http' | 'stdio';
-  /** HTTP: the port (default 0, any free one) and the interface (default 127.0.0.1). */
+  /**
+   * HTTP: the port (default 0, any free one) and the interface (default 127.0.0.1; another
+   * one needs `authenticate`, or `allowUnauthenticated` behind an authenticating proxy).
+   */
   port?: number;
   hostname?: string;
   path?: string;
@@ -46,7 +53,25 @@ export interface RunningBridge {
  * ```
  */
 export async function bridge(entry: Record<string, unknown>, options: BridgeOptions): Promise<RunningBridge> {
-  const { to, port, hostname, path, parse, ...hostOptions } = options;
+  const {
+    to,
+    port,
+    hostname,
+    path,
+    parse,
+    authenticate,
+    allowUnauthenticated,
+    allowedHosts,
+    allowedOrigins,
+    ...hostOptions
+  } = options;
+  // Refused before anything starts, as serveHttp would after.
+  if (to === 'http')
+    checkGatewayBind({
+      ...(hostname !== undefined ? { host: hostname } : {}),
+      ...(authenticate ? { authenticate } : {}),
+      ...(allowUnauthenticated !== undefined ? { allowUnauthenticated } : {}),
+    });
   const withPolicy = { policy: { default: 'allow' }, ...entry };
   const config = parseHostConfig({ mcpServers: { upstream: withPolicy } }, parse);
   // The gateway passes MCP App views through to clients that render them.
@@ -63,12 +88,22 @@ export async function bridge(entry: Record<string, unknown>, options: BridgeOpti
   });
   let url: string | undefined;
   if (to === 'http') {
-    const running = await gateway.serveHttp({
-      ...(port !== undefined ? { port } : {}),
-      ...(hostname !== undefined ? { host: hostname } : {}),
-      ...(path !== undefined ? { path } : {}),
-    });
-    url = running.url;
+    try {
+      const running = await gateway.serveHttp({
+        ...(port !== undefined ? { port } : {}),
+        ...(hostname !== undefined ? { host: hostname } : {}),
+        ...(path !== undefined ? { path } : {}),
+        ...(authenticate ? { authenticate } : {}),
+        ...(allowUnauthenticated !== undefined ? { allowUnauthenticated } : {}),
+        ...(allowedHosts ? { allowedHosts } : {}),
+        ...(allowedOrigins ? { allowedOrigins } : {}),
+      });
+      url = running.url;
+    } catch (e) {
+      await gateway.close();
+      await host.close();
+      throw e;
+    }
   } else {
     await gateway.serveStdio();
   }

@@ -15,7 +15,9 @@
  * by their own names, so an app-callable tool also answers to its upstream name when the
  * gateway renames it (`server__tool`) and no other tool has that name.
  */
+import { hostKind } from '../../auth/client/network-policy.js';
 import { LocalError, WireError } from '../../jsonrpc/index.js';
+import { principalOf } from '../../protocol/principal.js';
 import type { CallToolResult, PromptMessage } from '../../protocol/types/index.js';
 import {
   APP_MIME_TYPE,
@@ -37,6 +39,7 @@ import { HostError } from '../config/config-error.js';
 import type { CatalogTool } from '../catalog/catalog.js';
 import type { Host } from '../host.js';
 import type { HostCallOptions } from '../host-calls.js';
+import type { NodeAuthenticator, ServeOptions } from '../../transports/http-server/index.js';
 
 /** Options of {@link Gateway}. */
 export interface GatewayOptions {
@@ -53,6 +56,27 @@ export interface GatewayOptions {
   /** The caller named in approvals and the audit log (default `gateway`). */
   caller?: string;
   instructions?: string;
+}
+
+/** Options of {@link Gateway.serveHttp}. */
+export interface GatewayHttpOptions extends Pick<
+  ServeOptions,
+  'port' | 'path' | 'allowedHosts' | 'allowedOrigins'
+> {
+  /** The interface to bind (default 127.0.0.1, loopback only). */
+  host?: string;
+  /**
+   * Authenticates every HTTP request before MCP sees it, answering 401 itself when it
+   * refuses: `gatewayAuthenticator(config.gateway.auth)`, or `createBearerAuth(...).node`.
+   * The caller's principal is then named in the audit log and matched by the per-caller
+   * rules (`mcpkit.gateway.principals`).
+   */
+  authenticate?: NodeAuthenticator;
+  /**
+   * Serve a non-loopback address without `authenticate`: only behind a proxy that
+   * authenticates every request itself. Without it, such a bind is refused.
+   */
+  allowUnauthenticated?: boolean;
 }
 
 /** A Standard Schema that accepts anything: the upstream server validates its own input. */
@@ -96,6 +120,7 @@ export class Gateway {
     });
     this.unsubscribe = host.on('catalog', () => this.schedule());
     this.server.use((request, next) => this.appsFilter(request, next));
+    this.server.use((request, next) => this.callerFilter(request, next));
     this.sync();
   }
 
@@ -106,12 +131,17 @@ export class Gateway {
     this.closeServing.push(() => session.close());
   }
 
-  /** Serves Streamable HTTP (both eras, with the legacy SSE endpoints) on loopback by default. */
-  async serveHttp(
-    options: { port?: number; host?: string; path?: string } = {},
-  ): Promise<{ url: string; close(): Promise<void> }> {
+  /**
+   * Serves Streamable HTTP (both eras, with the legacy SSE endpoints) on loopback by default.
+   * Every caller uses the upstream servers under the gateway's own credentials, so a
+   * non-loopback `host` is refused (a {@link HostError} `Unprotected`) unless callers are
+   * authenticated (`authenticate`) or `allowUnauthenticated` says a proxy in front does it.
+   */
+  async serveHttp(options: GatewayHttpOptions = {}): Promise<{ url: string; close(): Promise<void> }> {
+    const { allowUnauthenticated: _, ...serveOptions } = options;
+    checkGatewayBind(options);
     const { serve } = await import('../../transports/http-server/index.js');
-    const running = await serve(this.server, options);
+    const running = await serve(this.server, serveOptions);
     this.closeServing.push(() => running.close());
     return running;
   }
@@ -300,8 +330,29 @@ export class Gateway {
     );
   }
 
+  /**
+   * With per-caller rules, a caller's tool list holds only the tools it may call: the
+   * calls themselves are refused by the host's policy either way.
+   */
+  private async callerFilter(request: MiddlewareRequest, next: () => Promise<unknown>): Promise<unknown> {
+    if (request.method !== 'tools/list') return next();
+    const result = (await next()) as { tools: Array<{ name: string }> };
+    const principal = principalOf(request.ctx.authInfo) ?? null;
+    const policy = this.host.policy;
+    const tools = result.tools.filter((t) => {
+      const tool = this.served.get(t.name) ?? this.appNames.get(t.name);
+      return !tool || policy.principalAllows(tool.server, tool.name, principal);
+    });
+    return tools.length === result.tools.length ? result : { ...result, tools };
+  }
+
+  /** The caller's principal goes with every call: the audit names it, the per-caller rules match it (null: not authenticated). */
   private callOptions(ctx: ServerContext): HostCallOptions {
-    return { caller: this.options.caller ?? 'gateway', signal: ctx.signal };
+    return {
+      caller: this.options.caller ?? 'gateway',
+      principal: principalOf(ctx.authInfo) ?? null,
+      signal: ctx.signal,
+    };
   }
 
   private async callTool(
@@ -345,6 +396,32 @@ export class Gateway {
       );
     }
   }
+}
+
+/**
+ * Throws a {@link HostError} `Unprotected` for a gateway that would serve a non-loopback
+ * address without authenticating its callers (and without `allowUnauthenticated`): anyone
+ * who reaches it would call every upstream tool with the gateway's credentials.
+ * {@link Gateway.serveHttp} checks this; call it to refuse before starting anything.
+ *
+ * @example
+ * ```ts
+ * checkGatewayBind({ host: '0.0.0.0' }); // throws: no authenticate
+ * checkGatewayBind({ host: '0.0.0.0', authenticate: gatewayAuthenticator(config.gateway!.auth!) }); // fine
+ * ```
+ */
+export function checkGatewayBind(
+  options: Pick<GatewayHttpOptions, 'host' | 'authenticate' | 'allowUnauthenticated'>,
+): void {
+  const host = options.host ?? '127.0.0.1';
+  if (options.authenticate || options.allowUnauthenticated === true || hostKind(host) === 'loopback') return;
+  throw new HostError(
+    'Unprotected',
+    `The gateway will not serve ${host} without authenticating its callers: anyone who reaches it ` +
+      "would call every upstream tool with the gateway's credentials. Give it `authenticate` " +
+      '(mcpkit.gateway.auth in the config, --auth-token-env on the command line), or ' +
+      '`allowUnauthenticated` (--allow-unauthenticated) if a proxy in front authenticates every request.',
+  );
 }
 
 /**
