@@ -57,6 +57,23 @@ describe('host: faults', () => {
     }
   });
 
+  test('a listing slower than the per-call timeout still fills the catalog: listings get the connect timeout', async () => {
+    const { host } = makeHost({
+      rogue: nodeServer(ROGUE, ['slow-list'], {
+        era: 'legacy',
+        timeouts: { callMs: 200 },
+        policy: { default: 'allow' },
+      }),
+    });
+    try {
+      await host.start();
+      assert.ok(host.catalog.resolve('rogue__greet'), 'the slow listing arrived');
+      assert.equal(text(await host.callTool('rogue__greet', {})), 'Hello from rogue');
+    } finally {
+      await host.close();
+    }
+  });
+
   test('a server that hangs: the call fails within its timeout, everything else keeps answering', async () => {
     const { host } = makeHost({
       rogue: nodeServer(ROGUE, [], {

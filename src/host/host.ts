@@ -352,8 +352,12 @@ export class Host {
     conn.onready = (client) => {
       if (this.closed) return;
       this.syncs.get(server.name)?.stop();
-      const sync = new CatalogSync(server.name, client, this.catalog, (m) =>
-        this.events.emit('notice', { server: server.name, message: m }),
+      const sync = new CatalogSync(
+        server.name,
+        client,
+        this.catalog,
+        (m) => this.events.emit('notice', { server: server.name, message: m }),
+        { timeoutMs: server.timeouts.connectMs },
       );
       this.syncs.set(server.name, sync);
       const onnotification = client.onnotification;

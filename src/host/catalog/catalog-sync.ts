@@ -3,7 +3,7 @@
  * refresh of each kind on its `list_changed` (coalesced, so a flood of notifications
  * costs one listing at a time per kind), in either era.
  */
-import type { Client } from '../../client/index.js';
+import type { CallOptions, Client } from '../../client/index.js';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../../protocol/types/index.js';
 import { errorText } from '../policy/audit.js';
 import type { Catalog } from './catalog.js';
@@ -43,6 +43,12 @@ export class CatalogSync {
     private readonly client: Client,
     private readonly catalog: Catalog,
     private readonly warn: (message: string) => void,
+    /**
+     * Options of every listing request. The host gives listings the connect timeout: they
+     * are part of bringing a server up, and a short per-call timeout meant for tool calls
+     * would leave a slow-to-list server with an empty catalog.
+     */
+    private readonly listOptions: CallOptions = {},
   ) {}
 
   /** Lists everything the server offers, then watches for changes. */
@@ -106,16 +112,16 @@ export class CatalogSync {
 
   private async list(kind: Kind): Promise<void> {
     if (kind === 'tools') {
-      const tools: Tool[] = await collect(this.client.tools());
+      const tools: Tool[] = await collect(this.client.tools(this.listOptions));
       if (!this.stopped) await this.catalog.setTools(this.server, tools);
     } else if (kind === 'resources') {
       const [resources, templates]: [Resource[], ResourceTemplate[]] = await Promise.all([
-        collect(this.client.resources()),
-        collect(this.client.resourceTemplates()).catch(() => []),
+        collect(this.client.resources(this.listOptions)),
+        collect(this.client.resourceTemplates(this.listOptions)).catch(() => []),
       ]);
       if (!this.stopped) this.catalog.setResources(this.server, resources, templates);
     } else {
-      const prompts: Prompt[] = await collect(this.client.prompts());
+      const prompts: Prompt[] = await collect(this.client.prompts(this.listOptions));
       if (!this.stopped) this.catalog.setPrompts(this.server, prompts);
     }
   }
