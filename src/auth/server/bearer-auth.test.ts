@@ -123,21 +123,50 @@ describe('bearer checks', () => {
     });
   }
 
-  it('403 insufficient_scope naming the scopes the request needs', async () => {
+  it('decides per-message scopes on the parsed call, never on a raw Mcp-* header', async () => {
+    const seen: (string | undefined)[] = [];
     const auth = await bearer({
-      requiredScopes: (r) =>
-        r.header('mcp-method') === 'tools/call' ? ['mcp:read', 'mcp:write'] : ['mcp:read'],
+      requiredScopes: (r) => {
+        seen.push(r.header('mcp-method'));
+        return r.mcpMethod === 'tools/call' && r.header('mcp-name') === 'write'
+          ? ['mcp:read', 'mcp:write']
+          : ['mcp:read'];
+      },
     });
     const token = await good();
-    assert.equal(
-      (await auth.check(req({ authorization: `Bearer ${token}`, 'mcp-method': 'tools/list' }))).kind,
-      'authenticated',
+    // Up front the raw header is hidden: the request as a whole needs mcp:read only.
+    const d = await auth.check(
+      req({ authorization: `Bearer ${token}`, 'mcp-method': 'tools/call', 'mcp-name': 'write' }),
     );
-    const d = await auth.check(req({ authorization: `Bearer ${token}`, 'mcp-method': 'tools/call' }));
-    assert.ok(d.kind === 'respond');
-    assert.equal(d.status, 403);
-    assert.match(d.headers['www-authenticate']!, /error="insufficient_scope"/);
-    assert.match(d.headers['www-authenticate']!, /scope="mcp:read mcp:write"/);
+    assert.ok(d.kind === 'authenticated');
+    assert.deepEqual(seen, [undefined]);
+    const list = { method: 'tools/list', name: undefined, scopes: [] };
+    assert.equal(await d.authorizer.authorize([list]), undefined);
+    const refused = await d.authorizer.authorize([list, { method: 'tools/call', name: 'write', scopes: [] }]);
+    assert.equal(refused?.status, 403);
+    const challenge = refused!.headers['www-authenticate']!;
+    assert.match(challenge, /^Bearer /);
+    assert.match(challenge, /error="insufficient_scope"/);
+    assert.match(challenge, /scope="mcp:read mcp:write"/);
+    assert.match(
+      challenge,
+      /resource_metadata="https:\/\/mcp\.example\.com\/\.well-known\/oauth-protected-resource\/mcp"/,
+    );
+    // The per-message view's header() gives the body's values, not the request's headers.
+    assert.deepEqual(seen.slice(1), ['tools/list', 'tools/list', 'tools/call']);
+  });
+
+  it('adds the scopes a tool declares, matched exactly, to what the request needs', async () => {
+    const auth = await bearer({
+      requiredScopes: ['files:read'],
+      satisfies: (g, r) => g === r || (g === 'files' && r.startsWith('files:')),
+    });
+    const d = await auth.check(req({ authorization: `Bearer ${await good({ scope: 'files' })}` }));
+    assert.ok(d.kind === 'authenticated');
+    const call = { method: 'tools/call', name: 'purge', scopes: ['files:admin'] };
+    const refused = await d.authorizer.authorize([call]);
+    assert.equal(refused?.status, 403);
+    assert.match(refused!.headers['www-authenticate']!, /scope="files:read files:admin"/);
   });
 
   it('honours scope hierarchies through satisfies', async () => {
