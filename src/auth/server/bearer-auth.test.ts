@@ -206,6 +206,58 @@ describe('bearer checks', () => {
   });
 });
 
+describe('DPoP in the bearer layer', () => {
+  const jkt = 'NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs';
+
+  it('advertises DPoP in the metadata when configured', async () => {
+    const auth = await bearer({ dpop: { required: true, algorithms: ['ES256'] } });
+    assert.deepEqual(auth.metadata.dpop_signing_alg_values_supported, ['ES256']);
+    assert.equal(auth.metadata.dpop_bound_access_tokens_required, true);
+    assert.equal((await bearer()).metadata.dpop_signing_alg_values_supported, undefined);
+  });
+
+  it('refuses an unbound token sent with the DPoP scheme, and a confirmation it cannot check', async () => {
+    const auth = await bearer();
+    const unbound = await auth.check(req({ authorization: `DPoP ${await good()}` }));
+    assert.ok(unbound.kind === 'respond' && unbound.status === 401);
+    assert.match(
+      unbound.headers['www-authenticate']!,
+      /^DPoP algs="[^"]*ES256[^"]*", .*error="invalid_token"/,
+    );
+    const mtls = await good({ cnf: { 'x5t#S256': 'abc' } });
+    const d = await auth.check(req({ authorization: `Bearer ${mtls}` }));
+    assert.ok(d.kind === 'respond' && d.status === 401);
+    assert.match(JSON.parse(d.body).error_description, /confirmation/);
+  });
+
+  it('with required: a Bearer token is refused, and the 401 challenge is a DPoP one', async () => {
+    const auth = await bearer({ dpop: { required: true } });
+    const d = await auth.check(req({ authorization: `Bearer ${await good()}` }));
+    assert.ok(d.kind === 'respond' && d.status === 401);
+    assert.match(d.headers['www-authenticate']!, /^DPoP /);
+    const none = await auth.check(req());
+    assert.ok(none.kind === 'respond' && none.status === 401);
+    assert.match(none.headers['www-authenticate']!, /^DPoP algs=/);
+    // A bound token still needs its proof.
+    const bound = await auth.check(req({ authorization: `DPoP ${await good({ cnf: { jkt } })}` }));
+    assert.ok(bound.kind === 'respond' && bound.status === 401);
+    assert.match(bound.headers['www-authenticate']!, /error="invalid_dpop_proof"/);
+  });
+
+  it('refuses proof algorithms that are not asymmetric', () => {
+    assert.throws(
+      () =>
+        createBearerAuth({
+          resource: RESOURCE,
+          authorizationServers: [ISSUER],
+          verifier: { verify: () => Promise.reject(new InvalidTokenError('x')) },
+          dpop: { algorithms: ['HS256'] },
+        }),
+      /asymmetric/,
+    );
+  });
+});
+
 describe('bearer layer on the HTTP server', () => {
   let running: RunningServer;
   let server: McpServer;
