@@ -1,4 +1,4 @@
-import { ErrorCode, InvalidMessage, WireError } from '../../jsonrpc/index.js';
+import { ErrorCode, InvalidMessage, ParsedBatch, WireError } from '../../jsonrpc/index.js';
 import type { JsonRpcMessage, JsonRpcRequest } from '../../jsonrpc/index.js';
 import { MetaKey } from '../../protocol/meta-keys.js';
 
@@ -93,12 +93,13 @@ export function mirroredNameOf(msg: MethodMessage): string | undefined {
  * never told one thing while the server does another. -32020 on any difference.
  */
 export function checkLegacyMirrors(
-  items: readonly (JsonRpcMessage | InvalidMessage)[],
+  frame: JsonRpcMessage | ParsedBatch,
   header: (name: string) => string | undefined,
 ): WireError | undefined {
   const method = header('mcp-method');
   const rawName = header('mcp-name');
   if (method === undefined && rawName === undefined) return undefined;
+  const items = frame instanceof ParsedBatch ? frame.items : [frame];
   const name = rawName === undefined ? undefined : decodeHeaderValue(rawName);
   if (name === null) return mismatch('the Mcp-Name header is malformed');
   for (const m of items) {

@@ -108,8 +108,7 @@ export function screenFrame(
   era: 'legacy' | 'modern',
 ): boolean | Promise<boolean> {
   if (era === 'legacy') {
-    const items = frame instanceof ParsedBatch ? frame.items : [frame];
-    const mismatch = checkLegacyMirrors(items, (n) => ex.header(n));
+    const mismatch = checkLegacyMirrors(frame, (n) => ex.header(n));
     if (mismatch) {
       const id = frame instanceof ParsedBatch || !('id' in frame) ? null : frame.id;
       sendError(ex, 400, mismatch.code, mismatch.message, id);
