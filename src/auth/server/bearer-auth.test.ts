@@ -156,6 +156,21 @@ describe('bearer checks', () => {
     assert.deepEqual(seen.slice(1), ['tools/list', 'tools/list', 'tools/call']);
   });
 
+  it('never shows the rule a raw Mcp-Param-* header, before or after the body is parsed', async () => {
+    const params: (string | undefined)[] = [];
+    const auth = await bearer({
+      requiredScopes: (r) => {
+        params.push(r.header('mcp-param-target'));
+        return [];
+      },
+    });
+    const headers = { authorization: `Bearer ${await good()}`, 'mcp-param-target': 'prod' };
+    const d = await auth.check(req(headers));
+    assert.ok(d.kind === 'authenticated');
+    await d.authorizer.authorize([{ method: 'tools/call', name: 'deploy', scopes: [] }]);
+    assert.deepEqual(params, [undefined, undefined]);
+  });
+
   it('adds the scopes a tool declares, matched exactly, to what the request needs', async () => {
     const auth = await bearer({
       requiredScopes: ['files:read'],

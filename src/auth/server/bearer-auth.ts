@@ -20,7 +20,8 @@ export interface BearerRequest {
   /**
    * A request header by lower-case name. For `requiredScopes`, `mcp-method` and `mcp-name`
    * give {@link BearerRequest.mcpMethod} and {@link BearerRequest.mcpName}: what the body
-   * says, never the raw header.
+   * says, never the raw header; `mcp-param-*` gives nothing (decide on the tool, not on a
+   * header a client writes).
    */
   header(name: string): string | undefined;
   /**

@@ -19,13 +19,16 @@ export interface ScopeRules {
   satisfies: (granted: string, required: string) => boolean;
 }
 
-/** The request as `requiredScopes` sees it before the body is read: no MCP method, no raw `Mcp-*`. */
+/** The headers that mirror the body, never to be read raw: `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`. */
+const MIRRORS = /^mcp-(method|name|param-.*)$/i;
+
+/** The request as `requiredScopes` sees it before the body is read: no MCP method, no raw mirror. */
 export function wholeRequest(req: BearerRequest): BearerRequest {
   return {
     method: req.method,
     path: req.path,
     query: req.query,
-    header: (name) => (/^mcp-(method|name)$/i.test(name) ? undefined : req.header(name)),
+    header: (name) => (MIRRORS.test(name) ? undefined : req.header(name)),
     mcpMethod: undefined,
     mcpName: undefined,
   };
@@ -39,7 +42,9 @@ function messageRequest(req: BearerRequest, call: McpCall): BearerRequest {
     query: req.query,
     header: (name) => {
       const n = name.toLowerCase();
-      return n === 'mcp-method' ? call.method : n === 'mcp-name' ? call.name : req.header(name);
+      if (n === 'mcp-method') return call.method;
+      if (n === 'mcp-name') return call.name;
+      return MIRRORS.test(n) ? undefined : req.header(name);
     },
     mcpMethod: call.method,
     mcpName: call.name,
