@@ -58,6 +58,7 @@ export type {
   WorkloadTokenSource,
 } from './client/index.js';
 export {
+  DpopProofChecker,
   InvalidTokenError,
   authInfoOf,
   bearerChallenge,
@@ -74,6 +75,9 @@ export type {
   BearerAuthOptions,
   BearerDecision,
   BearerRequest,
+  DpopFailure,
+  DpopOptions,
+  DpopRequest,
   IntrospectionVerifierOptions,
   JwtVerifierOptions,
   NodeRequestLike,

@@ -36,7 +36,7 @@ import type { TaskOptions, TaskRuntime } from './task-runtime.js';
 import type { TaskStore } from './task-store.js';
 import { serverEraOf } from './server-era.js';
 import { TASK_METHODS, taskSupportOf, tasksCapabilities } from './task-wire.js';
-import { buildTool, callTool } from './tools.js';
+import { buildTool, callTool, checkToolScopes } from './tools.js';
 import type { ToolDefinition, ToolEntry, ToolHandler } from './tools.js';
 import type { SchemaInput } from './schema-adapter.js';
 
@@ -283,6 +283,11 @@ export class McpServer {
     return this.tools.get(name)?.wire.inputSchema as Record<string, unknown> | undefined;
   }
 
+  /** The scopes a tool declares (the HTTP layer's authorizer answers 403 when a token lacks them). */
+  toolScopes(name: string): readonly string[] | undefined {
+    return this.tools.get(name)?.scopes;
+  }
+
   /**
    * Joins a cluster of nodes that serve this same server behind a load balancer (the HTTP
    * layer calls this when it is given shared stores): change events then travel on the
@@ -508,6 +513,8 @@ export class McpServer {
     const entry = this.tools.get(name);
     if (!entry)
       throw WireError.invalidParams(`Unknown tool: ${name.length > 100 ? name.slice(0, 100) + '…' : name}`);
+    const forbidden = checkToolScopes(entry, ctx.authInfo);
+    if (forbidden) throw forbidden;
     // A task tool registered while connections are open: its runtime may still be loading.
     if (this.taskRuntimeLoad) return this.taskRuntimeLoad.then(() => this.callTool(params, ctx));
     if (this.taskRuntime) {

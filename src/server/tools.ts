@@ -1,4 +1,4 @@
-import { LocalError, WireError } from '../jsonrpc/index.js';
+import { ErrorCode, LocalError, WireError } from '../jsonrpc/index.js';
 import type { Params } from '../jsonrpc/index.js';
 import type { CallToolResult, Tool, ToolAnnotations } from '../protocol/types/tools.js';
 import type { Icon } from '../protocol/types/base.js';
@@ -40,6 +40,15 @@ export interface ToolDefinition<S extends SchemaInput = SchemaInput> {
   deferTask?: boolean;
   /** Extra metadata, sent as is. */
   _meta?: Record<string, unknown>;
+  /**
+   * The OAuth scopes a caller must hold to call this tool, matched exactly against
+   * `ctx.authInfo.scopes` before the handler runs. Over HTTP behind `createBearerAuth` a
+   * token without them gets 403 with an `insufficient_scope` challenge naming them (and the
+   * client can step up); elsewhere the call gets a JSON-RPC error (-32600). A connection
+   * with no authentication at all (stdio, in-memory, HTTP without `authenticate`) has no
+   * token to hold scopes and calls the tool freely: it is trusted as local.
+   */
+  scopes?: readonly string[];
 }
 
 /** Runs a tool: gets its validated arguments and the call's context, returns its result. */
@@ -55,6 +64,8 @@ export interface ToolEntry {
   readonly output: CompiledSchema | undefined;
   readonly handler: ToolHandler<never>;
   readonly deferTask: boolean;
+  /** The scopes a caller needs (see {@link ToolDefinition.scopes}); empty for most tools. */
+  readonly scopes: readonly string[];
 }
 
 const ANY_OBJECT: JsonSchemaObject = Object.freeze({ type: 'object' }) as JsonSchemaObject;
@@ -86,7 +97,42 @@ export function buildTool(def: ToolDefinition, handler: ToolHandler<never>): Too
   if (def.icons !== undefined) wire.icons = def.icons;
   if (def.execution !== undefined) wire.execution = def.execution;
   if (def._meta !== undefined) wire._meta = def._meta;
-  return { wire: wire as unknown as Tool, input, output, handler, deferTask: def.deferTask === true };
+  const scopes = def.scopes ?? [];
+  if (
+    !Array.isArray(scopes) ||
+    !scopes.every((x) => typeof x === 'string' && /^[\x21\x23-\x5b\x5d-\x7e]+$/.test(x))
+  ) {
+    throw new TypeError(`Tool ${def.name}: scopes must be scope tokens (RFC 6749 §3.3)`);
+  }
+  return {
+    wire: wire as unknown as Tool,
+    input,
+    output,
+    handler,
+    deferTask: def.deferTask === true,
+    scopes: Object.freeze([...scopes]),
+  };
+}
+
+/**
+ * Refuses a call to a tool that declares scopes when the caller does not hold them all.
+ * Only an authenticated caller is held to scopes; one whose principal carries no scope
+ * list at all is refused (an authentication layer that says nothing grants nothing).
+ */
+export function checkToolScopes(entry: ToolEntry, authInfo: unknown): WireError | undefined {
+  if (entry.scopes.length === 0 || authInfo === undefined) return undefined;
+  const granted = (authInfo as { scopes?: unknown } | null)?.scopes;
+  const held = Array.isArray(granted) ? granted : [];
+  if (entry.scopes.every((s) => held.includes(s))) return undefined;
+  const scope = entry.scopes.join(' ');
+  return new WireError(
+    ErrorCode.InvalidRequest,
+    `Forbidden: the tool ${entry.wire.name} needs the scope ${scope}`,
+    {
+      error: 'insufficient_scope',
+      scope,
+    },
+  );
 }
 
 /** A tool failure as the model should see it. */

@@ -10,7 +10,15 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SignJWT, decodeProtectedHeader, exportJWK, generateKeyPair, jwtVerify } from 'jose';
+import {
+  EmbeddedJWK,
+  SignJWT,
+  calculateJwkThumbprint,
+  decodeProtectedHeader,
+  exportJWK,
+  generateKeyPair,
+  jwtVerify,
+} from 'jose';
 import { authenticateClient, exchangeForIdJag } from './auth-test-server-parts.js';
 import type { JSONWebKeySet, JWTPayload } from 'jose';
 
@@ -46,6 +54,11 @@ export interface TestAsOptions {
   trustedIdp?: { issuer: string; publicKey: CryptoKey };
   /** As identity provider: the client_id ID-JAGs are issued for. */
   jagClientId?: string;
+  /**
+   * DPoP (RFC 9449): advertise ES256 and bind the tokens of every token request that
+   * carries a valid proof to its key (`cnf.jkt`, `token_type: DPoP`).
+   */
+  dpop?: boolean;
 }
 
 export interface LoggedRequest {
@@ -150,6 +163,7 @@ export class TestAuthServer {
     if (o.dcr !== false) m.registration_endpoint = e('/register');
     if (o.scopesSupported) m.scopes_supported = o.scopesSupported;
     if (o.cimd) m.client_id_metadata_document_supported = true;
+    if (o.dpop) m.dpop_signing_alg_values_supported = ['ES256'];
     if (o.iss !== undefined && o.iss !== false) m.authorization_response_iss_parameter_supported = true;
     return o.metadata ? o.metadata(m) : m;
   }
@@ -259,19 +273,30 @@ export class TestAuthServer {
     res.writeHead(302, { location: target.href }).end();
   }
 
+  /** The key thumbprint a token request's DPoP proof binds its tokens to, if it has a valid one. */
+  private async dpopKey(log: LoggedRequest): Promise<string | undefined> {
+    const proof = log.headers.dpop;
+    if (!this.options.dpop || typeof proof !== 'string') return undefined;
+    const { payload, protectedHeader } = await jwtVerify(proof, EmbeddedJWK, { typ: 'dpop+jwt' });
+    if (payload.htm !== 'POST' || payload.htu !== `${this.origin}${log.path}`) return undefined;
+    return calculateJwkThumbprint(protectedHeader.jwk!, 'sha256');
+  }
+
   private async accessToken(
     clientId: string,
     resource: string | undefined,
     scope: string | undefined,
     sub: string,
+    jkt?: string,
   ) {
     const ttl = this.options.accessTokenTtl ?? 300;
     const claims: JWTPayload = { client_id: clientId, sub };
     if (resource !== undefined) claims.aud = resource;
     if (scope !== undefined) claims.scope = scope;
+    if (jkt !== undefined) claims.cnf = { jkt };
     const body: Record<string, unknown> = {
       access_token: await this.sign(claims, ttl),
-      token_type: 'Bearer',
+      token_type: jkt === undefined ? 'Bearer' : 'DPoP',
       expires_in: ttl,
     };
     if (scope !== undefined) body.scope = scope;
@@ -290,6 +315,7 @@ export class TestAuthServer {
     });
     if ('error' in auth) return err(auth.error, 401);
     const grant = this.options.grant ?? ((s) => s);
+    const jkt = await this.dpopKey(log);
     switch (b.grant_type) {
       case 'authorization_code': {
         const code = this.codes.get(b.code ?? '');
@@ -300,7 +326,7 @@ export class TestAuthServer {
         if (sha256(b.code_verifier ?? '') !== code.challenge) return err('invalid_grant');
         if (b.resource !== code.resource) return err('invalid_target');
         const scope = grant(code.scope);
-        const body = await this.accessToken(auth.id, code.resource, scope, 'user-1');
+        const body = await this.accessToken(auth.id, code.resource, scope, 'user-1', jkt);
         const refresh = random();
         this.refreshTokens.set(refresh, { client_id: auth.id, resource: code.resource, scope });
         return { status: 200, body: { ...body, refresh_token: refresh } };
@@ -313,12 +339,18 @@ export class TestAuthServer {
         this.refreshTokens.set(next, r);
         return {
           status: 200,
-          body: { ...(await this.accessToken(auth.id, r.resource, r.scope, 'user-1')), refresh_token: next },
+          body: {
+            ...(await this.accessToken(auth.id, r.resource, r.scope, 'user-1', jkt)),
+            refresh_token: next,
+          },
         };
       }
       case 'client_credentials':
         if (auth.method === 'none') return err('unauthorized_client');
-        return { status: 200, body: await this.accessToken(auth.id, b.resource, grant(b.scope), auth.id) };
+        return {
+          status: 200,
+          body: await this.accessToken(auth.id, b.resource, grant(b.scope), auth.id, jkt),
+        };
       case 'urn:ietf:params:oauth:grant-type:jwt-bearer': {
         const idp = this.options.trustedIdp;
         if (!idp || !b.assertion || decodeProtectedHeader(b.assertion).typ !== 'oauth-id-jag+jwt')

@@ -44,28 +44,41 @@ describe('resource identifiers', () => {
     assert.equal(canonicalResourceUri(new URL('https://m.example.com:8443')), 'https://m.example.com:8443');
   });
 
-  it('a resource matches its own URL and its parents on segment boundaries, same origin only', () => {
+  it('a resource matches its own URL only, compared as canonical URIs (RFC 9728 §3.3)', () => {
     const server = new URL('https://m.example.com/api/mcp');
     for (const ok of [
       'https://m.example.com/api/mcp',
       'https://m.example.com/api/mcp/',
-      'https://m.example.com',
-      'https://m.example.com/api',
       'HTTPS://M.EXAMPLE.COM/api/mcp',
     ]) {
       assert.equal(resourceMatches(ok, server), true, ok);
     }
     for (const bad of [
+      // Parent paths are other resources: a token for one is good beneath it.
+      'https://m.example.com',
+      'https://m.example.com/',
+      'https://m.example.com/api',
       'https://evil.example.com/api/mcp',
       'http://m.example.com/api/mcp',
       'https://m.example.com:444/api/mcp',
       'https://m.example.com/ap',
       'https://m.example.com/api/mcp/deeper',
       'https://m.example.com/api/mcp#f',
+      'https://m.example.com/api/mcp?tenant=2',
       'not a url',
     ]) {
       assert.equal(resourceMatches(bad, server), false, bad);
     }
+  });
+
+  it('a document at the root well-known URL may name the origin, and no other parent', () => {
+    const server = new URL('https://m.example.com/api/mcp');
+    const root = { rootWellKnown: true };
+    assert.equal(resourceMatches('https://m.example.com', server, root), true);
+    assert.equal(resourceMatches('https://m.example.com/', server, root), true);
+    assert.equal(resourceMatches('https://m.example.com/api/mcp', server, root), true);
+    assert.equal(resourceMatches('https://m.example.com/api', server, root), false);
+    assert.equal(resourceMatches('https://evil.example.com', server, root), false);
   });
 });
 
@@ -145,6 +158,39 @@ describe('discover', () => {
       discover(mixed.fetcher, new URL('https://m.example/mcp'), undefined),
       (e) => e instanceof AuthError && e.code === 'IssuerMismatch',
     );
+  });
+
+  it('refuses a parent path from any location, and the origin from a pointed-to document', async () => {
+    const server = new URL('https://m.example/api/mcp');
+    const mismatch = (e: unknown) => e instanceof AuthError && e.code === 'ResourceMismatch';
+    const parentAtRoot = site({
+      'https://m.example/.well-known/oauth-protected-resource': {
+        resource: 'https://m.example/api',
+        authorization_servers: [as.issuer],
+      },
+    });
+    await assert.rejects(discover(parentAtRoot.fetcher, server, undefined), mismatch);
+    const originByPointer = site({
+      'https://m.example/.well-known/oauth-protected-resource': {
+        resource: 'https://m.example',
+        authorization_servers: [as.issuer],
+      },
+    });
+    const pointer = { resourceMetadata: 'https://m.example/.well-known/oauth-protected-resource' };
+    await assert.rejects(discover(originByPointer.fetcher, server, pointer), mismatch);
+    // The same document found at the root well-known URL describes the origin: accepted.
+    const d = await discover(
+      site({
+        'https://m.example/.well-known/oauth-protected-resource': {
+          resource: 'https://m.example',
+          authorization_servers: [as.issuer],
+        },
+        'https://a.example/.well-known/oauth-authorization-server/tenant1': as,
+      }).fetcher,
+      server,
+      undefined,
+    );
+    assert.equal(d.resource, 'https://m.example');
   });
 
   it('picks the preferred or selected authorization server', async () => {

@@ -58,17 +58,25 @@ export function canonicalResourceUri(url: URL): string {
 }
 
 /**
- * Whether protected resource metadata for `resource` may describe the server at
- * `serverUrl`: same origin, and the resource's path equal to the server's path or a parent
- * of it on a segment boundary. `https://evil.example.com/mcp` never matches.
+ * Whether protected resource metadata naming `resource` may describe the server at
+ * `serverUrl` (RFC 9728 §3.3): `resource` must be the server's own URL, compared as
+ * canonical URIs (case of scheme and host, a trailing slash). A parent path is another
+ * resource, and refused: a token for it would be good at every server beneath it. The one
+ * other value is the origin, for a document found at the origin's root well-known URL
+ * (`rootWellKnown`): that URL is the metadata location of the origin itself.
  *
  * @example
  * ```ts
- * resourceMatches('https://mcp.example.com', new URL('https://mcp.example.com/mcp')); // true
- * resourceMatches('https://mcp.example.com/mcpx', new URL('https://mcp.example.com/mcp')); // false
+ * resourceMatches('https://mcp.example.com/mcp', new URL('https://mcp.example.com/mcp')); // true
+ * resourceMatches('https://mcp.example.com/api', new URL('https://mcp.example.com/api/mcp')); // false
+ * resourceMatches('https://mcp.example.com', new URL('https://mcp.example.com/mcp'), { rootWellKnown: true }); // true
  * ```
  */
-export function resourceMatches(resource: string, serverUrl: URL): boolean {
+export function resourceMatches(
+  resource: string,
+  serverUrl: URL,
+  found: { rootWellKnown?: boolean } = {},
+): boolean {
   let r: URL;
   try {
     r = new URL(resource);
@@ -77,8 +85,8 @@ export function resourceMatches(resource: string, serverUrl: URL): boolean {
   }
   if (r.hash !== '' || r.origin !== serverUrl.origin) return false;
   const rp = r.pathname.replace(/\/$/, '');
-  const sp = serverUrl.pathname.replace(/\/$/, '');
-  return sp === rp || sp.startsWith(`${rp}/`);
+  if (rp === serverUrl.pathname.replace(/\/$/, '') && r.search === serverUrl.search) return true;
+  return found.rootWellKnown === true && rp === '' && r.search === '';
 }
 
 /**
@@ -154,7 +162,8 @@ async function fetchPrm(
     );
   }
   candidates.push(...protectedResourceMetadataUrls(serverUrl));
-  for (const url of candidates) {
+  const root = new URL('/.well-known/oauth-protected-resource', serverUrl).href;
+  for (const [i, url] of candidates.entries()) {
     const what = 'protected resource metadata';
     const response = await fetcher.fetch(url, { what, follow: true, headers: JSON_ACCEPT });
     if (response.status !== 200) continue;
@@ -162,7 +171,9 @@ async function fetchPrm(
     if (typeof doc.resource !== 'string') {
       throw new AuthError('DiscoveryFailed', `The ${what} at ${shownUrl(url)} has no "resource"`);
     }
-    if (!resourceMatches(doc.resource, serverUrl)) {
+    // A document the challenge pointed to must name the server itself (RFC 9728 §3.3).
+    const rootWellKnown = url.href === root && !(i === 0 && challenge?.resourceMetadata);
+    if (!resourceMatches(doc.resource, serverUrl, { rootWellKnown })) {
       throw new AuthError(
         'ResourceMismatch',
         `The ${what} at ${shownUrl(url)} is for ${doc.resource}, not for ${canonicalResourceUri(serverUrl)}`,

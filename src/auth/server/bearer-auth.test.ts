@@ -123,21 +123,65 @@ describe('bearer checks', () => {
     });
   }
 
-  it('403 insufficient_scope naming the scopes the request needs', async () => {
+  it('decides per-message scopes on the parsed call, never on a raw Mcp-* header', async () => {
+    const seen: (string | undefined)[] = [];
     const auth = await bearer({
-      requiredScopes: (r) =>
-        r.header('mcp-method') === 'tools/call' ? ['mcp:read', 'mcp:write'] : ['mcp:read'],
+      requiredScopes: (r) => {
+        seen.push(r.header('mcp-method'));
+        return r.mcpMethod === 'tools/call' && r.header('mcp-name') === 'write'
+          ? ['mcp:read', 'mcp:write']
+          : ['mcp:read'];
+      },
     });
     const token = await good();
-    assert.equal(
-      (await auth.check(req({ authorization: `Bearer ${token}`, 'mcp-method': 'tools/list' }))).kind,
-      'authenticated',
+    // Up front the raw header is hidden: the request as a whole needs mcp:read only.
+    const d = await auth.check(
+      req({ authorization: `Bearer ${token}`, 'mcp-method': 'tools/call', 'mcp-name': 'write' }),
     );
-    const d = await auth.check(req({ authorization: `Bearer ${token}`, 'mcp-method': 'tools/call' }));
-    assert.ok(d.kind === 'respond');
-    assert.equal(d.status, 403);
-    assert.match(d.headers['www-authenticate']!, /error="insufficient_scope"/);
-    assert.match(d.headers['www-authenticate']!, /scope="mcp:read mcp:write"/);
+    assert.ok(d.kind === 'authenticated');
+    assert.deepEqual(seen, [undefined]);
+    const list = { method: 'tools/list', name: undefined, scopes: [] };
+    assert.equal(await d.authorizer.authorize([list]), undefined);
+    const refused = await d.authorizer.authorize([list, { method: 'tools/call', name: 'write', scopes: [] }]);
+    assert.equal(refused?.status, 403);
+    const challenge = refused!.headers['www-authenticate']!;
+    assert.match(challenge, /^Bearer /);
+    assert.match(challenge, /error="insufficient_scope"/);
+    assert.match(challenge, /scope="mcp:read mcp:write"/);
+    assert.match(
+      challenge,
+      /resource_metadata="https:\/\/mcp\.example\.com\/\.well-known\/oauth-protected-resource\/mcp"/,
+    );
+    // The per-message view's header() gives the body's values, not the request's headers.
+    assert.deepEqual(seen.slice(1), ['tools/list', 'tools/list', 'tools/call']);
+  });
+
+  it('never shows the rule a raw Mcp-Param-* header, before or after the body is parsed', async () => {
+    const params: (string | undefined)[] = [];
+    const auth = await bearer({
+      requiredScopes: (r) => {
+        params.push(r.header('mcp-param-target'));
+        return [];
+      },
+    });
+    const headers = { authorization: `Bearer ${await good()}`, 'mcp-param-target': 'prod' };
+    const d = await auth.check(req(headers));
+    assert.ok(d.kind === 'authenticated');
+    await d.authorizer.authorize([{ method: 'tools/call', name: 'deploy', scopes: [] }]);
+    assert.deepEqual(params, [undefined, undefined]);
+  });
+
+  it('adds the scopes a tool declares, matched exactly, to what the request needs', async () => {
+    const auth = await bearer({
+      requiredScopes: ['files:read'],
+      satisfies: (g, r) => g === r || (g === 'files' && r.startsWith('files:')),
+    });
+    const d = await auth.check(req({ authorization: `Bearer ${await good({ scope: 'files' })}` }));
+    assert.ok(d.kind === 'authenticated');
+    const call = { method: 'tools/call', name: 'purge', scopes: ['files:admin'] };
+    const refused = await d.authorizer.authorize([call]);
+    assert.equal(refused?.status, 403);
+    assert.match(refused!.headers['www-authenticate']!, /scope="files:read files:admin"/);
   });
 
   it('honours scope hierarchies through satisfies', async () => {
@@ -174,6 +218,58 @@ describe('bearer checks', () => {
 
   it('refuses to build a JWT verifier without an audience', () => {
     assert.throws(() => jwtVerifier({ issuer: ISSUER, audience: [], key: new Uint8Array(32) }), /audience/);
+  });
+});
+
+describe('DPoP in the bearer layer', () => {
+  const jkt = 'NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs';
+
+  it('advertises DPoP in the metadata when configured', async () => {
+    const auth = await bearer({ dpop: { required: true, algorithms: ['ES256'] } });
+    assert.deepEqual(auth.metadata.dpop_signing_alg_values_supported, ['ES256']);
+    assert.equal(auth.metadata.dpop_bound_access_tokens_required, true);
+    assert.equal((await bearer()).metadata.dpop_signing_alg_values_supported, undefined);
+  });
+
+  it('refuses an unbound token sent with the DPoP scheme, and a confirmation it cannot check', async () => {
+    const auth = await bearer();
+    const unbound = await auth.check(req({ authorization: `DPoP ${await good()}` }));
+    assert.ok(unbound.kind === 'respond' && unbound.status === 401);
+    assert.match(
+      unbound.headers['www-authenticate']!,
+      /^DPoP algs="[^"]*ES256[^"]*", .*error="invalid_token"/,
+    );
+    const mtls = await good({ cnf: { 'x5t#S256': 'abc' } });
+    const d = await auth.check(req({ authorization: `Bearer ${mtls}` }));
+    assert.ok(d.kind === 'respond' && d.status === 401);
+    assert.match(JSON.parse(d.body).error_description, /confirmation/);
+  });
+
+  it('with required: a Bearer token is refused, and the 401 challenge is a DPoP one', async () => {
+    const auth = await bearer({ dpop: { required: true } });
+    const d = await auth.check(req({ authorization: `Bearer ${await good()}` }));
+    assert.ok(d.kind === 'respond' && d.status === 401);
+    assert.match(d.headers['www-authenticate']!, /^DPoP /);
+    const none = await auth.check(req());
+    assert.ok(none.kind === 'respond' && none.status === 401);
+    assert.match(none.headers['www-authenticate']!, /^DPoP algs=/);
+    // A bound token still needs its proof.
+    const bound = await auth.check(req({ authorization: `DPoP ${await good({ cnf: { jkt } })}` }));
+    assert.ok(bound.kind === 'respond' && bound.status === 401);
+    assert.match(bound.headers['www-authenticate']!, /error="invalid_dpop_proof"/);
+  });
+
+  it('refuses proof algorithms that are not asymmetric', () => {
+    assert.throws(
+      () =>
+        createBearerAuth({
+          resource: RESOURCE,
+          authorizationServers: [ISSUER],
+          verifier: { verify: () => Promise.reject(new InvalidTokenError('x')) },
+          dpop: { algorithms: ['HS256'] },
+        }),
+      /asymmetric/,
+    );
   });
 });
 

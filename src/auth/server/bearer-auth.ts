@@ -3,15 +3,35 @@
  * (Node listener and fetch handler) that also serves the RFC 9728 protected resource
  * metadata. Browser/worker-safe: Node's request and response are used structurally.
  */
+import { Authentication } from '../../transports/http-server/request-authorizer.js';
+import type { RequestAuthorizer } from '../../transports/http-server/request-authorizer.js';
 import type { AuthInfo, TokenVerifier } from './auth-info.js';
 import { InvalidTokenError } from './auth-info.js';
+import { DpopProofChecker } from './dpop-proof.js';
+import type { DpopOptions } from './dpop-proof.js';
+import { scopeAuthorizer, wholeRequest } from './scope-rules.js';
 
 /** The parts of an HTTP request the bearer layer reads. */
 export interface BearerRequest {
+  /** The HTTP method. */
   method: string;
   path: string;
   query: string;
+  /**
+   * A request header by lower-case name. For `requiredScopes`, `mcp-method` and `mcp-name`
+   * give {@link BearerRequest.mcpMethod} and {@link BearerRequest.mcpName}: what the body
+   * says, never the raw header; `mcp-param-*` gives nothing (decide on the tool, not on a
+   * header a client writes).
+   */
   header(name: string): string | undefined;
+  /**
+   * The JSON-RPC method of the message being authorized, read from the parsed body (after
+   * any `Mcp-Method` header was checked against it). Undefined when the decision is about
+   * the HTTP request as a whole: before the body is read, and for GET and DELETE.
+   */
+  mcpMethod?: string | undefined;
+  /** What `Mcp-Name` mirrors, from the body: the tool or prompt name, the resource URI, the task id. */
+  mcpName?: string | undefined;
 }
 
 /** RFC 9728 protected resource metadata as served. */
@@ -31,8 +51,12 @@ export interface BearerAuthOptions {
   authorizationServers: readonly string[];
   verifier: TokenVerifier;
   /**
-   * Scopes a request needs: fixed, or decided per request. Modern-era requests carry
-   * `Mcp-Method` and `Mcp-Name` headers to decide on; legacy ones only the path.
+   * Scopes a request needs: fixed, or decided per request. A function is called once for
+   * the HTTP request as a whole, without `mcpMethod` (what any request needs: checked before
+   * the body is read, and named in the 401 challenge), then, in both eras, once for each
+   * message of a POST body, with `mcpMethod` and `mcpName` read from the parsed body. Raw
+   * `Mcp-*` headers never decide. Tools may also declare their own scopes (`scopes` on
+   * `server.tool`), which are checked here as well.
    */
   requiredScopes?: readonly string[] | ((request: BearerRequest) => readonly string[]);
   /** Listed in the metadata (the minimal set for basic use; never `offline_access`). */
@@ -43,11 +67,18 @@ export interface BearerAuthOptions {
   metadata?: Record<string, unknown>;
   /** Also serve the metadata at `/.well-known/oauth-protected-resource` (default false). */
   metadataAtRoot?: boolean;
+  /**
+   * DPoP (RFC 9449). A token bound to a key (`cnf.jkt`) is always held to its proof; these
+   * options advertise DPoP in the metadata, can demand bound tokens only, and turn on
+   * server nonces.
+   */
+  dpop?: DpopOptions;
 }
 
 /** What the bearer layer decided about one request. */
 export type BearerDecision =
-  | { kind: 'authenticated'; authInfo: AuthInfo }
+  /** Authenticated: the principal, and the authorizer to ask once the body is parsed. */
+  | { kind: 'authenticated'; authInfo: AuthInfo; authorizer: RequestAuthorizer }
   /** Let it through unauthenticated (CORS preflight). */
   | { kind: 'pass' }
   | { kind: 'respond'; status: number; headers: Record<string, string>; body: string };
@@ -57,6 +88,8 @@ export interface NodeRequestLike {
   method?: string;
   url?: string;
   headers: Record<string, string | string[] | undefined>;
+  /** Node's name, value, name, value... list, which also holds the token until it is removed. */
+  rawHeaders?: string[];
 }
 
 /** A response as `createNodeListener` passes it. */
@@ -65,16 +98,40 @@ export interface NodeResponseLike {
   end(body?: string): unknown;
 }
 
+/**
+ * Removes the credentials (`Authorization`, `DPoP`) from a Node request, from its parsed
+ * headers and from `rawHeaders`, so that no handler behind the auth layer can read them.
+ */
+export function removeCredentials(req: NodeRequestLike): void {
+  delete req.headers.authorization;
+  delete req.headers.dpop;
+  const raw = req.rawHeaders;
+  if (raw) {
+    for (let i = raw.length - 2; i >= 0; i -= 2) {
+      if (CREDENTIAL_HEADERS.has(raw[i]!.toLowerCase())) raw.splice(i, 2);
+    }
+  }
+}
+
 /** The bearer layer: hooks for both server bindings, and what it serves. */
 export interface BearerAuth {
   readonly metadata: ResourceMetadataDocument;
   /** Where the metadata is served (the `resource_metadata` of challenges). */
   readonly metadataUrl: string;
-  /** The `authenticate` option of `serve()` and `createNodeListener()`. */
-  readonly node: (req: NodeRequestLike, res: NodeResponseLike) => Promise<AuthInfo | false | undefined>;
+  /**
+   * The `authenticate` option of `serve()` and `createNodeListener()`: answers and returns
+   * false, or returns the principal with its authorizer (undefined for a CORS preflight).
+   */
+  readonly node: (
+    req: NodeRequestLike,
+    res: NodeResponseLike,
+  ) => Promise<Authentication<AuthInfo> | false | undefined>;
   /** The `authenticate` option of `createFetchHandler()`. */
-  readonly fetch: (request: Request) => Promise<AuthInfo | Response | undefined>;
-  /** The decision itself, for other frameworks. */
+  readonly fetch: (request: Request) => Promise<Authentication<AuthInfo> | Response | undefined>;
+  /**
+   * The decision itself, for other frameworks. Per-message scopes are the authorizer's to
+   * decide, once the body is parsed: call its `authorize` with the calls of the body.
+   */
   check(request: BearerRequest): Promise<BearerDecision>;
 }
 
@@ -85,7 +142,8 @@ function quoted(value: string): string {
 }
 
 /**
- * A `WWW-Authenticate: Bearer` challenge (RFC 6750 §3, RFC 9728 §5.1).
+ * A `WWW-Authenticate` challenge (RFC 6750 §3, RFC 9728 §5.1): `Bearer` by default, or
+ * `DPoP` (RFC 9449 §7.1) with the accepted proof algorithms.
  *
  * @example
  * ```ts
@@ -98,12 +156,16 @@ export function bearerChallenge(p: {
   scope?: string;
   error?: string;
   errorDescription?: string;
+  scheme?: 'Bearer' | 'DPoP';
+  /** `DPoP` only: the proof algorithms accepted, space-separated. */
+  algs?: string;
 }): string {
   const parts = [`resource_metadata=${quoted(p.resourceMetadata)}`];
+  if (p.scheme === 'DPoP' && p.algs) parts.unshift(`algs=${quoted(p.algs)}`);
   if (p.scope) parts.push(`scope=${quoted(p.scope)}`);
   if (p.error) parts.push(`error=${quoted(p.error)}`);
   if (p.errorDescription) parts.push(`error_description=${quoted(p.errorDescription)}`);
-  return `Bearer ${parts.join(', ')}`;
+  return `${p.scheme ?? 'Bearer'} ${parts.join(', ')}`;
 }
 
 /**
@@ -120,7 +182,11 @@ export function resourceMetadataUrl(resource: string): string {
   return new URL(`${WELL_KNOWN}${path}`, url.origin).href;
 }
 
-function json(status: number, body: unknown, extra: Record<string, string> = {}): BearerDecision {
+function json(
+  status: number,
+  body: unknown,
+  extra: Record<string, string> = {},
+): BearerDecision & { kind: 'respond' } {
   return {
     kind: 'respond',
     status,
@@ -129,12 +195,31 @@ function json(status: number, body: unknown, extra: Record<string, string> = {})
   };
 }
 
+/** Headers that carry credentials: taken off the Node request once checked. */
+const CREDENTIAL_HEADERS = new Set(['authorization', 'dpop']);
+
+/** The token of an `Authorization: Bearer` or `Authorization: DPoP` header (RFC 6750 §2.1, RFC 9449 §7.1). */
+const AUTHORIZATION = /^(Bearer|DPoP) +([A-Za-z0-9\-._~+/]+=*) *$/i;
+
+/** The key a token is bound to: `cnf.jkt`; null for a confirmation this server cannot check. */
+function boundKey(info: AuthInfo): string | null | undefined {
+  const cnf = info.claims.cnf;
+  if (cnf === undefined) return undefined;
+  if (typeof cnf !== 'object' || cnf === null) return null;
+  const jkt = (cnf as Record<string, unknown>).jkt;
+  return typeof jkt === 'string' && jkt !== '' ? jkt : null;
+}
+
 /**
- * Protects an MCP HTTP endpoint with bearer tokens: serves the protected resource metadata,
- * answers 401 with a `WWW-Authenticate` challenge (`resource_metadata`, `scope`, `error`)
- * when the token is missing or refused, 403 `insufficient_scope` when it lacks a required
- * scope, 400 for a token in the URL. Handlers then read the principal from `ctx.authInfo`;
- * the token itself is removed from the Node request and never reaches them.
+ * Protects an MCP HTTP endpoint with OAuth access tokens: serves the protected resource
+ * metadata, answers 401 with a `WWW-Authenticate` challenge (`resource_metadata`, `scope`,
+ * `error`) when the token is missing or refused, 400 for a token in the URL. A DPoP-bound
+ * token (`cnf.jkt`) is accepted only as `Authorization: DPoP` with a valid proof of its key.
+ * Scopes are decided in one place: what the whole request needs up front, then each message
+ * of the parsed body (its method and name from the body, in both eras, and the scopes its
+ * tool declares), answered 403 `insufficient_scope` naming every scope the request needs.
+ * Handlers read the principal from `ctx.authInfo`; the token itself is removed from the Node
+ * request and never reaches them.
  *
  * @example
  * ```ts
@@ -156,6 +241,7 @@ export function createBearerAuth(options: BearerAuthOptions): BearerAuth {
   const metadataUrl = resourceMetadataUrl(options.resource);
   const paths = new Set([new URL(metadataUrl).pathname]);
   if (options.metadataAtRoot === true) paths.add(WELL_KNOWN);
+  const dpop = new DpopProofChecker(options.dpop);
   const metadata: ResourceMetadataDocument = {
     ...options.metadata,
     resource: options.resource,
@@ -163,25 +249,44 @@ export function createBearerAuth(options: BearerAuthOptions): BearerAuth {
     bearer_methods_supported: ['header'],
   };
   if (options.scopesSupported) metadata.scopes_supported = [...options.scopesSupported];
+  if (options.dpop) {
+    metadata.dpop_signing_alg_values_supported = [...dpop.algorithms];
+    if (dpop.required) metadata.dpop_bound_access_tokens_required = true;
+  }
   const metadataBody = JSON.stringify(metadata);
   const satisfies = options.satisfies ?? ((g: string, r: string) => g === r);
+  const rule = options.requiredScopes;
 
-  const required = (req: BearerRequest): readonly string[] => {
-    const r = options.requiredScopes;
-    return typeof r === 'function' ? r(req) : (r ?? []);
-  };
   const challenge = (
+    scheme: 'Bearer' | 'DPoP',
     scopes: readonly string[],
     error?: string,
     description?: string,
   ): Record<string, string> => ({
     'www-authenticate': bearerChallenge({
+      scheme,
       resourceMetadata: metadataUrl,
+      ...(scheme === 'DPoP' ? { algs: dpop.algorithms.join(' ') } : {}),
       ...(scopes.length > 0 ? { scope: scopes.join(' ') } : {}),
       ...(error ? { error } : {}),
       ...(description ? { errorDescription: description } : {}),
     }),
   });
+  const refused = (
+    status: number,
+    scheme: 'Bearer' | 'DPoP',
+    scopes: readonly string[],
+    error: string,
+    description: string,
+    extra: Record<string, string> = {},
+  ) =>
+    json(
+      status,
+      { error, error_description: description },
+      { ...challenge(scheme, scopes, error, description), ...extra },
+    );
+  const insufficient = (scheme: 'Bearer' | 'DPoP', scopes: readonly string[]) =>
+    refused(403, scheme, scopes, 'insufficient_scope', `This request needs the scope ${scopes.join(' ')}`);
 
   async function check(req: BearerRequest): Promise<BearerDecision> {
     const method = req.method.toUpperCase();
@@ -200,24 +305,24 @@ export function createBearerAuth(options: BearerAuthOptions): BearerAuth {
         error_description: 'Access tokens are not accepted in URLs',
       });
     }
-    const scopes = required(req);
+    // What the request as a whole needs; the messages of a POST body are decided later.
+    const base = typeof rule === 'function' ? rule(wholeRequest(req)) : (rule ?? []);
+    const expected = dpop.required ? 'DPoP' : 'Bearer';
     const header = req.header('authorization');
     if (header === undefined || header === '') {
-      const body = { error: 'unauthorized', error_description: 'A bearer token is required' };
-      return json(401, body, challenge(scopes));
+      const d = dpop.required ? 'A DPoP-bound access token is required' : 'A bearer token is required';
+      return json(401, { error: 'unauthorized', error_description: d }, challenge(expected, base));
     }
-    const m = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
+    const m = AUTHORIZATION.exec(header);
     if (!m) {
-      const d = 'The Authorization header must be "Bearer <token>"';
-      return json(
-        400,
-        { error: 'invalid_request', error_description: d },
-        challenge(scopes, 'invalid_request', d),
-      );
+      const d = 'The Authorization header must be "Bearer <token>" or "DPoP <token>"';
+      return refused(400, expected, base, 'invalid_request', d);
     }
+    const scheme = m[1]!.toLowerCase() === 'dpop' ? 'DPoP' : 'Bearer';
+    const token = m[2]!;
     let info: AuthInfo;
     try {
-      info = await options.verifier.verify(m[1]!);
+      info = await options.verifier.verify(token);
     } catch (e) {
       if (!(e instanceof InvalidTokenError)) {
         return json(503, {
@@ -225,25 +330,42 @@ export function createBearerAuth(options: BearerAuthOptions): BearerAuth {
           error_description: 'The token could not be verified',
         });
       }
-      return json(
-        401,
-        { error: 'invalid_token', error_description: e.message },
-        challenge(scopes, 'invalid_token', e.message),
-      );
+      return refused(401, scheme, base, 'invalid_token', e.message);
     }
-    const missing = scopes.filter((r) => !info.scopes.some((g) => satisfies(g, r)));
-    if (missing.length > 0) {
-      const d = `This request needs the scope ${scopes.join(' ')}`;
-      return json(
-        403,
-        { error: 'insufficient_scope', error_description: d },
-        challenge(scopes, 'insufficient_scope', d),
-      );
+    // The sender constraint: a bound token proves its key on every request (RFC 9449 §7).
+    const jkt = boundKey(info);
+    if (jkt === null) {
+      const d = 'The token is bound to a confirmation method this server cannot check';
+      return refused(401, scheme, base, 'invalid_token', d);
     }
-    return { kind: 'authenticated', authInfo: info };
+    if (jkt !== undefined) {
+      if (scheme !== 'DPoP') {
+        const d = 'The token is bound to a DPoP key: send it as "DPoP <token>" with a proof';
+        return refused(401, 'DPoP', base, 'invalid_token', d);
+      }
+      // The URL the client addressed: this server's public origin, and the path it asked for.
+      const url = `${resource.origin}${req.path}`;
+      const failed = await dpop.check({ proof: req.header('dpop'), method, url, token, jkt });
+      if (failed) {
+        const nonce: Record<string, string> = failed.nonce ? { 'dpop-nonce': failed.nonce } : {};
+        return refused(401, 'DPoP', base, failed.error, failed.description, nonce);
+      }
+    } else if (scheme === 'DPoP') {
+      return refused(401, 'DPoP', base, 'invalid_token', 'The token is not bound to a DPoP key');
+    } else if (dpop.required) {
+      return refused(401, 'DPoP', base, 'invalid_token', 'This server accepts DPoP-bound tokens only');
+    }
+    if (base.some((r) => !info.scopes.some((g) => satisfies(g, r)))) return insufficient(scheme, base);
+    const authorizer = scopeAuthorizer(req, info, { rule, base, satisfies }, (scopes) =>
+      insufficient(scheme, scopes),
+    );
+    return { kind: 'authenticated', authInfo: info, authorizer };
   }
 
-  const node = async (req: NodeRequestLike, res: NodeResponseLike): Promise<AuthInfo | false | undefined> => {
+  const node = async (
+    req: NodeRequestLike,
+    res: NodeResponseLike,
+  ): Promise<Authentication<AuthInfo> | false | undefined> => {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const request: BearerRequest = {
@@ -266,11 +388,11 @@ export function createBearerAuth(options: BearerAuthOptions): BearerAuth {
       res.end(d.body);
       return false;
     }
-    delete req.headers.authorization;
-    return d.kind === 'authenticated' ? d.authInfo : undefined;
+    removeCredentials(req);
+    return d.kind === 'authenticated' ? new Authentication(d.authInfo, d.authorizer) : undefined;
   };
 
-  const fetchHook = async (request: Request): Promise<AuthInfo | Response | undefined> => {
+  const fetchHook = async (request: Request): Promise<Authentication<AuthInfo> | Response | undefined> => {
     const url = new URL(request.url);
     let d: BearerDecision;
     try {
@@ -287,7 +409,7 @@ export function createBearerAuth(options: BearerAuthOptions): BearerAuth {
       const body = d.status === 204 || d.body === '' ? null : d.body;
       return new Response(body, { status: d.status, headers: d.headers });
     }
-    return d.kind === 'authenticated' ? d.authInfo : undefined;
+    return d.kind === 'authenticated' ? new Authentication(d.authInfo, d.authorizer) : undefined;
   };
 
   return { metadata, metadataUrl, node, fetch: fetchHook, check };

@@ -12,6 +12,8 @@ export type {
 export { InvalidTokenError, authInfoOf } from './auth-info.js';
 export type { AuthInfo, Principal, PrincipalKind, TokenVerifier } from './auth-info.js';
 export { principalKey, principalOf } from '../../protocol/principal.js';
+export { DpopProofChecker } from './dpop-proof.js';
+export type { DpopFailure, DpopOptions, DpopRequest } from './dpop-proof.js';
 export { jwtVerifier } from './jwt-verifier.js';
 export type { JwtVerifierOptions } from './jwt-verifier.js';
 export { introspectionVerifier } from './introspection-verifier.js';

@@ -18,8 +18,13 @@ export interface JwtVerifierOptions {
   key?: CryptoKey | Uint8Array;
   /** Accepted algorithms (default: the asymmetric ones; HMAC only when listed here). */
   algorithms?: readonly string[];
-  /** Required `typ` header, for example `at+jwt` (default: not checked). */
-  typ?: string;
+  /**
+   * The `typ` header an access token must have (RFC 9068 §2.1, §4): `at+jwt` by default,
+   * also written `application/at+jwt`; so an ID token or another JWT signed by the same
+   * issuer is never taken for an access token. A list accepts any of its values; `false`
+   * does not look (for an authorization server that issues access tokens typed `JWT`).
+   */
+  typ?: string | readonly string[] | false;
   /** Clock skew allowed for `exp` and `nbf`, in seconds (default 5). */
   clockToleranceSec?: number;
 }
@@ -38,14 +43,20 @@ const ASYMMETRIC = [
   'Ed25519',
 ];
 
+/** A `typ` value as compared (RFC 7515 §4.1.9): case-insensitive, `application/` implied. */
+function mediaType(typ: string): string {
+  const t = typ.toLowerCase();
+  return t.startsWith('application/') ? t.slice('application/'.length) : t;
+}
+
 function list(v: string | readonly string[]): string[] {
   return (typeof v === 'string' ? [v] : [...v]).filter((s) => s !== '');
 }
 
 /**
- * Verifies JWT access tokens: signature (keys from a JWKS URL, a JWKS or one key), `iss`,
- * `aud` (this server must be an audience: tokens for other resources are refused),
- * `exp` (required) and `nbf`.
+ * Verifies JWT access tokens (RFC 9068): signature (keys from a JWKS URL, a JWKS or one
+ * key), the `at+jwt` type (see {@link JwtVerifierOptions.typ}), `iss`, `aud` (this server
+ * must be an audience: tokens for other resources are refused), `exp` (required) and `nbf`.
  *
  * @example
  * ```ts
@@ -78,17 +89,26 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
     algorithms: [...(options.algorithms ?? ASYMMETRIC)],
     clockTolerance: options.clockToleranceSec ?? 5,
     requiredClaims: ['exp'],
-    ...(options.typ !== undefined ? { typ: options.typ } : {}),
   };
+  const typ = options.typ ?? 'at+jwt';
+  const types = typ === false ? undefined : (typeof typ === 'string' ? [typ] : [...typ]).map(mediaType);
+  if (types?.length === 0) throw new TypeError('jwtVerifier: list at least one typ, or pass typ: false');
   return {
     async verify(token: string): Promise<AuthInfo> {
       const { createLocalJWKSet, createRemoteJWKSet, errors, jwtVerify } = await loadJose();
       keys ??= jwksUrl !== undefined ? createRemoteJWKSet(jwksUrl) : createLocalJWKSet(jwks!);
       try {
-        const { payload } =
+        const { payload, protectedHeader } =
           typeof keys === 'function'
             ? await jwtVerify(token, keys, verifyOptions)
             : await jwtVerify(token, keys, verifyOptions);
+        const got = protectedHeader.typ;
+        if (types && !(typeof got === 'string' && types.includes(mediaType(got)))) {
+          const said = typeof got === 'string' ? `typ ${JSON.stringify(got.slice(0, 40))}` : 'no typ';
+          throw new InvalidTokenError(
+            `The token has ${said}; an access token must be typed ${types.join(' or ')}`,
+          );
+        }
         return authInfoFromClaims(payload as Record<string, unknown>);
       } catch (e) {
         if (e instanceof errors.JWTExpired)

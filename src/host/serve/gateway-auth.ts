@@ -5,17 +5,21 @@
  * that reaches the port calls every upstream tool under the gateway's own credentials.
  * Browser-safe: Node's request and response are used structurally.
  */
-import { createBearerAuth } from '../../auth/server/bearer-auth.js';
+import { createBearerAuth, removeCredentials } from '../../auth/server/bearer-auth.js';
 import type { NodeRequestLike, NodeResponseLike } from '../../auth/server/bearer-auth.js';
 import type { AuthInfo } from '../../auth/server/auth-info.js';
 import { jwtVerifier } from '../../auth/server/jwt-verifier.js';
+import type { Authentication } from '../../transports/http-server/request-authorizer.js';
 import type { GatewayAuthConfig } from '../config/config-types.js';
 
-/** The `authenticate` hook of the gateway's HTTP server: the caller's {@link AuthInfo}, or false once it answered 401. */
+/**
+ * The `authenticate` hook of the gateway's HTTP server: the caller's {@link AuthInfo} (with
+ * the JWT layer's per-request authorizer, when it has one), or false once it answered 401.
+ */
 export type GatewayAuthenticator = (
   req: NodeRequestLike,
   res: NodeResponseLike,
-) => Promise<AuthInfo | false | undefined>;
+) => Promise<AuthInfo | Authentication<AuthInfo> | false | undefined>;
 
 /** The principal of a static gateway token: the token's name, from no issuer, a client. */
 function tokenAuthInfo(name: string): AuthInfo {
@@ -108,7 +112,7 @@ export function gatewayAuthenticator(config: GatewayAuthConfig): GatewayAuthenti
     if (token !== undefined && named.length > 0) {
       const name = await tokenName(token);
       if (name !== undefined) {
-        delete req.headers.authorization;
+        removeCredentials(req);
         return tokenAuthInfo(name);
       }
     }

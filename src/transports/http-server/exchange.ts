@@ -1,3 +1,5 @@
+import type { RequestAuthorizer } from './request-authorizer.js';
+
 /**
  * The small request/response shape the HTTP core works on. Each runtime binding (node:http,
  * web fetch) translates to it, so the core never touches Node or web objects and neither
@@ -23,6 +25,8 @@ export interface HttpExchange {
   onClose(listener: () => void): void;
   /** Authentication details attached by an auth layer in front of the handler. */
   authInfo?: unknown;
+  /** What the auth layer asks of each message once the body is parsed (an `Authentication`'s authorizer). */
+  authorizer?: RequestAuthorizer | undefined;
   /** The client's network address, when the runtime knows it (for per-client quotas). */
   readonly remoteAddress?: string | undefined;
   /** Sends a complete response. */

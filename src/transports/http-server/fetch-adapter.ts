@@ -2,6 +2,7 @@ import type { BodyResult, HttpExchange, ResponseStream } from './exchange.js';
 import { McpHttpHandler } from './mcp-http-handler.js';
 import type { McpHttpOptions } from './mcp-http-handler.js';
 import type { McpConnector } from './respond.js';
+import { attachAuthentication } from './request-authorizer.js';
 
 const enc = new TextEncoder();
 const strict = new TextDecoder('utf-8', { fatal: true });
@@ -141,7 +142,9 @@ export class FetchExchange implements HttpExchange {
 
 /**
  * A web-standard `(Request) => Promise<Response>` handler for Bun, Deno, workers and any
- * fetch-style server. It shares the core, and the tests, with the Node binding.
+ * fetch-style server. It shares the core, and the tests, with the Node binding. An
+ * `authenticate` hook runs after the Host and Origin checks; it returns a `Response` to
+ * answer, or the principal, or an `Authentication` (the principal plus an authorizer).
  *
  * @example
  * ```ts
@@ -161,9 +164,11 @@ export function createFetchHandler(
   const fetch = async (request: Request): Promise<Response> => {
     const ex = new FetchExchange(request, maxStreamBuffer);
     if (authenticate) {
+      // DNS rebinding first: a foreign Host or Origin gets 403 whether or not it has a token.
+      if (!handler.admit(ex)) return ex.response;
       const auth = await authenticate(request);
       if (auth instanceof Response) return auth;
-      ex.authInfo = auth;
+      attachAuthentication(ex, auth);
     }
     void handler.handle(ex);
     return ex.response;

@@ -1,5 +1,5 @@
-import { ErrorCode, WireError } from '../../jsonrpc/index.js';
-import type { JsonRpcRequest } from '../../jsonrpc/index.js';
+import { ErrorCode, InvalidMessage, ParsedBatch, WireError } from '../../jsonrpc/index.js';
+import type { JsonRpcMessage, JsonRpcRequest } from '../../jsonrpc/index.js';
 import { MetaKey } from '../../protocol/meta-keys.js';
 
 const SENTINEL = /^=\?base64\?([A-Za-z0-9+/=]*)\?=$/;
@@ -57,8 +57,11 @@ export function decodeHeaderValue(value: string): string | null {
 const mismatch = (message: string): WireError =>
   new WireError(ErrorCode.HeaderMismatch, `Header mismatch: ${message}`);
 
+/** A message with a method: a request or a notification. */
+type MethodMessage = Pick<JsonRpcRequest, 'method' | 'params'>;
+
 /** The body values the standard headers mirror. */
-function nameOf(msg: JsonRpcRequest): string | undefined {
+function nameOf(msg: MethodMessage): string | undefined {
   const p = msg.params;
   if (!p) return undefined;
   if (msg.method === 'tools/call' || msg.method === 'prompts/get')
@@ -68,11 +71,53 @@ function nameOf(msg: JsonRpcRequest): string | undefined {
 }
 
 /** The task id the tasks extension's methods mirror into `Mcp-Name`. */
-function taskIdOf(msg: JsonRpcRequest): string | undefined {
+function taskIdOf(msg: MethodMessage): string | undefined {
   const m = msg.method;
   if (m !== 'tasks/get' && m !== 'tasks/update' && m !== 'tasks/cancel') return undefined;
   const id = msg.params?.taskId;
   return typeof id === 'string' ? id : undefined;
+}
+
+/**
+ * The value `Mcp-Name` mirrors for a message: the tool or prompt name, the resource URI, or
+ * the task id of the tasks extension's methods; undefined for other methods.
+ */
+export function mirroredNameOf(msg: MethodMessage): string | undefined {
+  return nameOf(msg) ?? taskIdOf(msg);
+}
+
+/**
+ * The legacy era's rule for `Mcp-Method` and `Mcp-Name` (headers no legacy revision
+ * defines): optional, but when sent they must agree with every message of the body, as in
+ * the modern era, so that a proxy or gateway that routes, limits or authorizes on them is
+ * never told one thing while the server does another. -32020 on any difference.
+ */
+export function checkLegacyMirrors(
+  frame: JsonRpcMessage | ParsedBatch,
+  header: (name: string) => string | undefined,
+): WireError | undefined {
+  const method = header('mcp-method');
+  const rawName = header('mcp-name');
+  if (method === undefined && rawName === undefined) return undefined;
+  const items = frame instanceof ParsedBatch ? frame.items : [frame];
+  const name = rawName === undefined ? undefined : decodeHeaderValue(rawName);
+  if (name === null) return mismatch('the Mcp-Name header is malformed');
+  for (const m of items) {
+    if (m instanceof InvalidMessage) continue;
+    const own = 'method' in m ? m.method : undefined;
+    if (method !== undefined && method !== own) {
+      return mismatch(
+        `Mcp-Method ${JSON.stringify(method)} does not match the body's ${JSON.stringify(own)}`,
+      );
+    }
+    if (name === undefined || own === undefined) continue;
+    const bodyName = nameOf(m as MethodMessage);
+    const taskId = bodyName === undefined ? taskIdOf(m as MethodMessage) : undefined;
+    if (bodyName !== undefined && name !== bodyName) return mismatch(`Mcp-Name does not match the body`);
+    if (taskId !== undefined && name.trim() !== taskId)
+      return mismatch(`Mcp-Name does not match the body's taskId`);
+  }
+  return undefined;
 }
 
 /**

@@ -1,6 +1,8 @@
 export { McpHttpHandler } from './mcp-http-handler.js';
 export type { McpHttpOptions } from './mcp-http-handler.js';
 export type { McpConnector } from './respond.js';
+export { Authentication } from './request-authorizer.js';
+export type { HttpRefusal, McpCall, RequestAuthorizer } from './request-authorizer.js';
 export { createNodeListener, serve } from './node-adapter.js';
 export type { NodeAuthenticator, RunningServer, ServeOptions } from './node-adapter.js';
 export { createFetchHandler } from './fetch-adapter.js';

@@ -21,6 +21,7 @@ import { ModernExchangeTransport } from './modern-exchange.js';
 import { LegacySseEndpoints } from './sse-endpoints.js';
 import { SSE_HEADERS } from './sse-format.js';
 import { refuse, refuseNonJson } from './refusals.js';
+import { screenFrame } from './request-authorizer.js';
 import { sendError } from './respond.js';
 import { SharedSessions } from './shared-sessions.js';
 import type { SessionEntry } from './shared-sessions.js';
@@ -293,11 +294,22 @@ export class McpHttpHandler {
     return this.sessions.size;
   }
 
-  /** Serves one HTTP exchange. Never throws: every failure is an HTTP answer. */
+  /**
+   * The DNS-rebinding check alone: answers 403 for a Host or Origin the guard refuses, and
+   * says whether the request may go on. The runtime bindings call it before authentication,
+   * so a request from a foreign page is refused as such (403), never challenged (401).
+   */
+  admit(ex: HttpExchange): boolean {
+    const refused = this.guard.check(ex.header('host'), ex.header('origin'));
+    if (refused === undefined) return true;
+    refuse(ex, 'forbiddenHost', refused);
+    return false;
+  }
+
+  /** Serves one HTTP exchange (Host and Origin checked first). Never throws: every failure is an HTTP answer. */
   async handle(ex: HttpExchange): Promise<void> {
     try {
-      const refused = this.guard.check(ex.header('host'), ex.header('origin'));
-      if (refused) return refuse(ex, 'forbiddenHost', refused);
+      if (!this.admit(ex)) return;
       if (this.closed) return refuse(ex, 'shuttingDown');
       if (ex.path === this.path) {
         if (ex.method === 'POST') return await this.post(ex);
@@ -370,6 +382,8 @@ export class McpHttpHandler {
       if (!isInit) {
         return refuse(ex, 'noSession');
       }
+      const screened = screenFrame(ex, frame, this.connector, 'legacy');
+      if (screened === true || (screened !== false && (await screened))) return;
       return this.initialize(ex, frame);
     }
     // Only a shared store answers asynchronously: no await (a microtask hop) for a local session.
@@ -389,6 +403,9 @@ export class McpHttpHandler {
       // Refused here: the session's answer to a refused batch has no id, so no stream would carry it.
       return refuse(ex, 'batchesUnsupported', entry.transport.version);
     }
+    // Mirrored headers checked and scopes decided on the parsed body, before anything runs.
+    const screened = screenFrame(ex, frame, this.connector, 'legacy');
+    if (screened === true || (screened !== false && (await screened))) return;
     return this.deliverLegacy(ex, entry, frame, sessionId);
   }
 
@@ -519,6 +536,8 @@ export class McpHttpHandler {
       this.connector.toolInputSchema?.bind(this.connector),
     );
     if (refused) return sendError(ex, 400, refused.code, refused.message, msg.id);
+    const screened = screenFrame(ex, msg, this.connector, 'modern');
+    if (screened === true || (screened !== false && (await screened))) return;
     const transport = new ModernExchangeTransport(ex, this.options.keepAliveMs ?? 15_000, {});
     await this.connector.connect(transport);
     const sink = transport.receiver;

@@ -6,6 +6,7 @@ import type { BodyResult, HttpExchange, ResponseStream } from './exchange.js';
 import { McpHttpHandler } from './mcp-http-handler.js';
 import type { McpHttpOptions } from './mcp-http-handler.js';
 import type { McpConnector } from './respond.js';
+import { attachAuthentication } from './request-authorizer.js';
 import type { RedisStoresOptions } from '../../stores/redis/connect-redis.js';
 import type { SharedStores } from './shared-state.js';
 
@@ -292,7 +293,12 @@ class NodeSseStream implements ResponseStream {
   }
 }
 
-/** Optional hook that authenticates a request before MCP sees it (see the auth module). */
+/**
+ * Optional hook that authenticates a request before MCP sees it (see the auth module): it
+ * answers and returns false, or returns the principal, or an `Authentication` (the
+ * principal plus an authorizer the handler asks once the body is parsed). It runs after the
+ * Host and Origin checks.
+ */
 export type NodeAuthenticator = (
   req: IncomingMessage,
   res: ServerResponse,
@@ -330,10 +336,12 @@ export function createNodeListener(
       void handler.handle(ex);
       return;
     }
+    // DNS rebinding first: a foreign Host or Origin gets 403 whether or not it has a token.
+    if (!handler.admit(ex)) return;
     void (async () => {
       const auth = await authenticate(req, res);
       if (auth === false) return; // The authenticator has answered (401/403).
-      ex.authInfo = auth;
+      attachAuthentication(ex, auth);
       await handler.handle(ex);
     })();
   };

@@ -7,6 +7,8 @@ export interface McpConnector {
   connect(transport: Transport): Promise<{ close(): Promise<void> }>;
   /** A tool's input schema, to check `Mcp-Param-*` headers (modern era). */
   toolInputSchema?(name: string): Record<string, unknown> | undefined;
+  /** The scopes a tool declares it needs, for the HTTP layer's authorizer (see `ToolDefinition.scopes`). */
+  toolScopes?(name: string): readonly string[] | undefined;
   /**
    * Joins a cluster of nodes: change events travel on `changeBus`, and MRTR `requestState`
    * is sealed with `requestStateKey`, the same on every node.

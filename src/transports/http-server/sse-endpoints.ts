@@ -5,6 +5,7 @@ import type { HttpExchange, ResponseStream } from './exchange.js';
 import type { McpConnector } from './respond.js';
 import type { ClusterBus, ClusterMessage } from './shared-state.js';
 import { refuse, refuseNonJson } from './refusals.js';
+import { screenFrame } from './request-authorizer.js';
 import { sendError } from './respond.js';
 import { SSE_HEADERS, SSE_KEEPALIVE, sseEvent } from './sse-format.js';
 
@@ -149,6 +150,8 @@ export class LegacySseEndpoints {
     const frame = parseFrame(body.text);
     if (frame instanceof InvalidMessage)
       return sendError(ex, 400, frame.error.code, frame.error.message, frame.id);
+    const screened = screenFrame(ex, frame, this.connector, 'legacy');
+    if (screened === true || (screened !== false && (await screened))) return;
     if (!conn) {
       if (!(await this.forward(holder!, id, body.text, principal, ex.authInfo)))
         return refuse(ex, 'sessionNotFound');
