@@ -67,6 +67,7 @@ export type {
   WorkloadTokenSource,
 } from './client/index.js';
 export {
+  DpopProofChecker,
   InvalidTokenError,
   authInfoOf,
   bearerChallenge,
@@ -83,6 +84,9 @@ export type {
   BearerAuthOptions,
   BearerDecision,
   BearerRequest,
+  DpopFailure,
+  DpopOptions,
+  DpopRequest,
   IntrospectionVerifierOptions,
   JwtVerifierOptions,
   NodeRequestLike,
