@@ -1,5 +1,6 @@
 import type { Redis, RedisOptions } from 'ioredis';
 import { LocalError } from '../../jsonrpc/index.js';
+import { importOptionalPeer } from '../../jsonrpc/optional-peer.js';
 import type { SharedStores } from '../../transports/http-server/shared-state.js';
 import { RedisChannels, RedisClusterBus } from './redis-bus.js';
 import { guarded } from './redis-errors.js';
@@ -108,7 +109,8 @@ async function open(
  * Connects the stores that let many nodes serve one MCP endpoint behind a load balancer
  * without sticky sessions. Fails fast, with a clear `StoreUnavailable` error, when Redis
  * cannot be reached; later outages make requests that need it fail with 503 until Redis is
- * back, and the connection recovers by itself. Needs the optional `ioredis` package.
+ * back, and the connection recovers by itself. Needs the optional peer package `ioredis`
+ * (`npm install ioredis`); without it this rejects with a `PackageMissing` error.
  *
  * @example
  * ```ts
@@ -118,16 +120,9 @@ async function open(
  */
 export async function connectRedisStores(options: RedisStoresOptions | string): Promise<RedisStores> {
   const o: RedisStoresOptions = typeof options === 'string' ? { url: options } : options;
-  let ctor: new (url: string, o: RedisOptions) => Redis;
-  try {
-    ctor = (await import('ioredis')).Redis;
-  } catch (e) {
-    throw new LocalError(
-      'StoreUnavailable',
-      'Redis support needs the optional package ioredis: npm install ioredis',
-      { cause: e },
-    );
-  }
+  const ctor: new (url: string, o: RedisOptions) => Redis = (
+    await importOptionalPeer('ioredis', 'Redis support', () => import('ioredis'))
+  ).Redis;
   const prefix = o.keyPrefix ?? 'mcp:';
   const nodeId = o.nodeId ?? randomHex(6);
   if (!/^[A-Za-z0-9_-]{1,32}$/.test(nodeId)) {
