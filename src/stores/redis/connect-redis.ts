@@ -6,34 +6,11 @@ import { RedisChannels, RedisClusterBus } from './redis-bus.js';
 import { guarded } from './redis-errors.js';
 import { redisKeys } from './redis-keys.js';
 import { RedisEventStore } from './redis-event-store.js';
-import type { RedisEventStoreOptions } from './redis-event-store.js';
+import type { RedisStoresOptions } from './redis-options.js';
+
+export type { RedisStoresOptions } from './redis-options.js';
 import { RedisLegacySessionStore } from './redis-session-store.js';
 import { RedisTaskStore } from './redis-task-store.js';
-
-export interface RedisStoresOptions extends RedisEventStoreOptions {
-  /** `redis://[user:password@]host:port[/db]` (or `rediss://` for TLS). */
-  url: string;
-  /** Prefix of every key and channel, so several servers can share one Redis (default `mcp:`). */
-  keyPrefix?: string;
-  /** This node's id in the cluster (default: random). */
-  nodeId?: string;
-  /**
-   * This node's lease (ms, default 3 s; renewed every third of it): once it runs out, other
-   * nodes treat the node as gone. Its unfinished tasks are then failed, and the requests of
-   * its resumed streams get an error. Shorter finds dead nodes sooner; too short for the
-   * node's pauses (a long GC, a loaded machine) fails tasks that were still running.
-   */
-  nodeLeaseMs?: number;
-  /** How long to wait for Redis at start-up before failing (default 5 s). */
-  connectTimeoutMs?: number;
-  /** A command not answered in this time fails, so a hung Redis gives 503s rather than hangs (default 2 s). */
-  commandTimeoutMs?: number;
-  /**
-   * The MRTR `requestState` key. Default: one random key kept in Redis, the same for every
-   * node; set it to keep Redis out of the trust chain for request state.
-   */
-  requestStateKey?: Uint8Array;
-}
 
 /** The shared stores on Redis, with what a test or a dashboard may want to read. */
 export interface RedisStores extends SharedStores {
