@@ -4,6 +4,7 @@ import { Host, ScriptedUi, parseHostConfig } from '../../host/index.js';
 import { cliScript } from '../../inspector/package-root.js';
 import { serve } from '../../transports/http-server/index.js';
 import { CliFailure, ExitCode } from '../exit-codes.js';
+import { argumentsError } from '../parse-error.js';
 import { palette, progressBar } from '../format.js';
 
 export const demoHelp = `Usage: mcpkit demo [--stdio]
@@ -41,12 +42,14 @@ function textOf(result: { content?: ReadonlyArray<{ type: string; text?: string 
     .trim();
 }
 
+const OPTIONS = { stdio: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
+
 export async function demo(argv: string[]): Promise<number> {
   let stdio: boolean | undefined;
   try {
     const { values } = parseArgs({
       args: argv,
-      options: { stdio: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: OPTIONS,
       strict: true,
     });
     if (values.help) {
@@ -55,7 +58,7 @@ export async function demo(argv: string[]): Promise<number> {
     }
     stdio = values.stdio;
   } catch (e) {
-    throw new CliFailure(`${(e as Error).message}. See: mcpkit demo --help`, ExitCode.Usage);
+    throw argumentsError(e, 'demo', OPTIONS);
   }
   if (stdio) return serveStdio();
   const p = palette(process.stdout);
