@@ -131,11 +131,14 @@ export async function transportFor(g: GlobalOptions): Promise<Transport> {
       httpClient(),
       import('./commands/login.js'),
     ]);
+    // A token given with --header is the user's choice: a 401 is reported as it is, rather
+    // than starting a sign-in that would replace it.
+    const ownToken = Object.keys(g.headers).some((h) => h.toLowerCase() === 'authorization');
     t = new StreamableHttpClientTransport({
       url: g.url,
       headers: g.headers,
       legacySseFallback: true,
-      auth: storedCredentials(g.url),
+      ...(ownToken ? {} : { auth: storedCredentials(g.url) }),
     });
   } else if (g.server !== undefined) {
     const { entry, file, doc } = findServer(g.server, g.config);
