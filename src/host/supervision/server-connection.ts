@@ -231,11 +231,13 @@ export class ServerConnection {
     this.stderr.length = 0;
     // Read the process's stderr from the moment it exists: Node discards what a child wrote
     // to a pipe nobody reads once it exits, and a server that dies at start says why there.
-    const start = transport.start.bind(transport);
-    transport.start = async (sink) => {
-      await start(sink);
-      this.captureStderr(transport);
-    };
+    if ('stderr' in transport && !Object.isFrozen(transport)) {
+      const start = transport.start.bind(transport);
+      transport.start = async (sink) => {
+        await start(sink);
+        this.captureStderr(transport);
+      };
+    }
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       const timeout = new Promise<never>((_, reject) => {
