@@ -4,14 +4,22 @@
 // and checks that the pages' relative links name files that exist.
 //
 // Each block becomes one file under .cache/tsdoc-examples/ (inside the package, so `mcpkit/...`
-// resolves to dist/ through package.json's `exports`). Its body runs inside an async function,
-// so top-level `await` works and the block's own declarations shadow the prelude's. Names it
-// uses are imported for it: first from the public entry points, then from the module the
-// example documents (an internal helper is documented with an internal example). Its own
-// `import` lines are kept. What an example leaves to the reader's application (`server`,
-// `client`, `config`, an `llm`...) is declared in scripts/tsdoc-examples-prelude.d.ts.
+// resolves to dist/ through package.json's `exports`).
+//
+// A TSDoc example shows one API in use: its body runs inside an async function, so top-level
+// `await` works and the block's own declarations shadow the prelude's. Names it uses are
+// imported for it: first from the public entry points, then from the module the example
+// documents (an internal helper is documented with an internal example). Its own `import`
+// lines are kept. What an example leaves to the reader's application (`server`, `client`,
+// `config`, an `llm`...) is declared in scripts/tsdoc-examples-prelude.d.ts.
+//
+// A page's block must work as pasted: it is checked as it is, a module of its own, with
+// nothing imported or declared for it. A block that is not a whole program says so on its
+// first line, `// fragment of NAME`, and is checked joined to the end of NAME: the page's
+// block whose first line is `// NAME`, or the repository's file NAME (`examples/client.ts`).
 //
 // Run after `npm run build`. Exit code 1 lists each failing example by source file and line.
+// `--pages FILE.md...` checks only those pages' blocks (no TSDoc examples).
 import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import ts from 'typescript';
@@ -19,7 +27,12 @@ import ts from 'typescript';
 const root = new URL('..', import.meta.url).pathname;
 const src = join(root, 'src');
 const dist = join(root, 'dist');
-const out = join(root, '.cache', 'tsdoc-examples');
+const pagesArg = process.argv.indexOf('--pages');
+const onlyPages = pagesArg < 0 ? undefined : process.argv.slice(pagesArg + 1);
+// A run over chosen pages gets folders of its own, so it may run beside the full check.
+const suffix = onlyPages ? `-${process.pid}` : '';
+const out = join(root, '.cache', `tsdoc-examples${suffix}`);
+const pagesOut = join(root, '.cache', `doc-blocks${suffix}`);
 
 /** Names an example may use without importing them, and where they come from. */
 const AMBIENT_IMPORTS = {
@@ -120,17 +133,17 @@ function markdownBlocks(file) {
   return found;
 }
 
-const sources = walk(src).sort();
-const pages = [
-  join(root, 'README.md'),
-  ...readdirSync(join(root, 'docs'), { recursive: true })
-    .filter((f) => String(f).endsWith('.md'))
-    .map((f) => join(root, 'docs', String(f))),
-].filter((f) => statSync(f, { throwIfNoEntry: false }));
-const examples = [
-  ...sources.flatMap((file) => examplesIn(file).map((e) => ({ ...e, file }))),
-  ...pages.flatMap((file) => markdownBlocks(file).map((e) => ({ ...e, file }))),
-];
+const sources = onlyPages ? [] : walk(src).sort();
+const pages =
+  onlyPages ??
+  [
+    join(root, 'README.md'),
+    ...readdirSync(join(root, 'docs'), { recursive: true })
+      .filter((f) => String(f).endsWith('.md'))
+      .map((f) => join(root, 'docs', String(f))),
+  ].filter((f) => statSync(f, { throwIfNoEntry: false }));
+const examples = sources.flatMap((file) => examplesIn(file).map((e) => ({ ...e, file })));
+const pageBlocks = pages.flatMap((file) => markdownBlocks(file).map((e) => ({ ...e, file })));
 const entryFiles = ENTRIES.map(([, d]) => join(dist, d));
 const ownFiles = [
   ...new Set(examples.map((e) => join(dist, relative(src, e.file)).replace(/\.ts$/, '.d.ts'))),
@@ -152,11 +165,8 @@ examples.forEach((example, index) => {
   const used = new Set([...code.matchAll(/(?<![.\w$'"`])([A-Za-z_$][\w$]*)\b/g)].map((m) => m[1]));
   const imports = new Map();
   const own = join(dist, relative(src, example.file)).replace(/\.ts$/, '.d.ts');
-  // A page's block that imports shows the reader its imports: take them as they are. A block
-  // without imports continues an earlier one, whose names are imported for it.
-  const autoImport = !(example.markdown && ownImports.length > 0);
   for (const name of used) {
-    if (taken.has(name) || !autoImport) continue;
+    if (taken.has(name)) continue;
     // The documented module first: two entry points may export different things by one name.
     const entry = ENTRIES.find(([, d]) => exported.get(join(dist, d))?.has(name));
     const from = exported.get(own)?.has(name) ? own.replace(/\.d\.ts$/, '.js') : entry?.[0];
@@ -167,7 +177,7 @@ examples.forEach((example, index) => {
   const name = `example-${String(index).padStart(3, '0')}.ts`;
   const header = [
     ...Object.entries(AMBIENT_IMPORTS)
-      .filter(([n]) => autoImport && used.has(n) && !taken.has(n))
+      .filter(([n]) => used.has(n) && !taken.has(n))
       .map(([, line]) => line),
     ...[...imports].map(([from, names]) => `import { ${names.sort().join(', ')} } from '${from}';`),
     ...ownImports,
@@ -211,6 +221,54 @@ for (const d of diagnostics) {
       : `${relative(root, example?.file ?? name)}:${example?.line} (imports)`;
   console.error(`${where}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}  [${name}]`);
 }
+
+// The pages' blocks, as pasted: each its own module, a fragment joined to the end of the
+// program it names, nothing added.
+rmSync(pagesOut, { recursive: true, force: true });
+mkdirSync(pagesOut, { recursive: true });
+const pageOrigin = new Map();
+let pageErrors = 0;
+const firstLine = (code) => code.split('\n')[0].trim();
+pageBlocks.forEach((block, index) => {
+  const name = `block-${String(index).padStart(3, '0')}.ts`;
+  const fragmentOf = /^\/\/ fragment of (\S+?)(:|$|\s)/.exec(firstLine(block.code))?.[1];
+  let base = '';
+  if (fragmentOf !== undefined) {
+    const named = pageBlocks.filter((b) => b.file === block.file && firstLine(b.code) === `// ${fragmentOf}`);
+    const path = join(root, fragmentOf);
+    if (named.length === 1) base = named[0].code;
+    else if (named.length === 0 && statSync(path, { throwIfNoEntry: false })?.isFile())
+      base = readFileSync(path, 'utf8');
+    else {
+      console.error(
+        `${relative(root, block.file)}:${block.line}: a fragment of ${fragmentOf}, which ${named.length > 1 ? 'several blocks of the page name' : 'neither a block of the page (first line "// ' + fragmentOf + '") nor a file of the repository is'}`,
+      );
+      pageErrors++;
+      return;
+    }
+    base = `${base.replace(/\n*$/, '')}\n`;
+  }
+  writeFileSync(join(pagesOut, name), `${base}${block.code}\n`);
+  pageOrigin.set(name, { ...block, baseLines: base === '' ? 0 : base.split('\n').length - 1, fragmentOf });
+});
+const pageProgram = ts.createProgram(
+  readdirSync(pagesOut).map((f) => join(pagesOut, f)),
+  { ...options, moduleDetection: ts.ModuleDetectionKind.Force },
+);
+const pageDiagnostics = ts
+  .getPreEmitDiagnostics(pageProgram)
+  .filter((d) => d.file?.fileName.startsWith(pagesOut));
+for (const d of pageDiagnostics) {
+  const name = relative(pagesOut, d.file.fileName);
+  const block = pageOrigin.get(name);
+  const { line } = d.file.getLineAndCharacterOfPosition(d.start ?? 0);
+  const where =
+    line >= block.baseLines
+      ? `${relative(root, block.file)}:${block.line + line - block.baseLines}`
+      : `${relative(root, block.file)}:${block.line} (in ${block.fragmentOf}, line ${line + 1}, which it is joined to)`;
+  console.error(`${where}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}  [doc-blocks/${name}]`);
+}
+
 // Host config examples in the pages: every ```json block with servers must parse as a config.
 const { parseHostConfig } = await import(join(dist, 'host', 'config', 'config-parse.js'));
 let configs = 0;
@@ -265,9 +323,13 @@ for (const file of pages) {
   }
 }
 
-const total = diagnostics.length + configErrors + linkErrors;
-const files = new Set(examples.map((e) => e.file)).size;
+const total = diagnostics.length + pageDiagnostics.length + pageErrors + configErrors + linkErrors;
+const files = new Set([...examples, ...pageBlocks].map((e) => e.file)).size;
 console.error(
-  `${examples.length} TypeScript examples and ${configs} host configs in ${files} files, ${total} errors.`,
+  `${examples.length} TSDoc examples, ${pageBlocks.length} page blocks (as pasted) and ${configs} host configs in ${files} files, ${total} errors.`,
 );
+if (onlyPages) {
+  rmSync(out, { recursive: true, force: true });
+  rmSync(pagesOut, { recursive: true, force: true });
+}
 process.exit(total === 0 ? 0 : 1);

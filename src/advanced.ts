@@ -72,6 +72,7 @@ export {
   methodInRevision,
 } from './protocol/methods.js';
 export type {
+  AnyMethodType,
   CapabilityRef,
   MethodDescriptor,
   NotificationType,
@@ -105,6 +106,8 @@ export type {
   SessionLogger,
   SessionOptions,
   SessionRole,
+  InboundRoute,
+  RouteState,
 } from './session/index.js';
 
 // The in-memory transport, as a class (the root has `createMemoryPair`).

@@ -123,7 +123,7 @@ describe('the bundled entry points', () => {
     // The demo spawns the CLI again (cliScript() from inside a bundle chunk) as its stdio server.
     const demo = spawnSync(process.execPath, [cliScript(), 'demo'], { encoding: 'utf8', timeout: 120_000 });
     assert.equal(demo.status, 0, demo.stderr);
-    assert.match(demo.stdout, /consent: start "local": .*dist\/bundle\/cli\.js demo-server --stdio → yes/);
+    assert.match(demo.stdout, /consent: start "local": .*dist\/bundle\/cli\.js demo --stdio → yes/);
     assert.match(demo.stdout, /Done\./);
   });
 

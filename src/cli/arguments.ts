@@ -1,4 +1,5 @@
 import { WireError } from '../jsonrpc/index.js';
+import { describeJsonError } from '../jsonrpc/json-position.js';
 import { CliFailure, ExitCode } from './exit-codes.js';
 
 /**
@@ -58,7 +59,7 @@ export function parseArgsJson(text: string): Record<string, unknown> {
   try {
     v = JSON.parse(text);
   } catch (e) {
-    throw new CliFailure(`--args is not valid JSON: ${(e as Error).message}`, ExitCode.Usage);
+    throw new CliFailure(`--args is not valid JSON: ${describeJsonError(text, e)}`, ExitCode.Usage);
   }
   if (typeof v !== 'object' || v === null || Array.isArray(v))
     throw new CliFailure('--args must be a JSON object', ExitCode.Usage);

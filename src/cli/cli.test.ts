@@ -153,11 +153,23 @@ describe('mcpkit demo and proxy', () => {
   test('mcpkit demo (what npm start runs) drives the host over a stdio and an HTTP server and exits 0', () => {
     const r = mcpkit(['demo']);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /consent: start "local": .*demo-server --stdio → yes/);
-    assert.match(r.stdout, /local: \d\d tools, e\.g\. local__/);
-    assert.match(r.stdout, /\[#+\] 100% Counted 4 of 4/);
-    assert.match(r.stdout, /the user is asked: "Who are you\?"/);
-    assert.match(r.stdout, /user: Prompt with arguments: arg1='first', arg2='second'/);
+    assert.match(r.stdout, /consent: start "local": .*cli\.js demo --stdio → yes/);
+    // The notes server a user would write, not the conformance fixtures.
+    assert.match(
+      r.stdout,
+      /local: local__search_notes, local__add_note, local__import_notes, local__delete_note, local__weekly_digest, local__show_board\n/,
+    );
+    assert.doesNotMatch(r.stdout, /test_/);
+    assert.match(r.stdout, /structured: \{"notes":\[\{"id":"n2","title":"Trip to Lima"/);
+    assert.match(r.stdout, /\[#+\] 100% imported "Gift ideas"\n {2}Imported 3 notes\./);
+    assert.match(
+      r.stdout,
+      /the user is asked: "Delete "Groceries"\? It cannot be undone\." → \{"confirm":true\}\n {2}Deleted "Groceries"\./,
+    );
+    assert.match(r.stdout, /\[task\] working: summarizing #home\n/);
+    assert.match(r.stdout, /\[task\] completed/);
+    assert.match(r.stdout, /ui:\/\/notes\/board\.html: text\/html;profile=mcp-app, \d+ characters/);
+    assert.match(r.stdout, /user: Make a plan of small steps for this note\.\n {2}Release 0\.2: /);
     assert.match(r.stdout, /\[health\] local: stopped/);
     assert.match(r.stdout, /Done\./);
   });

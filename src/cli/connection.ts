@@ -3,11 +3,13 @@ import type { ParseArgsConfig } from 'node:util';
 import { createInterface } from 'node:readline/promises';
 import { Client } from '../client/index.js';
 import type { ClientHandlers, EraPreference } from '../client/index.js';
+import { LocalError, WireError } from '../jsonrpc/index.js';
 import type { Transport } from '../jsonrpc/index.js';
 import type { ElicitResult } from '../protocol/types/index.js';
 import { StdioClientTransport } from '../transports/stdio/index.js';
 import { CliFailure, ExitCode } from './exit-codes.js';
 import { palette } from './format.js';
+import { argumentsError } from './parse-error.js';
 import { expandEnv, findServer } from './server-config.js';
 import { WireTap } from './wire-tap.js';
 
@@ -75,7 +77,7 @@ export function parseCommand<O extends NonNullable<ParseArgsConfig['options']>>(
       strict: true,
     });
   } catch (e) {
-    throw new CliFailure(`${(e as Error).message}. Usage: ${usage}`, ExitCode.Usage);
+    throw argumentsError(e, usage.split(' ')[1] ?? '', { ...globalSpec, ...own });
   }
   const v = parsed.values as Record<string, unknown>;
   const era = (v.era as string | undefined) ?? 'auto';
@@ -135,14 +137,18 @@ export async function transportFor(g: GlobalOptions): Promise<Transport> {
       httpClient(),
       import('./commands/login.js'),
     ]);
+    // A token given with --header is the user's choice: a 401 is reported as it is, rather
+    // than starting a sign-in that would replace it.
+    const ownToken = Object.keys(g.headers).some((h) => h.toLowerCase() === 'authorization');
     t = new StreamableHttpClientTransport({
       url: g.url,
       headers: g.headers,
       legacySseFallback: true,
-      auth: storedCredentials(g.url),
+      ...(ownToken ? {} : { auth: storedCredentials(g.url) }),
     });
   } else if (g.server !== undefined) {
-    const { entry, file } = findServer(g.server, g.config);
+    const { entry, file, doc } = findServer(g.server, g.config);
+    await warnAboutEntry(doc, file, g.server);
     if (entry.url) {
       const headers: Record<string, string> = { ...g.headers };
       for (const [k, val] of Object.entries(entry.headers ?? {})) headers[k] = expandEnv(val);
@@ -169,8 +175,31 @@ export async function transportFor(g: GlobalOptions): Promise<Transport> {
   return g.verbose ? new WireTap(t) : t;
 }
 
-/** A stdio transport whose server's stderr shows only with --verbose. */
+/**
+ * Prints the config reader's warnings about the chosen server's entry (unknown fields, with
+ * a "did you mean"): a typo such as "polcy" would otherwise be ignored without a word.
+ */
+async function warnAboutEntry(doc: unknown, file: string, name: string): Promise<void> {
+  const { parseHostConfig } = await import('../host/config/config-parse.js');
+  let warnings: string[];
+  try {
+    warnings = parseHostConfig(doc, { file, env: process.env }).warnings;
+  } catch {
+    return; // A config the host would refuse still names a server the command can use.
+  }
+  const mine = `server ${JSON.stringify(name)}`;
+  for (const w of warnings)
+    if (w.includes(mine) || !w.includes(': server "')) process.stderr.write(`mcpkit: warning: ${w}\n`);
+}
+
+/**
+ * A stdio transport whose server's stderr shows only with --verbose. Otherwise its last lines
+ * are kept, so that a server which dies at start can say why (see `openClient`).
+ */
 class QuietStdioTransport extends StdioClientTransport {
+  private readonly lines: string[] = [];
+  private done: Promise<void> = Promise.resolve();
+
   constructor(
     command: string,
     args: string[],
@@ -178,7 +207,30 @@ class QuietStdioTransport extends StdioClientTransport {
     cwd: string | undefined,
     verbose: boolean,
   ) {
-    super({ command, args, env, ...(cwd ? { cwd } : {}), stderr: verbose ? 'inherit' : 'ignore' });
+    super({ command, args, env, ...(cwd ? { cwd } : {}), stderr: verbose ? 'inherit' : 'pipe' });
+  }
+
+  override async start(sink: Parameters<StdioClientTransport['start']>[0]): Promise<void> {
+    await super.start(sink);
+    // Read from the start: Node drops what an exited child wrote to an unread pipe.
+    const stream = this.stderr;
+    if (!stream) return;
+    let partial = '';
+    stream.on('data', (chunk: Buffer) => {
+      const lines = (partial + chunk.toString()).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) if (line.trim() !== '') this.lines.push(line.slice(0, 500));
+      this.lines.splice(0, Math.max(0, this.lines.length - 8));
+    });
+    this.done = new Promise((resolve) => stream.once('close', resolve));
+  }
+
+  /** The server's last stderr lines, once its stderr has closed (or after a second). */
+  async lastLines(): Promise<string[]> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([this.done, new Promise((r) => (timer = setTimeout(r, 1000)))]);
+    clearTimeout(timer);
+    return [...this.lines];
   }
 }
 
@@ -218,7 +270,9 @@ export function terminalHandlers(): ClientHandlers {
     },
     sampling: {
       handler: async (params) => {
-        if (!process.stdin.isTTY) throw new Error('No terminal to answer the sampling request');
+        // A refusal the server can handle (the spec's "user rejected" code), not a crash.
+        if (!process.stdin.isTTY)
+          throw new WireError(-1, 'The user cannot review this sampling request: mcpkit has no terminal');
         const last = params.messages[params.messages.length - 1]?.content as
           { type?: string; text?: string } | undefined;
         process.stderr.write(
@@ -245,8 +299,17 @@ export async function openClient(
     await client.connect(transport);
   } catch (e) {
     const target = g.url ?? (g.server !== undefined ? `server "${g.server}"` : g.command.join(' '));
-    throw new CliFailure(`Could not connect to ${target}: ${rootCause(e)}`, ExitCode.Connection);
+    const lines = transport instanceof QuietStdioTransport ? await transport.lastLines() : [];
+    const said =
+      lines.length > 0 ? `\nThe server's stderr (last lines):\n${lines.map((l) => `  ${l}`).join('\n')}` : '';
+    // A version mismatch says what to do about it (another --era); other failures are best
+    // told by their innermost cause ("connect ECONNREFUSED ...").
+    const why = e instanceof LocalError && e.code === 'VersionMismatch' ? e.message : rootCause(e);
+    throw new CliFailure(`Could not connect to ${target}: ${why}${said}`, ExitCode.Connection);
   }
+  // Log lines as in the legacy era, where a server sends them until told otherwise; a modern
+  // server sends none unless the request names a level (in `_meta`, no round trip).
+  if (client.era === 'modern') await client.setLoggingLevel('debug');
   return client;
 }
 

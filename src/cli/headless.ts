@@ -7,7 +7,11 @@ import type { HostUi, ServerHealth } from '../host/index.js';
  * refuses every consent question and says what would allow it. `--yes` consents to
  * starting the config's commands either way.
  */
-export function commandUi(options: { canAsk: boolean; yes: boolean }): { ui: HostUi; headless?: HeadlessUi } {
+export function commandUi(options: { canAsk: boolean; yes: boolean }): {
+  ui: HostUi;
+  headless?: HeadlessUi;
+  terminal: TerminalUi;
+} {
   const terminal = new TerminalUi();
   let ui: HostUi = terminal;
   let headless: HeadlessUi | undefined;
@@ -19,7 +23,7 @@ export function commandUi(options: { canAsk: boolean; yes: boolean }): { ui: Hos
     ui = headless;
   }
   if (options.yes) ui = Object.assign(Object.create(ui) as HostUi, { confirmCommand: async () => true });
-  return headless ? { ui, headless } : { ui };
+  return headless ? { ui, headless, terminal } : { ui, terminal };
 }
 
 /** Says on stderr which servers did not start and why; returns how many are ready. */

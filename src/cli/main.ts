@@ -95,13 +95,19 @@ async function main(argv: string[]): Promise<number> {
     return ExitCode.Ok;
   }
   if (!Object.hasOwn(commands, name)) {
+    const { suggestion } = await import('./suggest.js');
     throw new CliFailure(
-      `Unknown command "${name}". Run "mcpkit --help" to see the commands.`,
+      `Unknown command "${name}"${suggestion(name, Object.keys(commands))}. Run "mcpkit --help" to see the commands.`,
       ExitCode.Usage,
     );
   }
   const command = await commands[name]!.load();
   return command.run(rest);
+}
+
+/** A JSON-RPC "invalid params" answer (WireError -32602), told without loading the engine. */
+function isInvalidParams(e: unknown): e is Error {
+  return e instanceof Error && e.name === 'WireError' && (e as { code?: unknown }).code === -32602;
 }
 
 const verbose = process.argv.includes('--verbose');
@@ -113,6 +119,10 @@ main(process.argv.slice(2)).then(
     if (e instanceof CliFailure) {
       console.error(`mcpkit: ${e.message}`);
       process.exitCode = e.exitCode;
+    } else if (isInvalidParams(e)) {
+      // The server refused what the command line gave it (-32602): a usage error, exit 2.
+      console.error(`mcpkit: ${e.message}`);
+      process.exitCode = ExitCode.Usage;
     } else {
       console.error(`mcpkit: ${e instanceof Error ? e.message : String(e)}`);
       if (verbose && e instanceof Error && e.stack) console.error(e.stack);

@@ -1,7 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { describeJsonError } from '../jsonrpc/json-position.js';
 import { CliFailure, ExitCode } from './exit-codes.js';
+import { suggestion } from './suggest.js';
 
 /** One server entry as the usual config files write it. */
 export interface ServerEntry {
@@ -27,18 +29,31 @@ export function defaultConfigPaths(cwd = process.cwd(), home = homedir()): strin
   ];
 }
 
-/** Finds `name` in a config file (`mcpServers`, or VS Code's `servers`). */
-export function findServer(name: string, configPath?: string): { entry: ServerEntry; file: string } {
+/**
+ * Finds `name` in a config file (`mcpServers`, or VS Code's `servers`); `doc` is the whole
+ * file, for the warnings about it.
+ */
+export function findServer(
+  name: string,
+  configPath?: string,
+): { entry: ServerEntry; file: string; doc: unknown } {
   const files = configPath ? [configPath] : defaultConfigPaths().filter((f) => existsSync(f));
   if (files.length === 0) {
     throw new CliFailure('No MCP config file found; pass --config FILE', ExitCode.Usage);
   }
+  const names: string[] = [];
   for (const file of files) {
+    let text: string;
     let doc: unknown;
     try {
-      doc = JSON.parse(readFileSync(file, 'utf8'));
+      text = readFileSync(file, 'utf8');
     } catch (e) {
       throw new CliFailure(`${file}: ${(e as Error).message}`, ExitCode.Usage);
+    }
+    try {
+      doc = JSON.parse(text);
+    } catch (e) {
+      throw new CliFailure(`${file}: not valid JSON: ${describeJsonError(text, e)}`, ExitCode.Usage);
     }
     const d = doc as { mcpServers?: Record<string, unknown>; servers?: Record<string, unknown> };
     const servers = d.mcpServers ?? d.servers ?? {};
@@ -46,10 +61,14 @@ export function findServer(name: string, configPath?: string): { entry: ServerEn
       const entry = servers[name];
       if (typeof entry !== 'object' || entry === null)
         throw new CliFailure(`${file}: server "${name}" must be an object`, ExitCode.Usage);
-      return { entry: entry as ServerEntry, file };
+      return { entry: entry as ServerEntry, file, doc };
     }
+    names.push(...Object.keys(servers));
   }
-  throw new CliFailure(`No server named "${name}" in ${files.join(', ')}`, ExitCode.Usage);
+  throw new CliFailure(
+    `No server named "${name}" in ${files.join(', ')}${suggestion(name, names)}`,
+    ExitCode.Usage,
+  );
 }
 
 /** `${VAR}` expansion from the environment. */

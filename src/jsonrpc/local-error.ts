@@ -15,6 +15,10 @@ export type LocalErrorCode =
   | 'HandlerMissing'
   /** A shared store (Redis) that the request needs cannot be reached. */
   | 'StoreUnavailable'
+  /** The client answered a server's question (elicitation, sampling, roots) with an error: in `cause`. */
+  | 'QuestionRefused'
+  /** An optional peer package a feature needs (an LLM SDK, ioredis) is not installed. */
+  | 'PackageMissing'
   | AuthErrorCode;
 
 /** The OAuth layer's codes: its `AuthError` is a {@link LocalError} with one of these. */

@@ -304,9 +304,6 @@ const table = [
 
 const byName: ReadonlyMap<string, MethodDescriptor> = new Map(table.map((d) => [d.method, d]));
 
-/** Every descriptor of the table, as its own literal type. */
-export type AnyMethodType = (typeof table)[number];
-
 /** All method descriptors, in a stable order. */
 export const METHODS: readonly MethodDescriptor[] = table;
 
@@ -320,8 +317,11 @@ export const METHODS: readonly MethodDescriptor[] = table;
  * ```
  */
 export const Method = Object.fromEntries(table.map((d) => [d.method, d])) as {
-  readonly [D in AnyMethodType as D['method']]: D;
+  readonly [D in (typeof table)[number] as D['method']]: D;
 };
+
+/** Every descriptor of the method table, as one union of their literal types. */
+export type AnyMethodType = (typeof Method)[keyof typeof Method];
 
 /** Whether a 2026-07-28 server may answer this request with `input_required` (its `mrtr` flag). */
 export function isMrtrMethod(method: string): boolean {

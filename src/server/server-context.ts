@@ -309,6 +309,21 @@ export class ServerContext {
   }
 
   private legacyAsk(request: InputRequest, options?: AskOptions): Promise<Record<string, unknown>> {
+    return this.legacyRequest(request, options).catch((e: unknown) => {
+      // The client answered the question with an error: that is its answer, not a failure of
+      // the call. The handler may catch it; uncaught, the tool's result is a tool error
+      // naming it (the client's error stays in `cause`), not a JSON-RPC error of the call.
+      if (e instanceof WireError)
+        throw new LocalError(
+          'QuestionRefused',
+          `The client answered ${request.method} with an error: ${e.message} (code ${e.code})`,
+          { cause: e },
+        );
+      throw e;
+    });
+  }
+
+  private legacyRequest(request: InputRequest, options?: AskOptions): Promise<Record<string, unknown>> {
     const opts: RequestOptions = { timeoutMs: options?.timeoutMs ?? this.askTimeoutMs ?? ASK_TIMEOUT_MS };
     const task = options?.task;
     if (task) {

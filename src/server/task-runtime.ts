@@ -20,7 +20,7 @@ import type { InputRequest } from './mrtr.js';
 import type { ServerContext } from './server-context.js';
 import { InMemoryTaskStore, isTerminal } from './task-store.js';
 import { TaskRun, withRelatedTask } from './task-run.js';
-import type { OriginSession, TaskRunOwner } from './task-run.js';
+import type { OriginSession } from './task-run.js';
 import type { StoredError, TaskRecord, TaskStore } from './task-store.js';
 import {
   RELATED_TASK,
@@ -100,7 +100,7 @@ function firstText(result: CallToolResult): string | undefined {
  * Runs tasks and answers `tasks/*` for one server. Create one per server; it holds the
  * handlers running in this process, and the store holds everything else.
  */
-export class TaskRuntime implements TaskRunOwner {
+export class TaskRuntime {
   readonly store: TaskStore;
   private readonly defaultTtlMs: number;
   private readonly maxTtlMs: number;

@@ -291,7 +291,7 @@ export class InMemoryTaskStore implements TaskStore {
     return Promise.resolve(result);
   }
 
-  watch(taskId: string, listener: Watcher): () => void {
+  watch(taskId: string, listener: (record: TaskRecord | undefined) => void): () => void {
     const current = this.watchers.get(taskId);
     if (current === undefined) this.watchers.set(taskId, listener);
     else if (current instanceof Set) current.add(listener);

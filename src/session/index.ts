@@ -2,6 +2,7 @@ export { Session } from './session.js';
 export { clientRole } from './client-role.js';
 export { serverRole } from './server-role.js';
 export type { SessionRole } from './session-role.js';
+export type { InboundRoute, RouteState } from './inbound-route.js';
 export type {
   Implementation,
   NotificationHandler,

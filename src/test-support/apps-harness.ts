@@ -20,10 +20,10 @@ import { appsClientCapabilities } from '../protocol/apps.js';
 import type { McpServer } from '../server/index.js';
 import { createMemoryPair } from '../transports/memory/index.js';
 import { CHROMIUM, CHROMIUM_ARGS } from './chromium.js';
+import { missing } from './services.js';
 import { startSandboxProxyServer } from '../host/serve/node-sandbox-server.js';
 import type { SandboxProxyServer } from '../host/serve/node-sandbox-server.js';
 
-/** Why the Chromium tests skip, or false when they run. */
 /** The test host's client: it declares the Apps extension, and is connected to `transport`. */
 export async function appsClient(transport: Transport): Promise<Client> {
   const client = new Client(
@@ -41,9 +41,8 @@ export async function appsClientOf(server: McpServer): Promise<Client> {
   return appsClient(a);
 }
 
-export const SKIP_CHROMIUM: string | false = existsSync(CHROMIUM)
-  ? false
-  : `${CHROMIUM} is missing (.ci/run installs the chromium package)`;
+/** Why the Chromium tests skip, or false when they run. */
+export const SKIP_CHROMIUM: string | false = missing('chromium');
 
 const DIST = fileURLToPath(new URL('../', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

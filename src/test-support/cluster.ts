@@ -44,11 +44,14 @@ function waitForLine(child: ChildProcess, ready: RegExp, what: string, timeoutMs
       }
     };
     const onExit = (code: number | null): void => fail(new Error(`${what} exited (${code}): ${seen}`));
+    // A command that is not installed never starts: fail now rather than at the timeout.
+    const onError = (e: Error): void => fail(new Error(`${what} could not start: ${e.message}`));
     const cleanup = (): void => {
       clearTimeout(timer);
       child.stdout?.off('data', onData);
       child.stderr?.off('data', onData);
       child.off('exit', onExit);
+      child.off('error', onError);
     };
     const fail = (e: Error): void => {
       cleanup();
@@ -57,6 +60,7 @@ function waitForLine(child: ChildProcess, ready: RegExp, what: string, timeoutMs
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
     child.once('exit', onExit);
+    child.once('error', onError);
   });
 }
 
@@ -199,8 +203,9 @@ export async function startHaproxy(backends: readonly number[]): Promise<Balance
   const child = spawn('haproxy', ['-f', cfg, '-db'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
-  const died = exited(child).then(() => {
-    throw new Error(`haproxy exited: ${output}`);
+  const died = new Promise<never>((_, reject) => {
+    child.once('exit', () => reject(new Error(`haproxy exited: ${output}`)));
+    child.once('error', (e) => reject(new Error(`haproxy could not start: ${e.message}`)));
   });
   await Promise.race([listening(port), died]);
   died.catch(() => undefined);

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseHostConfig } from '../host/index.js';
 import { CHROMIUM, CHROMIUM_ARGS } from './chromium.js';
+import { missing } from './services.js';
 import { InspectorHost } from '../inspector/inspector-host.js';
 import { startInspectorServer } from '../inspector/server.js';
 import type { InspectorServer } from '../inspector/server.js';
@@ -109,9 +110,7 @@ const TIMEOUT = 30_000;
 const CONNECT_TIMEOUT = 60_000;
 
 /** Why the browser tests skip, or false when Chromium is there. */
-export const NO_CHROMIUM = existsSync(CHROMIUM)
-  ? false
-  : `${CHROMIUM} is not installed (.ci/run installs it)`;
+export const NO_CHROMIUM: string | false = missing('chromium');
 
 /** Reads the first line of a stream that matches, e.g. the URL a command prints. */
 export function lineMatching(child: ChildProcess, stream: 'stdout' | 'stderr', re: RegExp): Promise<string> {

@@ -2,6 +2,7 @@ import { coerceArguments, parseArgsJson } from '../arguments.js';
 import { openClient, parseCommand, TARGET_HELP, terminalQuestions } from '../connection.js';
 import { CliFailure, ExitCode } from '../exit-codes.js';
 import { palette, progressBar } from '../format.js';
+import { suggestion } from '../suggest.js';
 import { printContent } from './print-content.js';
 
 export const callHelp = `Usage: mcpkit call TOOL [key=value ...] [--args JSON] [--detach] <target>
@@ -38,9 +39,16 @@ export async function call(argv: string[]): Promise<number> {
   const client = await openClient(global);
   try {
     let tool: Record<string, unknown> | undefined;
-    for await (const t of client.tools()) if (t.name === name) tool = t as unknown as Record<string, unknown>;
+    const names: string[] = [];
+    for await (const t of client.tools()) {
+      names.push(t.name);
+      if (t.name === name) tool = t as unknown as Record<string, unknown>;
+    }
     if (!tool)
-      throw new CliFailure(`The server has no tool named "${name}" (see: mcpkit tools)`, ExitCode.Usage);
+      throw new CliFailure(
+        `The server has no tool named "${name}"${suggestion(name, names)} (see: mcpkit tools)`,
+        ExitCode.Usage,
+      );
     const args =
       values.args !== undefined
         ? parseArgsJson(values.args as string)

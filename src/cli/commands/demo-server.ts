@@ -3,6 +3,7 @@ import { createEverythingServer } from '../../demo/everything-server.js';
 import { StdioServerTransport } from '../../transports/stdio/index.js';
 import { LocalError } from '../../jsonrpc/index.js';
 import { CliFailure, ExitCode } from '../exit-codes.js';
+import { argumentsError } from '../parse-error.js';
 
 export const demoServerHelp = `Usage: mcpkit demo-server [--stdio | --port N [--host H] [--redis URL]]
 
@@ -25,23 +26,25 @@ Examples:
   mcpkit demo-server --port 3001 --redis redis://127.0.0.1:6379
   npx @modelcontextprotocol/inspector mcpkit demo-server --stdio`;
 
+const OPTIONS = {
+  stdio: { type: 'boolean' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'allow-host': { type: 'string', multiple: true },
+  redis: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
 export async function demoServer(argv: string[]): Promise<number> {
   let values;
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: {
-        stdio: { type: 'boolean' },
-        port: { type: 'string' },
-        host: { type: 'string' },
-        'allow-host': { type: 'string', multiple: true },
-        redis: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
+      options: OPTIONS,
       strict: true,
     }));
   } catch (e) {
-    throw new CliFailure(`${(e as Error).message}. See: mcpkit demo-server --help`, ExitCode.Usage);
+    throw argumentsError(e, 'demo-server', OPTIONS);
   }
   if (values.help) {
     console.log(demoServerHelp);

@@ -1,10 +1,10 @@
-import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { existsSync } from 'node:fs';
 import { Agent, ConfigError, Host, InteractiveProvider } from '../../host/index.js';
 import { loadHostConfig } from '../../host/node.js';
 import type { HostConfig } from '../../host/index.js';
 import { CliFailure, ExitCode } from '../exit-codes.js';
+import { argumentsError } from '../parse-error.js';
 import { commandUi, reportStart } from '../headless.js';
 import { palette } from '../format.js';
 import { defaultConfigPaths } from '../server-config.js';
@@ -31,33 +31,41 @@ Examples:
   mcpkit host --config mcp.json
   mcpkit host --config ~/.cursor/mcp.json --model gpt-4.1`;
 
-/** Loads a host config, turning its precise validation issues into one usage error. */
+/**
+ * Loads a host config: its validation issues become one usage error (a line per problem),
+ * and its warnings (unknown fields, with a "did you mean") are printed on stderr.
+ */
 export async function loadConfigFor(path: string | undefined): Promise<HostConfig> {
   const file = path ?? defaultConfigPaths().find((f) => existsSync(f));
   if (!file) throw new CliFailure('No MCP config file found; pass --config FILE', ExitCode.Usage);
+  let config: HostConfig;
   try {
-    return await loadHostConfig(file, { env: process.env });
+    config = await loadHostConfig(file, { env: process.env });
   } catch (e) {
-    if (e instanceof ConfigError) throw new CliFailure(e.message.split('\n').join('; '), ExitCode.Usage);
+    if (e instanceof ConfigError) throw new CliFailure(e.message, ExitCode.Usage);
     throw new CliFailure(`${file}: ${(e as Error).message}`, ExitCode.Usage);
   }
+  for (const warning of config.warnings) process.stderr.write(`mcpkit: warning: ${warning}\n`);
+  return config;
 }
+
+const OPTIONS = {
+  config: { type: 'string' },
+  model: { type: 'string' },
+  yes: { type: 'boolean', short: 'y' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
 
 export async function host(argv: string[]): Promise<number> {
   let values;
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: {
-        config: { type: 'string' },
-        model: { type: 'string' },
-        yes: { type: 'boolean', short: 'y' },
-        help: { type: 'boolean', short: 'h' },
-      },
+      options: OPTIONS,
       strict: true,
     }));
   } catch (e) {
-    throw new CliFailure(`${(e as Error).message}. See: mcpkit host --help`, ExitCode.Usage);
+    throw argumentsError(e, 'host', OPTIONS);
   }
   if (values.help) {
     console.log(hostHelp);
@@ -65,8 +73,16 @@ export async function host(argv: string[]): Promise<number> {
   }
   const config = await loadConfigFor(values.config);
   const p = palette(process.stderr);
-  const { ui, headless } = commandUi({ canAsk: process.stdin.isTTY === true, yes: values.yes === true });
-  const configured = (config as { llm?: unknown }).llm !== undefined;
+  const { ui, headless, terminal } = commandUi({
+    canAsk: process.stdin.isTTY === true,
+    yes: values.yes === true,
+  });
+  // A config without models (no "llm" section, or an empty one) gets the interactive provider.
+  const configured = config.llm.models.length > 0;
+  if (!configured)
+    process.stderr.write(
+      p.dim('No "llm" models in the config: you type the model\'s answers (the interactive provider).\n'),
+    );
   const h = new Host(
     config,
     configured ? { ui } : { ui, llm: { provider: new InteractiveProvider(ui), model: 'you' } },
@@ -95,15 +111,12 @@ export async function host(argv: string[]): Promise<number> {
           process.stderr.write(p.dim(`← ${s.name}: ${s.ok ? 'ok' : 'refused or failed'}\n`));
       },
     });
-    const rl = createInterface({ input: process.stdin, output: process.stdout });
+    // The messages are read by the same reader as the questions, so a piped script feeds
+    // both in order, and the end of the input ends the loop.
     try {
       for (;;) {
-        let line: string;
-        try {
-          line = await rl.question(p.green('you> '));
-        } catch {
-          break;
-        }
+        const line = await terminal.readLine(p.green('you> '));
+        if (line === undefined) break;
         if (line.trim() === '') continue;
         if (line.trim() === 'exit' || line.trim() === 'quit') break;
         try {
@@ -114,7 +127,7 @@ export async function host(argv: string[]): Promise<number> {
         }
       }
     } finally {
-      rl.close();
+      terminal.close();
     }
     return ExitCode.Ok;
   } finally {

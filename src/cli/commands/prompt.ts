@@ -1,5 +1,7 @@
 import { openClient, parseCommand, TARGET_HELP } from '../connection.js';
 import { CliFailure, ExitCode } from '../exit-codes.js';
+import { ErrorCode, WireError } from '../../jsonrpc/index.js';
+import { suggestion } from '../suggest.js';
 import { printContent } from './print-content.js';
 
 export const promptHelp = `Usage: mcpkit prompt NAME [key=value ...] <target>
@@ -28,7 +30,17 @@ export async function prompt(argv: string[]): Promise<number> {
   }
   const client = await openClient(global);
   try {
-    const result = await client.getPrompt({ name, arguments: args });
+    let result;
+    try {
+      result = await client.getPrompt({ name, arguments: args });
+    } catch (e) {
+      // The server refused the name or the arguments: the command line was wrong (exit 2).
+      if (!(e instanceof WireError) || e.code !== ErrorCode.InvalidParams) throw e;
+      const names: string[] = [];
+      for await (const p of client.prompts()) names.push(p.name);
+      const hint = names.includes(name) ? '' : suggestion(name, names);
+      throw new CliFailure(`${e.message}${hint}`, ExitCode.Usage);
+    }
     if (global.json) console.log(JSON.stringify(result, null, 2));
     else
       for (const m of result.messages) {

@@ -11,6 +11,7 @@
  * `restart`, `roots`, `policy`, `rateLimit`, `disabled`, `autoApprove`, `stderr`.
  * Host-wide settings live under `"mcpkit"`: `roots`, `defaultPolicy`, `llm`, `gateway`.
  */
+import { describeJsonError } from '../../jsonrpc/json-position.js';
 import { ConfigError } from './config-error.js';
 import type { ConfigIssue } from './config-error.js';
 import type {
@@ -96,7 +97,7 @@ export function parseHostConfig(input: unknown, options: ParseConfigOptions = {}
       value = JSON.parse(input);
     } catch (e) {
       throw new ConfigError([
-        { file, server: undefined, field: '', expected: 'valid JSON', got: (e as Error).message },
+        { file, server: undefined, field: '', expected: 'valid JSON', got: describeJsonError(input, e) },
       ]);
     }
   }

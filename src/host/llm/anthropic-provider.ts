@@ -7,6 +7,7 @@ import type {
   CreateMessageResult,
   SamplingMessageContentBlock,
 } from '../../protocol/types/index.js';
+import { importOptionalPeer } from '../../jsonrpc/optional-peer.js';
 import { blocksOf, contentOf, sdkClientOptions } from './llm.js';
 import type { CompleteOptions, LlmProvider, SdkProviderOptions } from './llm.js';
 
@@ -153,7 +154,11 @@ export class AnthropicProvider implements LlmProvider {
   }
 
   private sdk(): Promise<MessagesClient> {
-    this.client ??= import('@anthropic-ai/sdk').then(({ default: Anthropic }) => {
+    this.client ??= importOptionalPeer(
+      '@anthropic-ai/sdk',
+      'The anthropic LLM provider',
+      () => import('@anthropic-ai/sdk'),
+    ).then(({ default: Anthropic }) => {
       const o = this.options;
       return new Anthropic({
         ...(o.apiKey !== undefined ? { apiKey: o.apiKey } : {}),

@@ -8,6 +8,7 @@ import type {
   CreateMessageResult,
   SamplingMessageContentBlock,
 } from '../../protocol/types/index.js';
+import { importOptionalPeer } from '../../jsonrpc/optional-peer.js';
 import { blocksOf, contentOf, sdkClientOptions } from './llm.js';
 import type { CompleteOptions, LlmProvider, SdkProviderOptions } from './llm.js';
 
@@ -213,18 +214,20 @@ export class OpenAiProvider implements LlmProvider {
   }
 
   private sdk(): Promise<ChatClient> {
-    this.client ??= import('openai').then(({ default: OpenAI }) => {
-      const o = this.options;
-      return new OpenAI({
-        // A local server needs no key; api.openai.com falls back to OPENAI_API_KEY.
-        ...(o.apiKey !== undefined
-          ? { apiKey: o.apiKey }
-          : o.baseURL !== undefined
-            ? { apiKey: 'not-needed' }
-            : {}),
-        ...sdkClientOptions(o),
-      }) as unknown as ChatClient;
-    });
+    this.client ??= importOptionalPeer('openai', 'The openai LLM provider', () => import('openai')).then(
+      ({ default: OpenAI }) => {
+        const o = this.options;
+        return new OpenAI({
+          // A local server needs no key; api.openai.com falls back to OPENAI_API_KEY.
+          ...(o.apiKey !== undefined
+            ? { apiKey: o.apiKey }
+            : o.baseURL !== undefined
+              ? { apiKey: 'not-needed' }
+              : {}),
+          ...sdkClientOptions(o),
+        }) as unknown as ChatClient;
+      },
+    );
     return this.client;
   }
 }

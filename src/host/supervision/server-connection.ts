@@ -63,7 +63,16 @@ const STDERR_LINES = 40;
 interface LineSource {
   on(event: 'data', fn: (chunk: { toString(): string }) => void): unknown;
   on(event: 'error', fn: () => void): unknown;
+  once?(event: 'close', fn: () => void): unknown;
+  readonly closed?: boolean;
 }
+
+/**
+ * How long a failed start waits for the process's stderr to close, so the lines it wrote
+ * just before dying (usually the reason) reach the message; a grandchild holding the pipe
+ * open must not hold up the report for longer.
+ */
+const STDERR_DRAIN_MS = 1000;
 
 /**
  * One server under supervision. The host makes one per configured server.
@@ -220,6 +229,15 @@ export class ServerConnection {
     this.transport = transport;
     this.client = client;
     this.stderr.length = 0;
+    // Read the process's stderr from the moment it exists: Node discards what a child wrote
+    // to a pipe nobody reads once it exits, and a server that dies at start says why there.
+    if ('stderr' in transport && !Object.isFrozen(transport)) {
+      const start = transport.start.bind(transport);
+      transport.start = async (sink) => {
+        await start(sink);
+        this.captureStderr(transport);
+      };
+    }
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       const timeout = new Promise<never>((_, reject) => {
@@ -241,6 +259,7 @@ export class ServerConnection {
     } catch (e) {
       clearTimeout(timer);
       this.captureStderr(transport);
+      await this.stderrClosed(transport);
       await client.close().catch(() => undefined);
       await transport.close().catch(() => undefined);
       if (this.client === client) this.client = undefined;
@@ -252,6 +271,10 @@ export class ServerConnection {
       await client.close().catch(() => undefined);
       return;
     }
+    // A legacy server logs at every level until told otherwise; a modern one sends nothing
+    // unless each request names a level. The host takes both alike (the level travels in
+    // `_meta`: no round trip), so a tool's log lines reach the UI in either era.
+    if (client.era === 'modern') await client.setLoggingLevel('debug').catch(() => undefined);
     this.connectedAt = Date.now();
     this.lastError = undefined;
     client.onclose = (error) => {
@@ -282,8 +305,24 @@ export class ServerConnection {
   }
 
   private failed(e: unknown): void {
-    this.lastError = this.withStderr(describeStartError(e, this.config));
+    const reason = describeStartError(e, this.config);
+    this.lastError = this.withStderr(reason);
+    // A command that does not exist or may not run will not on a retry either.
+    if (this.config.transport === 'stdio' && isPermanentStartError(e)) return this.set('failed');
     this.scheduleRetry();
+  }
+
+  /** Resolves once the process's stderr has closed (or after STDERR_DRAIN_MS). */
+  private stderrClosed(transport: Transport): Promise<void> {
+    const stream = (transport as { stderr?: LineSource | null }).stderr;
+    if (!stream?.once || stream.closed === true) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, STDERR_DRAIN_MS);
+      stream.once!('close', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
   }
 
   private scheduleRetry(): void {
@@ -331,6 +370,20 @@ export class ServerConnection {
       .map((l) => `    ${l}`)
       .join('\n')}`;
   }
+}
+
+/** Whether a start failed in a way no retry mends: the command is missing or not executable. */
+function isPermanentStartError(e: unknown): boolean {
+  for (
+    let c = e, depth = 0;
+    c !== undefined && depth < 5;
+    c = c instanceof Error ? c.cause : undefined, depth++
+  ) {
+    const code = (c as { code?: unknown } | null)?.code;
+    if (code === 'ENOENT' || code === 'EACCES') return true;
+    if (/\b(ENOENT|EACCES)\b/.test(errorText(c))) return true;
+  }
+  return false;
 }
 
 /** A start failure in words a person can act on. */

@@ -50,6 +50,8 @@ export class TerminalUi implements HostUi {
   private waiting: ((line: string | undefined) => void) | undefined;
   private ended = false;
   private queue: Promise<unknown> = Promise.resolve();
+  /** The tools last listed to the person playing the model, so a turn lists only changes. */
+  private toolsShown: string | undefined;
 
   constructor(options: TerminalUiOptions = {}) {
     this.input = options.input ?? process.stdin;
@@ -180,10 +182,27 @@ export class TerminalUi implements HostUi {
       this.heading(`You are the model (${safe(r.model)})`);
       if (r.params.systemPrompt) this.say(`  system: ${safe(r.params.systemPrompt, 800)}`);
       this.say(renderMessages(r.params.messages.slice(-6)));
-      for (const t of r.params.tools ?? []) this.say(`  tool ${t.name}: ${safe(t.description ?? '', 160)}`);
-      if (r.params.tools?.length) this.say('  To call a tool, type: /tool <name> <JSON arguments>');
+      const tools = r.params.tools ?? [];
+      const listTools = (): void => {
+        for (const t of tools) this.say(`  tool ${t.name}: ${safe(t.description ?? '', 160)}`);
+      };
+      // The list once, and again only when it changes: a long catalog would bury every turn.
+      const shown = JSON.stringify(tools.map((t) => [t.name, t.description]));
+      if (tools.length > 0 && shown !== this.toolsShown) {
+        listTools();
+        this.say('  To call a tool, type: /tool <name> <JSON arguments>; /tools lists them again');
+      } else if (tools.length > 0) {
+        this.say(
+          `  (${tools.length} tools, as before: /tools lists them, /tool <name> <JSON arguments> calls one)`,
+        );
+      }
+      this.toolsShown = shown;
       for (;;) {
         const line = await this.ask('assistant> ');
+        if (line.trim() === '/tools') {
+          listTools();
+          continue;
+        }
         const m = /^\/tool\s+(\S+)\s*(.*)$/.exec(line.trim());
         if (!m)
           return {
@@ -207,6 +226,18 @@ export class TerminalUi implements HostUi {
           this.say(`  ${(e as Error).message}`);
         }
       }
+    });
+  }
+
+  /**
+   * Reads one line the person types (what a host's chat loop asks for), in turn with the
+   * questions: `undefined` once the input has ended (Ctrl-D, the end of a pipe).
+   */
+  readLine(prompt: string, signal?: AbortSignal): Promise<string | undefined> {
+    return this.exclusive(signal, async () => {
+      if (this.ended && this.lines.length === 0) return undefined;
+      const line = await this.ask(prompt, true);
+      return line;
     });
   }
 
@@ -238,18 +269,30 @@ export class TerminalUi implements HostUi {
     return /^(y|yes)$/i.test(answer.trim());
   }
 
-  /** Reads one line; at end of input every question is answered with the empty (safe) default. */
-  private ask(prompt: string): Promise<string> {
+  /**
+   * Reads one line; at end of input every question is answered with the empty (safe)
+   * default, or with `undefined` when `orEnd` asks to tell the end apart.
+   */
+  private ask(prompt: string): Promise<string>;
+  private ask(prompt: string, orEnd: true): Promise<string | undefined>;
+  private ask(prompt: string, orEnd = false): Promise<string | undefined> {
     this.output.write(prompt);
+    const atEnd = (): string | undefined => {
+      if (orEnd) {
+        this.output.write('\n');
+        return undefined;
+      }
+      return this.echo('');
+    };
     const queued = this.lines.shift();
     if (queued !== undefined) return Promise.resolve(this.echo(queued));
-    if (this.ended) return Promise.resolve(this.echo(''));
+    if (this.ended) return Promise.resolve(atEnd());
     this.open();
     this.rl!.resume();
     return new Promise((resolve) => {
       this.waiting = (line) => {
         this.rl?.pause();
-        resolve(this.echo(line ?? ''));
+        resolve(line === undefined ? atEnd() : this.echo(line));
       };
     });
   }

@@ -196,6 +196,8 @@ export type {
   TaskStatusNotificationParams,
 } from './tasks.js';
 export type {
+  AnyNotificationType,
+  AnyRequestType,
   InputRequiredMethod,
   NotificationMap,
   NotificationMethod,

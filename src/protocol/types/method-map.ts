@@ -10,17 +10,19 @@
 import type { AnyMethodType, ParamsOf, ResultOf } from '../methods.js';
 import type { InputRequiredResult } from './mrtr.js';
 
-type Requests = Extract<AnyMethodType, { readonly kind: 'request' }>;
-type Notifications = Extract<AnyMethodType, { readonly kind: 'notification' }>;
+/** The descriptor of every request method of the method table, as one union. */
+export type AnyRequestType = Extract<AnyMethodType, { readonly kind: 'request' }>;
+/** The descriptor of every notification method of the method table, as one union. */
+export type AnyNotificationType = Extract<AnyMethodType, { readonly kind: 'notification' }>;
 
 /** Every request method, with its params and (final) result. */
 export type RequestMap = {
-  [D in Requests as D['method']]: { params: ParamsOf<D>; result: ResultOf<D> };
+  [D in AnyRequestType as D['method']]: { params: ParamsOf<D>; result: ResultOf<D> };
 };
 
 /** Every notification method, with its params. */
 export type NotificationMap = {
-  [D in Notifications as D['method']]: { params: ParamsOf<D> };
+  [D in AnyNotificationType as D['method']]: { params: ParamsOf<D> };
 };
 
 export type RequestMethod = keyof RequestMap;
@@ -36,7 +38,7 @@ export type RequestResultOf<M extends RequestMethod> = RequestMap[M]['result'];
 export type NotificationParamsOf<M extends NotificationMethod> = NotificationMap[M]['params'];
 
 /** Requests a 2026-07-28 server may answer with an `InputRequiredResult` (`mrtr: true`). */
-export type InputRequiredMethod = Extract<Requests, { readonly mrtr: true }>['method'];
+export type InputRequiredMethod = Extract<AnyRequestType, { readonly mrtr: true }>['method'];
 
 /** What a request may resolve to on the wire, counting MRTR interim results. */
 export type WireResultOf<M extends RequestMethod> = M extends InputRequiredMethod

@@ -1,38 +1,16 @@
 import type { Redis, RedisOptions } from 'ioredis';
 import { LocalError } from '../../jsonrpc/index.js';
+import { importOptionalPeer } from '../../jsonrpc/optional-peer.js';
 import type { SharedStores } from '../../transports/http-server/shared-state.js';
 import { RedisChannels, RedisClusterBus } from './redis-bus.js';
 import { guarded } from './redis-errors.js';
 import { redisKeys } from './redis-keys.js';
 import { RedisEventStore } from './redis-event-store.js';
-import type { RedisEventStoreOptions } from './redis-event-store.js';
+import type { RedisStoresOptions } from './redis-options.js';
+
+export type { RedisStoresOptions } from './redis-options.js';
 import { RedisLegacySessionStore } from './redis-session-store.js';
 import { RedisTaskStore } from './redis-task-store.js';
-
-export interface RedisStoresOptions extends RedisEventStoreOptions {
-  /** `redis://[user:password@]host:port[/db]` (or `rediss://` for TLS). */
-  url: string;
-  /** Prefix of every key and channel, so several servers can share one Redis (default `mcp:`). */
-  keyPrefix?: string;
-  /** This node's id in the cluster (default: random). */
-  nodeId?: string;
-  /**
-   * This node's lease (ms, default 3 s; renewed every third of it): once it runs out, other
-   * nodes treat the node as gone. Its unfinished tasks are then failed, and the requests of
-   * its resumed streams get an error. Shorter finds dead nodes sooner; too short for the
-   * node's pauses (a long GC, a loaded machine) fails tasks that were still running.
-   */
-  nodeLeaseMs?: number;
-  /** How long to wait for Redis at start-up before failing (default 5 s). */
-  connectTimeoutMs?: number;
-  /** A command not answered in this time fails, so a hung Redis gives 503s rather than hangs (default 2 s). */
-  commandTimeoutMs?: number;
-  /**
-   * The MRTR `requestState` key. Default: one random key kept in Redis, the same for every
-   * node; set it to keep Redis out of the trust chain for request state.
-   */
-  requestStateKey?: Uint8Array;
-}
 
 /** The shared stores on Redis, with what a test or a dashboard may want to read. */
 export interface RedisStores extends SharedStores {
@@ -108,7 +86,8 @@ async function open(
  * Connects the stores that let many nodes serve one MCP endpoint behind a load balancer
  * without sticky sessions. Fails fast, with a clear `StoreUnavailable` error, when Redis
  * cannot be reached; later outages make requests that need it fail with 503 until Redis is
- * back, and the connection recovers by itself. Needs the optional `ioredis` package.
+ * back, and the connection recovers by itself. Needs the optional peer package `ioredis`
+ * (`npm install ioredis`); without it this rejects with a `PackageMissing` error.
  *
  * @example
  * ```ts
@@ -118,16 +97,9 @@ async function open(
  */
 export async function connectRedisStores(options: RedisStoresOptions | string): Promise<RedisStores> {
   const o: RedisStoresOptions = typeof options === 'string' ? { url: options } : options;
-  let ctor: new (url: string, o: RedisOptions) => Redis;
-  try {
-    ctor = (await import('ioredis')).Redis;
-  } catch (e) {
-    throw new LocalError(
-      'StoreUnavailable',
-      'Redis support needs the optional package ioredis: npm install ioredis',
-      { cause: e },
-    );
-  }
+  const ctor: new (url: string, o: RedisOptions) => Redis = (
+    await importOptionalPeer('ioredis', 'Redis support', () => import('ioredis'))
+  ).Redis;
   const prefix = o.keyPrefix ?? 'mcp:';
   const nodeId = o.nodeId ?? randomHex(6);
   if (!/^[A-Za-z0-9_-]{1,32}$/.test(nodeId)) {

@@ -6,15 +6,9 @@ import { streamOfEventId } from '../../transports/http-server/event-store.js';
 import { decodeRequestIds } from '../../transports/http-server/shared-state.js';
 import type { FollowableEventStore } from '../../transports/http-server/shared-state.js';
 import type { RedisChannels } from './redis-bus.js';
+import type { RedisEventStoreOptions } from './redis-options.js';
 
-export interface RedisEventStoreOptions {
-  /** Most events kept per stream (approximately; default 1000). */
-  maxEventsPerStream?: number;
-  /** A stream nobody writes for this long is deleted (default 10 minutes). */
-  ttlMs?: number;
-  /** How often a follower checks that the writing node is alive (default 1 s). */
-  livenessMs?: number;
-}
+export type { RedisEventStoreOptions } from './redis-options.js';
 
 /** One event kept back, or about to be written. */
 interface Held {

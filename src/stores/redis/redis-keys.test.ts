@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { applyTaskPatch } from '../../server/task-store.js';
 import type { TaskRecord } from '../../server/task-store.js';
 import { startRedis } from '../../test-support/cluster.js';
+import { missing } from '../../test-support/services.js';
 import { taskRecord } from '../../test-support/task-store-contract.js';
 import { WAIT_MS, waitFor } from '../../test-support/waiting.js';
 import { connectRedisStores } from './connect-redis.js';
@@ -87,84 +88,88 @@ async function startClusterModeRedis(): Promise<{ url: string; stop(): Promise<v
   return { url: `redis://127.0.0.1:${port}`, stop };
 }
 
-describe('Redis key layout: the stores on redis-server in cluster mode (CROSSSLOT is refused there)', () => {
-  let redis: { url: string; stop(): Promise<void> };
-  let stores: RedisStores;
-  before(async () => {
-    redis = await startClusterModeRedis();
-    stores = await connectRedisStores({ url: redis.url, keyPrefix: 'kl:' });
-  });
-  after(async () => {
-    await stores?.close();
-    await redis?.stop();
-  });
+describe(
+  'Redis key layout: the stores on redis-server in cluster mode (CROSSSLOT is refused there)',
+  { skip: missing('redis') },
+  () => {
+    let redis: { url: string; stop(): Promise<void> };
+    let stores: RedisStores;
+    before(async () => {
+      redis = await startClusterModeRedis();
+      stores = await connectRedisStores({ url: redis.url, keyPrefix: 'kl:' });
+    });
+    after(async () => {
+      await stores?.close();
+      await redis?.stop();
+    });
 
-  test('legacy sessions: create under the cap, touch, append, restore, delete', async () => {
-    const s = stores.sessions;
-    const limits = { idleMs: 60_000, maxSessions: 2 };
-    assert.equal(await s.create('aa01', 'ada', '{"init":1}', limits), true);
-    assert.equal(await s.create('aa02', 'ada', '{"init":2}', limits), true);
-    assert.equal(await s.create('aa03', 'ada', '{"init":3}', limits), false, 'the cap holds');
-    assert.equal(await s.appendOp('aa01', '{"op":1}'), 2);
-    const r = await s.touch('aa01', 1, limits);
-    assert.deepEqual(r, { principal: 'ada', ops: ['{"op":1}'], firstOp: 1, opCount: 2 });
-    await s.delete('aa02');
-    assert.equal(await s.touch('aa02', 0, limits), undefined);
-    assert.equal(
-      await s.create('aa03', 'ada', '{"init":3}', limits),
-      true,
-      'a deleted session frees its place',
-    );
-    await s.delete('aa01');
-    assert.equal(await s.restore!('aa01', 'ada', ['{"init":1}', '{"op":1}'], limits), true);
-    assert.equal((await s.touch('aa01', 0, limits))?.opCount, 2);
-  });
+    test('legacy sessions: create under the cap, touch, append, restore, delete', async () => {
+      const s = stores.sessions;
+      const limits = { idleMs: 60_000, maxSessions: 2 };
+      assert.equal(await s.create('aa01', 'ada', '{"init":1}', limits), true);
+      assert.equal(await s.create('aa02', 'ada', '{"init":2}', limits), true);
+      assert.equal(await s.create('aa03', 'ada', '{"init":3}', limits), false, 'the cap holds');
+      assert.equal(await s.appendOp('aa01', '{"op":1}'), 2);
+      const r = await s.touch('aa01', 1, limits);
+      assert.deepEqual(r, { principal: 'ada', ops: ['{"op":1}'], firstOp: 1, opCount: 2 });
+      await s.delete('aa02');
+      assert.equal(await s.touch('aa02', 0, limits), undefined);
+      assert.equal(
+        await s.create('aa03', 'ada', '{"init":3}', limits),
+        true,
+        'a deleted session frees its place',
+      );
+      await s.delete('aa01');
+      assert.equal(await s.restore!('aa01', 'ada', ['{"init":1}', '{"op":1}'], limits), true);
+      assert.equal((await s.touch('aa01', 0, limits))?.opCount, 2);
+    });
 
-  test('legacy sessions: a touch with a lease makes its node a holder until the lease runs out', async () => {
-    const s = stores.sessions;
-    const limits = { idleMs: 60_000, maxSessions: 10 };
-    assert.equal(await s.create('bb01', 'ada', '{"init":1}', limits), true);
-    assert.deepEqual(await s.holders!('bb01', 'w'), { nodes: [], ms: 0 }, 'no lease yet');
-    await s.touch('bb01', 1, limits, { node: 'n1', ms: 60_000 });
-    await s.touch('bb01', 1, limits, { node: 'w', ms: 60_000 });
-    await s.touch('bb01', 1, limits);
-    const held = await s.holders!('bb01', 'w');
-    assert.deepEqual(held.nodes, ['n1'], 'the asking node is left out; a touch without a lease adds none');
-    assert.ok(held.ms > 50_000 && held.ms <= 60_001, `until the lease runs out: ${held.ms} ms`);
-    // A deleted session keeps its leases: their nodes must still hear of the end.
-    await s.delete('bb01');
-    assert.deepEqual((await s.holders!('bb01', 'w')).nodes, ['n1']);
-    assert.equal(await s.touch('bb01', 0, limits, { node: 'n2', ms: 60_000 }), undefined);
-    assert.deepEqual((await s.holders!('bb01', 'w')).nodes, ['n1'], 'no lease on a session that is gone');
-    // A lease that ran out is no longer a holder.
-    assert.equal(await s.create('bb02', 'ada', '{"init":1}', limits), true);
-    await s.touch('bb02', 1, limits, { node: 'n1', ms: 1 });
-    await waitFor(
-      async () => (await s.holders!('bb02', 'w')).nodes.length === 0,
-      WAIT_MS,
-      'the lease ran out',
-    );
-  });
+    test('legacy sessions: a touch with a lease makes its node a holder until the lease runs out', async () => {
+      const s = stores.sessions;
+      const limits = { idleMs: 60_000, maxSessions: 10 };
+      assert.equal(await s.create('bb01', 'ada', '{"init":1}', limits), true);
+      assert.deepEqual(await s.holders!('bb01', 'w'), { nodes: [], ms: 0 }, 'no lease yet');
+      await s.touch('bb01', 1, limits, { node: 'n1', ms: 60_000 });
+      await s.touch('bb01', 1, limits, { node: 'w', ms: 60_000 });
+      await s.touch('bb01', 1, limits);
+      const held = await s.holders!('bb01', 'w');
+      assert.deepEqual(held.nodes, ['n1'], 'the asking node is left out; a touch without a lease adds none');
+      assert.ok(held.ms > 50_000 && held.ms <= 60_001, `until the lease runs out: ${held.ms} ms`);
+      // A deleted session keeps its leases: their nodes must still hear of the end.
+      await s.delete('bb01');
+      assert.deepEqual((await s.holders!('bb01', 'w')).nodes, ['n1']);
+      assert.equal(await s.touch('bb01', 0, limits, { node: 'n2', ms: 60_000 }), undefined);
+      assert.deepEqual((await s.holders!('bb01', 'w')).nodes, ['n1'], 'no lease on a session that is gone');
+      // A lease that ran out is no longer a holder.
+      assert.equal(await s.create('bb02', 'ada', '{"init":1}', limits), true);
+      await s.touch('bb02', 1, limits, { node: 'n1', ms: 1 });
+      await waitFor(
+        async () => (await s.holders!('bb02', 'w')).nodes.length === 0,
+        WAIT_MS,
+        'the lease ran out',
+      );
+    });
 
-  test('tasks: create under the owner cap, update, list, delete', async () => {
-    const t = stores.taskStore;
-    const now = Date.now();
-    const record = (taskId: string): TaskRecord =>
-      taskRecord({ taskId, owner: 'p:ada', createdAt: now, lastUpdatedAt: now });
-    assert.equal(await t.create(record('t1'), 2), true);
-    assert.equal(await t.create(record('t2'), 2), true);
-    assert.equal(await t.create(record('t3'), 2), false, 'the owner cap holds');
-    const done = await t.update('t1', { status: 'completed', result: { content: [] } });
-    assert.equal(done?.status, 'completed');
-    assert.deepEqual(
-      done,
-      applyTaskPatch(record('t1'), { status: 'completed', result: { content: [] } }, done!.lastUpdatedAt),
-    );
-    assert.equal(await t.create(record('t3'), 2), true, 'an ended task frees its place');
-    const page = await t.list('p:ada', undefined, 10);
-    assert.deepEqual(page?.tasks.map((x) => x.taskId).sort(), ['t1', 't2', 't3']);
-    await t.delete('t2');
-    assert.equal(await t.get('t2'), undefined);
-    assert.equal((await t.list('p:ada', undefined, 10))?.tasks.length, 2);
-  });
-});
+    test('tasks: create under the owner cap, update, list, delete', async () => {
+      const t = stores.taskStore;
+      const now = Date.now();
+      const record = (taskId: string): TaskRecord =>
+        taskRecord({ taskId, owner: 'p:ada', createdAt: now, lastUpdatedAt: now });
+      assert.equal(await t.create(record('t1'), 2), true);
+      assert.equal(await t.create(record('t2'), 2), true);
+      assert.equal(await t.create(record('t3'), 2), false, 'the owner cap holds');
+      const done = await t.update('t1', { status: 'completed', result: { content: [] } });
+      assert.equal(done?.status, 'completed');
+      assert.deepEqual(
+        done,
+        applyTaskPatch(record('t1'), { status: 'completed', result: { content: [] } }, done!.lastUpdatedAt),
+      );
+      assert.equal(await t.create(record('t3'), 2), true, 'an ended task frees its place');
+      const page = await t.list('p:ada', undefined, 10);
+      assert.deepEqual(page?.tasks.map((x) => x.taskId).sort(), ['t1', 't2', 't3']);
+      await t.delete('t2');
+      assert.equal(await t.get('t2'), undefined);
+      assert.equal((await t.list('p:ada', undefined, 10))?.tasks.length, 2);
+    });
+  },
+);

@@ -14,6 +14,7 @@ import type { Transport, TransportSink } from '../../jsonrpc/index.js';
 import { McpServer } from '../../server/index.js';
 import { createMemoryPair } from '../../transports/memory/index.js';
 import { startRedis } from '../../test-support/cluster.js';
+import { missing } from '../../test-support/services.js';
 import type { RedisProcess } from '../../test-support/cluster.js';
 import { openClient } from '../../test-support/mcp-harness.js';
 import type { Obj, TestClient } from '../../test-support/mcp-harness.js';
@@ -32,15 +33,16 @@ async function stores(keyPrefix: string): Promise<RedisStores> {
   return s;
 }
 
+const NO_REDIS = missing('redis');
 before(async () => {
-  redis = await startRedis();
+  if (!NO_REDIS) redis = await startRedis();
 });
 after(async () => {
   for (const s of opened.splice(0)) await s.close();
-  await redis.stop();
+  await redis?.stop();
 });
 
-describe('RedisTaskStore', () => {
+describe('RedisTaskStore', { skip: NO_REDIS }, () => {
   taskStoreContract(
     'RedisTaskStore',
     async () => (await stores(`c${process.pid}-${prefixCounter++}:`)).taskStore,
@@ -62,7 +64,7 @@ function isWire(code: number) {
   return (e: unknown) => e instanceof WireError && e.code === code;
 }
 
-describe('2025-11-25 tasks across server processes sharing a Redis task store', () => {
+describe('2025-11-25 tasks across server processes sharing a Redis task store', { skip: NO_REDIS }, () => {
   const nodes: McpServer[] = [];
   const clients: TestClient[] = [];
   let release!: () => void;

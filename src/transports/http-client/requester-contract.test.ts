@@ -31,6 +31,7 @@ import {
 } from '../../test-support/requester-harness.js';
 import { undiciRequester } from './undici-requester.js';
 import { WAIT_MS, delay, settle, turn, waitFor } from '../../test-support/waiting.js';
+import { skipReason } from '../../test-support/services.js';
 
 /** A requester on a keep-alive pool of its own. */
 interface Made {
@@ -389,7 +390,7 @@ for (const { name, make, plain, code } of subjects) {
 
     clause('https with a custom CA; without it the certificate is refused', async (t) => {
       const tls = selfSignedCert();
-      if (tls === undefined) return void t.skip('openssl not found');
+      if (tls === undefined) return void t.skip(skipReason('openssl'));
       const server = await served(t, (_req, res) => void res.end('secure'), tls);
       const reply = await made(t, tls.cert).requester(request(server.url, '/tls'));
       assert.equal(reply.status, 200);

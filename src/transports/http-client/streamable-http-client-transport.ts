@@ -1,4 +1,4 @@
-import { InvalidMessage, LocalError, parseFrameBytes } from '../../jsonrpc/index.js';
+import { ErrorCode, InvalidMessage, LocalError, parseFrameBytes } from '../../jsonrpc/index.js';
 import type {
   JsonRpcMessage,
   JsonRpcRequest,
@@ -295,6 +295,18 @@ export class StreamableHttpClientTransport implements Transport {
     const only = ex.owed.size === 1 ? ex.owed.keys().next().value : undefined;
     // The peer's own answer to this request: a wire error, delivered as its response.
     if (wire && only !== undefined) return core.deliver({ jsonrpc: '2.0', id: only, error: wire });
+    // A server that predates server/discover (a legacy Streamable HTTP server, or an HTTP+SSE
+    // one that takes no POST here) refuses it at the HTTP level. That is its answer: the
+    // method is not served, so an `auto` client goes on with `initialize` (and from there,
+    // on the same statuses, to HTTP+SSE) instead of giving up on the connection.
+    if (only !== undefined && ex.owed.get(only) === 'server/discover' && shouldFallBackToSse(reply.status)) {
+      const status = `HTTP ${reply.status}${reply.statusText ? ` ${reply.statusText}` : ''}`;
+      const error = {
+        code: ErrorCode.MethodNotFound,
+        message: `${status}: the server does not serve server/discover`,
+      };
+      return core.deliver({ jsonrpc: '2.0', id: only, error });
+    }
     core.settle(ex, failure);
   }
 

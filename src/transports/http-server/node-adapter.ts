@@ -7,7 +7,7 @@ import { McpHttpHandler } from './mcp-http-handler.js';
 import type { McpHttpOptions } from './mcp-http-handler.js';
 import type { McpConnector } from './respond.js';
 import { attachAuthentication } from './request-authorizer.js';
-import type { RedisStoresOptions } from '../../stores/redis/connect-redis.js';
+import type { RedisStoresOptions } from '../../stores/redis/redis-options.js';
 import type { SharedStores } from './shared-state.js';
 
 /**
