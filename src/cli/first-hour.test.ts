@@ -173,6 +173,16 @@ describe('mcpkit messages', () => {
       option.stderr,
       'mcpkit: Unknown option --urll for "mcpkit tools" (did you mean "--url"?). See: mcpkit tools --help\n',
     );
+    // Every command's options, the proxy's and login's too: one readable line, never Node's parser text.
+    for (const [args, line] of [
+      [['proxy', '--prot', '1'], 'Unknown option --prot for "mcpkit proxy" (did you mean "--port"?)'],
+      [['login', '--urll', 'x'], 'Unknown option --urll for "mcpkit login" (did you mean "--url"?)'],
+      [['logout', '--bogus'], 'Unknown option --bogus for "mcpkit logout".'],
+    ] as const) {
+      const r = mcpkit([...args]);
+      assert.equal(r.code, 2);
+      assert.ok(r.stderr.startsWith(`mcpkit: ${line}`), r.stderr);
+    }
     const command = mcpkit(['tols']);
     assert.equal(command.code, 2);
     assert.match(command.stderr, /Unknown command "tols" \(did you mean "tools"\?\)/);

@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { argumentsError } from '../parse-error.js';
 // The Node entry's OAuthClient and GuardedFetch: names resolved, and no connection to a
 // loopback, private or link-local address unless the server itself is on loopback.
 import { GuardedFetch, OAuthClient, discover, findAuthError } from '../../auth/index-node.js';
@@ -67,19 +68,22 @@ function parse(
   usage: string,
   withPort: boolean,
 ): { url: string; port: number; help: boolean } {
+  const options = {
+    url: { type: 'string' },
+    ...(withPort ? { port: { type: 'string' as const } } : {}),
+    help: { type: 'boolean', short: 'h' },
+  } as const;
+  // The command's name for the message: "mcpkit login ..." says it first.
+  const command = /^mcpkit (\S+)/.exec(usage)?.[1] ?? 'login';
   let values;
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: {
-        url: { type: 'string' },
-        ...(withPort ? { port: { type: 'string' } } : {}),
-        help: { type: 'boolean', short: 'h' },
-      },
+      options,
       strict: true,
     }));
   } catch (e) {
-    throw new CliFailure(`${(e as Error).message}. Usage: ${usage}`, ExitCode.Usage);
+    throw argumentsError(e, command, options);
   }
   const v = values as { url?: string; port?: string; help?: boolean };
   if (v.help) return { url: '', port: 0, help: true };

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { argumentsError } from '../parse-error.js';
 import { CLI_TOKEN_NAME, tokenProblem } from '../../host/config/config-gateway.js';
 import { Gateway, Host, bridge, checkGatewayBind, gatewayAuthenticator } from '../../host/index.js';
 import type { GatewayAuthConfig, GatewayHttpOptions, HostConfig } from '../../host/index.js';
@@ -117,6 +118,21 @@ function httpOptions(
   return options;
 }
 
+const PROXY_OPTIONS = {
+  config: { type: 'string' },
+  url: { type: 'string' },
+  to: { type: 'string' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'allowed-host': { type: 'string', multiple: true },
+  'auth-token-env': { type: 'string' },
+  'auth-token-file': { type: 'string' },
+  'allow-unauthenticated': { type: 'boolean' },
+  audit: { type: 'string' },
+  yes: { type: 'boolean', short: 'y' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
 export async function proxy(argv: string[]): Promise<number> {
   const dash = argv.indexOf('--');
   const head = dash === -1 ? argv : argv.slice(0, dash);
@@ -125,24 +141,11 @@ export async function proxy(argv: string[]): Promise<number> {
   try {
     ({ values } = parseArgs({
       args: head,
-      options: {
-        config: { type: 'string' },
-        url: { type: 'string' },
-        to: { type: 'string' },
-        port: { type: 'string' },
-        host: { type: 'string' },
-        'allowed-host': { type: 'string', multiple: true },
-        'auth-token-env': { type: 'string' },
-        'auth-token-file': { type: 'string' },
-        'allow-unauthenticated': { type: 'boolean' },
-        audit: { type: 'string' },
-        yes: { type: 'boolean', short: 'y' },
-        help: { type: 'boolean', short: 'h' },
-      },
+      options: PROXY_OPTIONS,
       strict: true,
     }));
   } catch (e) {
-    throw new CliFailure(`${(e as Error).message}. See: mcpkit proxy --help`, ExitCode.Usage);
+    throw argumentsError(e, 'proxy', PROXY_OPTIONS);
   }
   if (values.help) {
     console.log(proxyHelp);
