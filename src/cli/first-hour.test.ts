@@ -99,7 +99,7 @@ describe('mcpkit host, as a first run meets it', () => {
     );
     assert.match(warned.stderr, /unknown field "timeouts\.callMS" ignored \(did you mean "callMs"\?\)/);
     // Through --server too, which reads the file on its own.
-    const listed = mcpkit(['tools', '--server', 'notes', '--config', typo]);
+    const listed = mcpkit(['tools', '--server', 'notes', '--config', typo, '--yes']);
     assert.equal(listed.code, 0, listed.stderr);
     assert.match(listed.stderr, /unknown field "polcy" ignored \(did you mean "policy"\?\)/);
 

@@ -262,8 +262,10 @@ export class Client {
   /**
    * Connects over `transport` and runs the opening exchange of the chosen era. A client
    * can connect again after `close()`; subscriptions do not carry over.
+   * `options.timeoutMs` bounds each request of the opening exchange (default: the client's
+   * `timeoutMs`), for a client whose per-call timeout is shorter than a server's start.
    */
-  async connect(transport: Transport): Promise<void> {
+  async connect(transport: Transport, options: { timeoutMs?: number } = {}): Promise<void> {
     // Before anything else, so that connect stays one step from its checks to its session.
     const Receiver = this.taskRequests ? (TaskReceiverClass ?? (await loadTaskReceiver())) : undefined;
     const { SubscriptionHub } = (subscriptionsModule ??= await import('./subscriptions.js'));
@@ -321,7 +323,7 @@ export class Client {
       this.clientEra = await selectEra(session, {
         preference: this.era_,
         probeTimeoutMs: this.probeTimeoutMs,
-        timeoutMs: this.timeoutMs ?? 60_000,
+        timeoutMs: options.timeoutMs ?? this.timeoutMs ?? 60_000,
       });
     } catch (e) {
       await session.close();

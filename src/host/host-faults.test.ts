@@ -57,7 +57,7 @@ describe('host: faults', () => {
     }
   });
 
-  test('a listing slower than the per-call timeout still fills the catalog: listings get the connect timeout', async () => {
+  test('a handshake and a listing slower than the per-call timeout still fill the catalog: both get the connect timeout', async () => {
     const { host } = makeHost({
       rogue: nodeServer(ROGUE, ['slow-list'], {
         era: 'legacy',
@@ -67,6 +67,7 @@ describe('host: faults', () => {
     });
     try {
       await host.start();
+      assert.equal(host.health()[0]!.state, 'ready', host.health()[0]!.lastError);
       assert.ok(host.catalog.resolve('rogue__greet'), 'the slow listing arrived');
       assert.equal(text(await host.callTool('rogue__greet', {})), 'Hello from rogue');
     } finally {

@@ -24,7 +24,8 @@ function emptyDir(name: string): string {
 /** Runs node with `args` in the repository, with `env` over this process's environment. */
 function node(args: string[], env: Record<string, string>) {
   // Not as a child of this test run: node --test would report to it instead of printing.
-  const { NODE_TEST_CONTEXT: _, ...inherited } = process.env;
+  // CI's own MCPKIT_REQUIRE_SERVICES would change what the script under test does: each test sets its own.
+  const { NODE_TEST_CONTEXT: _, MCPKIT_REQUIRE_SERVICES: __, ...inherited } = process.env;
   return spawnSync(process.execPath, args, {
     cwd: root,
     encoding: 'utf8',

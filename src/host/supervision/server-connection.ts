@@ -252,7 +252,8 @@ export class ServerConnection {
           config.timeouts.connectMs,
         );
       });
-      const connecting = client.connect(transport);
+      // The handshake is bounded by connectMs (the timer above), not by the per-call timeout.
+      const connecting = client.connect(transport, { timeoutMs: config.timeouts.connectMs });
       connecting.catch(() => undefined);
       this.captureStderr(transport);
       await Promise.race([connecting, timeout]);
