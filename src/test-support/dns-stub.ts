@@ -63,14 +63,17 @@ export function stubSystemDns(table: DnsTable): DnsStub {
       .filter((a) => family === 0 || a.family === family);
   };
 
+  /** dns.lookup's second argument: options, a family number, or the callback. */
+  const lookupOptionsOf = (opts: unknown): LookupOptions =>
+    typeof opts === 'object' && opts !== null
+      ? (opts as LookupOptions)
+      : typeof opts === 'number'
+        ? { family: opts }
+        : {};
+
   const lookup = (name: string, opts: unknown, cb?: Callback): void => {
     const callback = (typeof opts === 'function' ? opts : cb) as Callback;
-    const options: LookupOptions =
-      typeof opts === 'object' && opts !== null
-        ? (opts as LookupOptions)
-        : typeof opts === 'number'
-          ? { family: opts }
-          : {};
+    const options = lookupOptionsOf(opts);
     const found = answer(name, options);
     if (found === undefined) {
       (original.lookup as (...a: unknown[]) => void)(
@@ -87,12 +90,7 @@ export function stubSystemDns(table: DnsTable): DnsStub {
     });
   };
   const promisesLookup = async (name: string, opts?: unknown): Promise<unknown> => {
-    const options: LookupOptions =
-      typeof opts === 'object' && opts !== null
-        ? (opts as LookupOptions)
-        : typeof opts === 'number'
-          ? { family: opts }
-          : {};
+    const options = lookupOptionsOf(opts);
     const found = answer(name, options);
     if (found === undefined) return (original.modLookup as (...a: unknown[]) => Promise<unknown>)(name, opts);
     if (found.length === 0) throw notFound(name);
