@@ -3,51 +3,20 @@
  * nothing is sent where it should not be, and nothing is opened.
  */
 import assert from 'node:assert/strict';
-import { afterEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { OAuthClient } from './client/oauth-client.js';
-import type { OAuthClientOptions } from './client/oauth-client.js';
 import { headlessInteraction } from './client/interaction.js';
 import type { AuthorizationCallback, AuthorizationInteraction } from './client/interaction.js';
-import { findAuthError } from './errors.js';
-import type { AuthErrorCode } from './errors.js';
-import {
-  connectWith,
-  recordingFetch,
-  spyInteraction,
-  startProtectedMcp,
-  startRawServer,
-} from '../test-support/auth-fixtures.js';
+import { connectWith, startRawServer } from '../test-support/auth-fixtures.js';
 import type { ProtectOptions } from '../test-support/auth-fixtures.js';
-import { TestAuthServer } from '../test-support/auth-test-server.js';
 import type { TestAsOptions } from '../test-support/auth-test-server.js';
+import { closeAfterEach, connectRefused, startProtected } from '../test-support/oauth-attacks.js';
 
-const cleanup: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c();
-});
-
-async function setup(asOptions: TestAsOptions = {}, mcpOptions: ProtectOptions = {}) {
-  const as = await TestAuthServer.start(asOptions);
-  cleanup.push(() => as.close());
-  const mcp = await startProtectedMcp(as, mcpOptions);
-  cleanup.push(() => mcp.close());
-  return { as, mcp };
-}
-
-/** Connects and expects an AuthError with `code`; returns what was fetched and opened. */
-async function refused(url: string, code: AuthErrorCode, extra: Partial<OAuthClientOptions> = {}) {
-  const rec = recordingFetch();
-  const interaction = spyInteraction();
-  const oauth = new OAuthClient({ serverUrl: url, interaction, fetch: rec.fetch, ...extra });
-  let error: unknown;
-  await connectWith(oauth, url).then(
-    (c) => c.close(),
-    (e: unknown) => (error = e),
-  );
-  const auth = findAuthError(error);
-  assert.equal(auth?.code, code, `expected ${code}, got ${String(error)}`);
-  return { urls: rec.urls, opened: interaction.opened, message: auth!.message };
-}
+// The per-test cleanup, the servers and the refused connection are the security suite's own.
+const later = closeAfterEach();
+const setup = (asOptions: TestAsOptions = {}, mcpOptions: ProtectOptions = {}) =>
+  startProtected(later, asOptions, mcpOptions);
+const refused = connectRefused;
 
 const withMetadata = (change: Record<string, unknown>): TestAsOptions => ({
   metadata: (m) => ({ ...m, ...change }),
@@ -126,7 +95,7 @@ describe('hostile protected resource metadata', () => {
       const rm = 'http://169.254.169.254/latest/meta-data/iam';
       res.writeHead(401, { 'www-authenticate': `Bearer resource_metadata="${rm}"` }).end();
     });
-    cleanup.push(() => hostile.close());
+    later(() => hostile.close());
     const r = await refused(`${hostile.origin}/mcp`, 'UnsafeUrl');
     assert.equal(
       r.urls.some((u) => u.includes('169.254')),
@@ -140,7 +109,7 @@ describe('hostile protected resource metadata', () => {
         res.writeHead(302, { location: 'http://10.0.0.7/.well-known/oauth-protected-resource' }).end();
       } else res.writeHead(401, { 'www-authenticate': 'Bearer' }).end();
     });
-    cleanup.push(() => hostile.close());
+    later(() => hostile.close());
     const r = await refused(`${hostile.origin}/mcp`, 'UnsafeUrl');
     assert.match(r.message, /redirect/);
     assert.equal(
