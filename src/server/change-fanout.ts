@@ -11,6 +11,7 @@ import { MetaKey } from '../protocol/meta-keys.js';
 import { Session } from '../session/index.js';
 import type { RequestContext } from '../session/index.js';
 import type { ChangeBus, ChangeEvent } from './change-bus.js';
+import { serverEraOf } from './server-era.js';
 import type { TaskRuntime } from './task-runtime.js';
 import { declaresTasksExtension, missingTasksExtension, modernTask } from './task-wire.js';
 
@@ -106,7 +107,7 @@ export class ChangeFanout {
 
   /** `subscriptions/listen` (modern): a stream of the changes the caller asked for, until it is cancelled. */
   listen(params: Params, rc: RequestContext): Promise<unknown> | unknown {
-    if (rc.era !== 'modern') throw WireError.methodNotFound('subscriptions/listen');
+    if (!serverEraOf(rc.era).subscribesByListen) throw WireError.methodNotFound('subscriptions/listen');
     const session = this.sessionOf(rc);
     const requested = (params.notifications ?? {}) as Record<string, unknown>;
     if (typeof requested !== 'object' || requested === null || Array.isArray(requested)) {
@@ -193,7 +194,8 @@ export class ChangeFanout {
         : `notifications/${event.kind}/list_changed`;
     const params: Params = event.kind === 'resource' ? { uri: event.uri } : {};
     for (const s of this.host.sessions) {
-      if (s.era !== 'legacy' || s.legacyState === 'new') continue;
+      // Connections that subscribe by listening hear changes on their streams (below) only.
+      if (s.era === undefined || serverEraOf(s.era).subscribesByListen || s.legacyState === 'new') continue;
       if (event.kind === 'resource' && !this.legacySubscriptions.get(s)?.has(event.uri)) continue;
       if (event.kind !== 'resource' && !s.capabilities[event.kind]) continue;
       s.notify(method, params).catch(() => undefined);

@@ -1,4 +1,4 @@
-import { ErrorCode, LocalError, WireError } from '../jsonrpc/index.js';
+import { LocalError, WireError } from '../jsonrpc/index.js';
 import type { Params, RequestId } from '../jsonrpc/index.js';
 import { hasCapability } from '../protocol/methods.js';
 import type { Era } from '../protocol/versions.js';
@@ -7,6 +7,7 @@ import type { ElicitRequestParams, ElicitResult } from '../protocol/types/elicit
 import type { ListRootsResult } from '../protocol/types/roots.js';
 import type { LogLevel, PeerInfo, RequestContext, RequestOptions } from '../session/index.js';
 import type { InputRequest } from './mrtr.js';
+import { serverEraOf } from './server-era.js';
 
 /**
  * Something that can put a question to the client and wait for the answer: the MRTR
@@ -70,11 +71,6 @@ function capabilityFor(request: InputRequest): { path: string; missing: string }
     default:
       return undefined;
   }
-}
-
-/** `{ sampling: { tools: {} } }` for `sampling.tools`. */
-function capabilityObject(path: string): Record<string, unknown> {
-  return path.split('.').reduceRight<Record<string, unknown>>((inner, part) => ({ [part]: inner }), {});
 }
 
 const ASK_TIMEOUT_MS = 5 * 60_000;
@@ -219,7 +215,7 @@ export class ServerContext {
     if (url) {
       // elicitationId is required in 2025-11-25 and gone in 2026-07-28.
       const { elicitationId, ...rest } = wire as Params & { elicitationId?: string };
-      wire = this.era === 'legacy' ? { ...rest, elicitationId: elicitationId ?? crypto.randomUUID() } : rest;
+      wire = serverEraOf(this.era).urlElicitation(rest, elicitationId);
     }
     const request = { method: 'elicitation/create', params: wire } as InputRequest;
     return (await this.askOne(request, options)) as unknown as ElicitResult;
@@ -268,7 +264,7 @@ export class ServerContext {
   ): Promise<{ [K in keyof Q]: AnswerTo<Q[K]> }> {
     for (const request of Object.values(questions)) this.checkCapability(request);
     type Answers = { [K in keyof Q]: AnswerTo<Q[K]> };
-    const asker = this.asker ?? (this.era === 'modern' ? this.noAsker() : undefined);
+    const asker = this.asker ?? (serverEraOf(this.era).asksByRequest ? undefined : this.noAsker());
     if (asker?.askAll) return (await asker.askAll(questions)) as unknown as Answers;
     const keys = Object.keys(questions);
     const answers = await Promise.all(
@@ -277,20 +273,11 @@ export class ServerContext {
     return Object.fromEntries(keys.map((k, i) => [k, answers[i]])) as Answers;
   }
 
-  /**
-   * Refuses a question the client cannot answer: in the modern era with
-   * MissingRequiredClientCapability (-32021, HTTP 400), as the spec requires; in the legacy
-   * era with a local error, which a tool turns into an `isError` result.
-   */
+  /** Refuses a question the client cannot answer, with the error the era prescribes. */
   private checkCapability(request: InputRequest): void {
     const need = capabilityFor(request);
     if (!need || hasCapability(this.request.peerCapabilities, need.path)) return;
-    if (this.era === 'modern') {
-      throw new WireError(ErrorCode.MissingRequiredClientCapability, need.missing, {
-        requiredCapabilities: capabilityObject(need.path),
-      });
-    }
-    throw new LocalError('CapabilityNotSupported', need.missing);
+    throw serverEraOf(this.era).questionRefused(need.missing, need.path);
   }
 
   /** A modern request whose method cannot carry `input_required` has nobody to ask. */
@@ -304,7 +291,7 @@ export class ServerContext {
   private async askOne(request: InputRequest, options?: AskOptions): Promise<Record<string, unknown>> {
     this.checkCapability(request);
     if (this.asker) return this.asker.ask(request, options?.key);
-    if (this.era === 'modern') this.noAsker();
+    if (!serverEraOf(this.era).asksByRequest) this.noAsker();
     return this.legacyAsk(request, options);
   }
 

@@ -10,6 +10,7 @@ import type { ContextHost } from '../session/request-context.js';
 import type { LogLevel } from '../session/logging-levels.js';
 import type { InputRequest } from './mrtr.js';
 import type { InputAsker } from './server-context.js';
+import type { TaskEra } from './task-era.js';
 import { RELATED_TASK } from './task-wire.js';
 import { isObject } from '../jsonrpc/is-object.js';
 
@@ -49,7 +50,8 @@ export class TaskRun implements ContextHost, InputAsker {
 
   constructor(
     readonly taskId: string,
-    readonly generation: 'legacy' | 'modern',
+    /** The task protocol it was created in. */
+    readonly era: TaskEra,
     private readonly owner: TaskRunOwner,
     private readonly originHost: ContextHost,
     readonly origin: OriginSession | undefined,
@@ -69,7 +71,7 @@ export class TaskRun implements ContextHost, InputAsker {
 
   sendRelated(_id: RequestId, method: string, params: Params): void {
     // The extension carries no progress or log messages for tasks.
-    if (this.generation === 'modern' || !this.origin || this.origin.isOpen === false) return;
+    if (!this.era.notifiesOrigin || !this.origin || this.origin.isOpen === false) return;
     this.origin.sendRaw({ jsonrpc: '2.0', method, params: withRelatedTask(params, this.taskId) });
   }
 

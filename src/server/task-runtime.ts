@@ -17,20 +17,15 @@ import type { RequestOptions } from '../session/index.js';
 import { principalKey } from '../protocol/principal.js';
 import { validAnswer } from './mrtr.js';
 import type { InputRequest } from './mrtr.js';
+import { serverEraOf } from './server-era.js';
 import type { ServerContext } from './server-context.js';
+import type { TaskEra } from './task-era.js';
 import { InMemoryTaskStore, isTerminal } from './task-store.js';
 import { TaskRun, withRelatedTask } from './task-run.js';
 import type { OriginSession } from './task-run.js';
 import type { StoredError, TaskRecord, TaskStore } from './task-store.js';
-import {
-  RELATED_TASK,
-  declaresTasksExtension,
-  legacyTask,
-  missingTasksExtension,
-  modernTask,
-  taskNotFound,
-  tasksCapabilities,
-} from './task-wire.js';
+import { RELATED_TASK, legacyTask, taskNotFound, tasksCapabilities } from './task-wire.js';
+import { checkRunner, waitForTask, watchRunner } from './task-watch.js';
 import type { TaskSupport } from './task-wire.js';
 import { isObject } from '../jsonrpc/is-object.js';
 
@@ -142,7 +137,7 @@ export class TaskRuntime {
     if (this.ownerFn) return this.ownerFn(rc);
     const principal = principalKey(rc.authInfo);
     if (principal !== '') return `p:${principal}`;
-    if (rc.era !== 'legacy') return '';
+    if (!serverEraOf(rc.era).tasks.ownedBySession) return '';
     // Behind a load balancer each node has its own copy of a session: the transport names it.
     const shared = rc.transportMeta?.sessionId;
     if (typeof shared === 'string') return `s:${shared}`;
@@ -164,41 +159,10 @@ export class TaskRuntime {
     ctx: ServerContext,
     run: (ctx: ServerContext) => Promise<CallToolResult>,
   ): Promise<unknown> {
-    const rc = ctx.request;
-    if (rc.era === 'legacy') {
-      // Before 2025-11-25 there are no tasks: every tool is a plain call.
-      if (rc.protocolVersion < '2025-11-25') return run(ctx);
-      const task = params.task;
-      if (task === undefined || task === null) {
-        if (tool.support === 'required') {
-          throw new WireError(
-            ErrorCode.MethodNotFound,
-            `Tool ${tool.name} requires task augmentation: call it with params.task`,
-          );
-        }
-        return run(ctx);
-      }
-      if (!isObject(task)) throw WireError.invalidParams('params.task must be an object');
-      if (tool.support === 'forbidden') {
-        throw new WireError(
-          ErrorCode.MethodNotFound,
-          `Tool ${tool.name} does not support task augmentation (execution.taskSupport is forbidden)`,
-        );
-      }
-      if (task.ttl !== undefined && task.ttl !== null && typeof task.ttl !== 'number') {
-        throw WireError.invalidParams('params.task.ttl must be a number of milliseconds');
-      }
-      const shape = (r: TaskRecord): unknown => ({ task: legacyTask(r) });
-      return this.launch(tool, ctx, 'legacy', task.ttl as number | undefined, run, shape);
-    }
-    // The extension: the server decides, for clients that declared it on this request.
-    if (tool.support === 'forbidden') return run(ctx);
-    if (!declaresTasksExtension(rc.peerCapabilities)) {
-      if (tool.support === 'required') throw missingTasksExtension(`Tool ${tool.name}`);
-      return run(ctx);
-    }
-    const shape = (r: TaskRecord): unknown => ({ resultType: 'task', ...modernTask(r, false) });
-    return this.launch(tool, ctx, 'modern', undefined, run, shape);
+    const era = serverEraOf(ctx.request.era).tasks;
+    const plan = era.plan(tool.name, tool.support, params, ctx.request);
+    if (!plan) return run(ctx);
+    return this.launch(tool, ctx, era, plan.ttl, run);
   }
 
   /**
@@ -209,36 +173,35 @@ export class TaskRuntime {
   private async launch(
     tool: TaskTool,
     ctx: ServerContext,
-    generation: 'legacy' | 'modern',
+    era: TaskEra,
     ttl: number | undefined,
     run: (ctx: ServerContext) => Promise<CallToolResult>,
-    shape: (record: TaskRecord) => unknown,
   ): Promise<unknown> {
     if (!tool.deferred) {
-      const [running, record] = await this.create(ctx, generation, ttl);
+      const [running, record] = await this.create(ctx, era, ttl);
       // The handler runs after the CreateTaskResult is on its way.
       queueMicrotask(() => this.track(running, run(ctx)));
-      return shape(record);
+      return era.created(record);
     }
     let running: TaskRun | undefined;
     let record: TaskRecord | undefined;
     let started!: (v: { started: true }) => void;
     const startedP = new Promise<{ started: true }>((resolve) => (started = resolve));
     ctx.setTaskStarter(async () => {
-      if (!running) [running, record] = await this.create(ctx, generation, ttl);
+      if (!running) [running, record] = await this.create(ctx, era, ttl);
       started({ started: true });
     });
     const work = run(ctx);
     const outcome = await Promise.race([work.then((result) => ({ result })), startedP]);
     if (running) {
       this.track(running, work);
-      return shape(record!);
+      return era.created(record!);
     }
     const result = (outcome as { result: CallToolResult }).result;
-    if (generation === 'modern') return result;
-    const [late, lateRecord] = await this.create(ctx, generation, ttl);
+    if (!era.alwaysAnswersWithTask) return result;
+    const [late, lateRecord] = await this.create(ctx, era, ttl);
     this.track(late, Promise.resolve(result));
-    return shape(lateRecord);
+    return era.created(lateRecord);
   }
 
   /** Records the outcome of a task's handler when it settles. */
@@ -252,7 +215,7 @@ export class TaskRuntime {
   /** Creates the task (durably, before answering) and moves the call's context into it. */
   private async create(
     ctx: ServerContext,
-    generation: 'legacy' | 'modern',
+    era: TaskEra,
     requestedTtl: number | undefined,
   ): Promise<[TaskRun, TaskRecord]> {
     const rc = ctx.request;
@@ -264,7 +227,7 @@ export class TaskRuntime {
     const record: TaskRecord = {
       taskId: crypto.randomUUID(),
       owner: this.ownerOf(rc),
-      generation,
+      generation: era.name,
       method: rc.method,
       status: 'working',
       createdAt: now,
@@ -281,7 +244,7 @@ export class TaskRuntime {
     const origin = rc.session as unknown as OriginSession;
     const running = new TaskRun(
       record.taskId,
-      generation,
+      era,
       this,
       rc.session,
       typeof origin.sendRaw === 'function' ? origin : undefined,
@@ -341,7 +304,12 @@ export class TaskRuntime {
     const key = `input-${running.nextKey++}`;
     const signal = running.rc.signal;
     if (signal.aborted) throw new LocalError('Cancelled', 'The task was cancelled');
-    const answered = this.waitFor(taskId, (r) => !r || isTerminal(r.status) || hasAnswer(r, key), signal);
+    const answered = waitForTask(
+      this.store,
+      taskId,
+      (r) => !r || isTerminal(r.status) || hasAnswer(r, key),
+      signal,
+    );
     const stored: { method: string; params?: Record<string, unknown> } = { method: request.method };
     if (request.params !== undefined) stored.params = request.params;
     const after = await this.store.update(taskId, { ask: { [key]: stored } });
@@ -362,7 +330,7 @@ export class TaskRuntime {
     try {
       if (running.rc.cancelled) return;
       if (result) {
-        const failed = running.generation === 'legacy' && result.isError === true;
+        const failed = running.era.toolErrorFails && result.isError === true;
         const patch = failed
           ? { status: 'failed' as const, result, statusMessage: firstText(result) ?? 'The tool failed' }
           : { status: 'completed' as const, result };
@@ -416,11 +384,11 @@ export class TaskRuntime {
 
   /** `notifications/tasks/status` to the connection that made a 2025-11-25 task. */
   private statusNotification(running: TaskRun, record: TaskRecord): void {
-    if (record.generation !== 'legacy' || !running.origin || running.origin.isOpen === false) return;
+    if (!running.era.notifiesOrigin || !running.origin || running.origin.isOpen === false) return;
     running.origin.sendRaw({
       jsonrpc: '2.0',
       method: 'notifications/tasks/status',
-      params: legacyTask(record),
+      params: running.era.shown(record),
     });
   }
 
@@ -439,63 +407,19 @@ export class TaskRuntime {
 
   /** The caller's task, or the one error that never reveals whether it exists. */
   private async owned(params: Params, rc: RequestContext): Promise<TaskRecord> {
-    if (rc.era === 'modern' && !declaresTasksExtension(rc.peerCapabilities)) {
-      throw missingTasksExtension(rc.method);
-    }
+    serverEraOf(rc.era).tasks.checkCaller(rc);
     const taskId = params.taskId;
     if (typeof taskId !== 'string' || taskId.length === 0) {
       throw WireError.invalidParams(`${rc.method} needs a taskId string`);
     }
     const record = await this.store.get(taskId);
     if (!record || record.owner !== this.ownerOf(rc)) throw taskNotFound(taskId);
-    return this.checkRunner(record);
-  }
-
-  /**
-   * A task whose runner's lease ran out (its process died) is failed now, with an error
-   * saying so, instead of staying `working` until its TTL: pollers learn at most a lease
-   * after the process stopped. Tasks running here, and stores not shared, need no check.
-   */
-  private async checkRunner(record: TaskRecord, alive?: Map<string, Promise<boolean>>): Promise<TaskRecord> {
-    const runners = this.store.runners;
-    const runner = record.runner;
-    if (!runners || runner === undefined || isTerminal(record.status)) return record;
-    if (runner === runners.self) return record;
-    let check = alive?.get(runner);
-    if (!check) {
-      check = runners.alive(runner);
-      alive?.set(runner, check);
-    }
-    if (await check) return record;
-    const message = `The server process running task ${record.taskId} stopped before the task finished`;
-    const after = await this.store.update(record.taskId, {
-      status: 'failed',
-      statusMessage: message,
-      error: { code: ErrorCode.InternalError, message },
-    });
-    return after ?? record;
-  }
-
-  /** While a blocking `tasks/result` waits, checks the runner's lease every so often. */
-  private watchRunner(taskId: string): () => void {
-    const runners = this.store.runners;
-    if (!runners) return () => undefined;
-    const timer = setInterval(
-      () => {
-        this.store.get(taskId).then(
-          (r) => (r ? this.checkRunner(r) : undefined),
-          () => undefined,
-        );
-      },
-      Math.max(100, Math.floor(runners.leaseMs / 2)),
-    );
-    (timer as { unref?: () => void }).unref?.();
-    return () => clearInterval(timer);
+    return checkRunner(this.store, record);
   }
 
   private async get(params: Params, rc: RequestContext): Promise<unknown> {
     const record = await this.owned(params, rc);
-    return rc.era === 'modern' ? modernTask(record, true) : legacyTask(record);
+    return serverEraOf(rc.era).tasks.shown(record);
   }
 
   /** `tasks/result` (2025-11-25): blocks until terminal, putting questions to the caller meanwhile. */
@@ -507,9 +431,9 @@ export class TaskRuntime {
       if (!set) this.resultWaiters.set(taskId, (set = new Set()));
       set.add(rc);
       const unwatch = this.store.watch(taskId, (r) => r?.inputRequests && this.deliverQuestions(r));
-      const unwatchRunner = this.watchRunner(taskId);
+      const unwatchRunner = watchRunner(this.store, taskId);
       try {
-        const done = this.waitFor(taskId, (r) => !r || isTerminal(r.status), rc.signal);
+        const done = waitForTask(this.store, taskId, (r) => !r || isTerminal(r.status), rc.signal);
         const now = await this.store.get(taskId);
         if (now?.inputRequests) this.deliverQuestions(now);
         const last = await done;
@@ -537,7 +461,7 @@ export class TaskRuntime {
     const page = await this.store.list(this.ownerOf(rc), cursor, this.pageSize);
     if (!page) throw WireError.invalidParams('Invalid or expired cursor');
     const alive = new Map<string, Promise<boolean>>();
-    const tasks = await Promise.all(page.tasks.map((t) => this.checkRunner(t, alive)));
+    const tasks = await Promise.all(page.tasks.map((t) => checkRunner(this.store, t, alive)));
     const result: Record<string, unknown> = { tasks: tasks.map(legacyTask) };
     if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
     return result;
@@ -545,18 +469,13 @@ export class TaskRuntime {
 
   private async cancel(params: Params, rc: RequestContext): Promise<unknown> {
     const record = await this.owned(params, rc);
-    if (isTerminal(record.status)) {
-      // The extension's cancel is an idempotent acknowledgement; 2025-11-25 refuses.
-      if (rc.era === 'modern') return {};
-      throw WireError.invalidParams(`Cannot cancel task: already in terminal status '${record.status}'`);
-    }
+    const era = serverEraOf(rc.era).tasks;
+    if (isTerminal(record.status)) return era.cancelTerminal(record);
     const after = await this.store.update(record.taskId, {
       status: 'cancelled',
       statusMessage: 'The task was cancelled by request.',
     });
-    if (rc.era === 'modern') return {};
-    if (!after) throw taskNotFound(record.taskId);
-    return legacyTask(after);
+    return era.cancelled(record.taskId, after);
   }
 
   /** `tasks/update` (extension): answers to outstanding questions; others are ignored. */
@@ -608,37 +527,6 @@ export class TaskRuntime {
         })
         .catch(() => undefined);
     }
-  }
-
-  /** Resolves with the first state of the task that satisfies `done` (undefined when gone). */
-  private waitFor(
-    taskId: string,
-    done: (r: TaskRecord | undefined) => boolean,
-    signal: AbortSignal,
-  ): Promise<TaskRecord | undefined> {
-    return new Promise((resolve, reject) => {
-      let settled = false;
-      const finish = (r: TaskRecord | undefined, error?: unknown): void => {
-        if (settled) return;
-        settled = true;
-        unwatch();
-        signal.removeEventListener('abort', onAbort);
-        if (error !== undefined) reject(error);
-        else resolve(r);
-      };
-      const onAbort = (): void => finish(undefined, new LocalError('Cancelled', 'The wait was cancelled'));
-      const unwatch = this.store.watch(taskId, (r) => {
-        if (done(r)) finish(r);
-      });
-      if (signal.aborted) return onAbort();
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.store.get(taskId).then(
-        (r) => {
-          if (done(r)) finish(r);
-        },
-        (e: unknown) => finish(undefined, e),
-      );
-    });
   }
 
   /** Cancels the tasks running here (they cannot outlive their process) and closes the store. */

@@ -6,6 +6,7 @@
  * shares the store. The running handler stays in the process that started it; it learns
  * about answers and cancellation by watching its record.
  */
+import type { Era } from '../protocol/versions.js';
 
 /** Lifecycle state of a task. `completed`, `failed` and `cancelled` are terminal. */
 export type TaskState = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
@@ -36,7 +37,7 @@ export interface TaskRecord {
   /** Who may see and touch the task (a principal, a session, or `''` for the task id alone). */
   owner: string;
   /** The wire generation it was created in: `legacy` (2025-11-25) or `modern` (the extension). */
-  generation: 'legacy' | 'modern';
+  generation: Era;
   /** The request it wraps (`tools/call`). */
   method: string;
   status: TaskState;
