@@ -338,6 +338,14 @@ export function methodInRevision(d: MethodDescriptor, version: string): boolean 
   return version >= d.since && (d.removedIn === undefined || version < d.removedIn);
 }
 
+/**
+ * Whether a method's capability is required in a revision: one that came later than its
+ * method (`completions` for `completion/complete`, since 2025-03-26) is not, before.
+ */
+export function capabilityInRevision(cap: CapabilityRef, version: string): boolean {
+  return !cap.since || version >= cap.since;
+}
+
 /** Whether `role` may send this method. */
 export function canSend(d: MethodDescriptor, role: 'client' | 'server'): boolean {
   return d.from === 'both' || d.from === role;

@@ -1,7 +1,13 @@
 import { WireError } from '../jsonrpc/index.js';
 import type { Params } from '../jsonrpc/index.js';
 import { MetaKey } from '../protocol/meta-keys.js';
-import { canSend, describeMethod, hasCapability, methodInRevision } from '../protocol/methods.js';
+import {
+  canSend,
+  capabilityInRevision,
+  describeMethod,
+  hasCapability,
+  methodInRevision,
+} from '../protocol/methods.js';
 import { LATEST_LEGACY_VERSION } from '../protocol/versions.js';
 import type { Era } from '../protocol/versions.js';
 import type { LegacyState } from './lifecycle.js';
@@ -99,7 +105,7 @@ export function refuseMethod(
   if (
     cap &&
     cap.side === role.name &&
-    !(cap.since && version < cap.since) &&
+    capabilityInRevision(cap, version) &&
     !hasCapability(capabilities, cap.path)
   ) {
     return WireError.methodNotFound(`${method} (capability "${cap.path}" is not offered)`);

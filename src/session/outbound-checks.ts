@@ -1,5 +1,11 @@
 import { LocalError } from '../jsonrpc/index.js';
-import { canSend, describeMethod, hasCapability, methodInRevision } from '../protocol/methods.js';
+import {
+  canSend,
+  capabilityInRevision,
+  describeMethod,
+  hasCapability,
+  methodInRevision,
+} from '../protocol/methods.js';
 import type { Era } from '../protocol/versions.js';
 import type { SessionRole } from './session-role.js';
 
@@ -38,7 +44,7 @@ export function refuseOutbound(
     if (refusal) return refusal;
   }
   const cap = d.capability;
-  if (!cap || (cap.since && version !== undefined && version < cap.since)) return undefined;
+  if (!cap || (version !== undefined && !capabilityInRevision(cap, version))) return undefined;
   if (cap.side === role.name) {
     if (d.kind === 'notification' && !hasCapability(s.capabilities, cap.path)) {
       return new LocalError(
