@@ -4,6 +4,7 @@ import { shapeResult } from '../protocol/revision-shaping.js';
 import { LATEST_LEGACY_VERSION } from '../protocol/versions.js';
 import { pingHandler } from './builtins.js';
 import { withModernMeta } from './modern-meta.js';
+import { sessionEraOf } from './session-era.js';
 import type { SessionRole } from './session-role.js';
 
 /**
@@ -15,7 +16,7 @@ export const clientRole: SessionRole = {
   peer: 'server',
   builtin: (method) => (method === 'ping' ? pingHandler : undefined),
   route: (s) => {
-    if (s.era === 'modern') {
+    if (s.era !== undefined && !sessionEraOf(s.era).serverRequests) {
       return WireError.invalidRequest(`Servers send no requests in protocol ${s.protocolVersion}`);
     }
     return {

@@ -17,6 +17,7 @@ import { refuseMethod } from './inbound-route.js';
 import { negotiateInitialize } from './lifecycle.js';
 import type { OutboundCalls } from './outbound-calls.js';
 import { RequestContext } from './request-context.js';
+import { sessionEraOf } from './session-era.js';
 import type { Session } from './session.js';
 import type { SessionRole } from './session-role.js';
 import type { NotificationHandler, RequestHandler } from './session-types.js';
@@ -125,8 +126,8 @@ export class InboundDispatch {
   }
 
   private onBatch(batch: ParsedBatch, info: FrameInfo | undefined): void {
-    const version = this.session.protocolVersion;
-    if (!allowsBatch(version) || this.session.era !== 'legacy') {
+    const { protocolVersion: version, era } = this.session;
+    if (!allowsBatch(version) || era === undefined || !sessionEraOf(era).batches) {
       this.wire.send(
         errorResponse(
           null,

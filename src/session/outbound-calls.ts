@@ -13,6 +13,7 @@ import { refuseOutbound } from './outbound-checks.js';
 import type { OutboundState } from './outbound-checks.js';
 import { PendingRequest } from './pending.js';
 import type { RequestContext } from './request-context.js';
+import { sessionEraOf } from './session-era.js';
 import type { SessionWire } from './session-wire.js';
 import { isObject } from '../jsonrpc/is-object.js';
 
@@ -104,7 +105,7 @@ export class OutboundCalls {
     params: Params | undefined,
     options?: RequestOptions,
   ): Promise<Record<string, unknown>> {
-    if (ctx.era === 'modern') {
+    if (!sessionEraOf(ctx.era).serverRequests) {
       return Promise.reject(
         new LocalError(
           'CapabilityNotSupported',

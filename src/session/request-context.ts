@@ -3,7 +3,8 @@ import type { Era } from '../protocol/versions.js';
 import { MetaKey } from '../protocol/meta-keys.js';
 import { hasCapability } from '../protocol/methods.js';
 import type { RequestOptions } from './options.js';
-import { isLogLevel, passesLevel } from './logging-levels.js';
+import { sessionEraOf } from './session-era.js';
+import { passesLevel } from './logging-levels.js';
 import type { LogLevel } from './logging-levels.js';
 
 /** Who is on the other end, as far as this request knows. */
@@ -115,11 +116,7 @@ export class RequestContext {
   get logLevel(): LogLevel | undefined {
     // Servers that did not declare logging send no log messages at all.
     if (!hasCapability(this.session.capabilities, 'logging')) return undefined;
-    if (this.era === 'modern') {
-      const l = this.meta?.[MetaKey.LogLevel];
-      return isLogLevel(l) ? l : undefined;
-    }
-    return this.session.legacyLogLevel ?? 'debug';
+    return sessionEraOf(this.era).logLevel(this.meta, this.session.legacyLogLevel);
   }
 
   /**

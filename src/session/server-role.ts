@@ -2,7 +2,7 @@ import { LocalError } from '../jsonrpc/index.js';
 import { shapeResult } from '../protocol/revision-shaping.js';
 import { discoverHandler, pingHandler, setLevelHandler } from './builtins.js';
 import { routeServerRequest } from './inbound-route.js';
-import { decorateModernResult } from './modern-result.js';
+import { sessionEraOf } from './session-era.js';
 import type { SessionRole } from './session-role.js';
 
 /**
@@ -24,12 +24,14 @@ export const serverRole: SessionRole = {
   route: routeServerRequest,
   outboundParams: (params) => params,
   refuseRequest: (_method, era, version) =>
-    era === 'modern'
+    era !== undefined && !sessionEraOf(era).serverRequests
       ? new LocalError('CapabilityNotSupported', `Servers send no requests in protocol ${version}`)
       : undefined,
   shapeAnswer: (ctx, value, info) =>
-    ctx.era === 'modern'
-      ? shapeResult(ctx.method, ctx.protocolVersion, decorateModernResult(ctx.method, value, info))
-      : shapeResult(ctx.method, ctx.protocolVersion, value),
+    shapeResult(
+      ctx.method,
+      ctx.protocolVersion,
+      sessionEraOf(ctx.era).decorateResult(ctx.method, value, info),
+    ),
   afterInitialized: (state) => (state === 'initializing' ? 'ready' : state),
 };
