@@ -5,7 +5,14 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { METHODS, Method, describeMethod, isMrtrMethod } from './methods.js';
+import {
+  METHODS,
+  Method,
+  capabilityInRevision,
+  describeMethod,
+  isMrtrMethod,
+  methodInRevision,
+} from './methods.js';
 import type { ParamsOf, ResultOf, WireResult } from './methods.js';
 import type {
   CallToolResult,
@@ -52,6 +59,18 @@ describe('the method table', () => {
     }
     assert.equal(isMrtrMethod('__proto__'), false);
     assert.equal(isMrtrMethod('skills/list'), false);
+  });
+
+  test('a revision has a method from its since to its removedIn, and a capability from its own since', () => {
+    const tasksGet = Method['tasks/get'];
+    assert.equal(methodInRevision(tasksGet, '2025-06-18'), false);
+    assert.equal(methodInRevision(tasksGet, '2025-11-25'), true);
+    assert.equal(methodInRevision(tasksGet, '2026-07-28'), true);
+    assert.equal(methodInRevision(Method.initialize, '2026-07-28'), false);
+    const completions = Method['completion/complete'].capability;
+    assert.equal(capabilityInRevision(completions, '2024-11-05'), false);
+    assert.equal(capabilityInRevision(completions, '2025-03-26'), true);
+    assert.equal(capabilityInRevision(Method['prompts/get'].capability, '2024-11-05'), true);
   });
 
   test('descriptors are requests or notifications, as their names say', () => {
