@@ -1,7 +1,6 @@
-import { ErrorCode, LocalError, WireError } from '../jsonrpc/index.js';
+import { LocalError } from '../jsonrpc/index.js';
 import type { JsonRpcNotification, Params, Transport } from '../jsonrpc/index.js';
 import { Method } from '../protocol/methods.js';
-import type { ParamsOf, RequestType, ResultOf } from '../protocol/methods.js';
 import type {
   CallToolRequestParams,
   CallToolResult,
@@ -31,23 +30,24 @@ import type { Era } from '../protocol/versions.js';
 import { isLogLevel } from '../session/logging-levels.js';
 import type { LogLevel } from '../session/logging-levels.js';
 import type { PeerInfo } from '../session/request-context.js';
-import { Session, clientRole } from '../session/index.js';
+import type { Session } from '../session/session.js';
 import type { Implementation, SessionLogger } from '../session/index.js';
 import type { ClientEra } from './client-era.js';
+import { clientSession, connectionClosed, connectionParts, sessionExpired } from './client-connection.js';
 import { DEFAULT_PROBE_TIMEOUT_MS, selectEra } from './era-selection.js';
 import { HandlerSet, mergeCapabilities } from './handlers.js';
 import { paginate } from './list-iterators.js';
-import { DEFAULT_MAX_INPUT_ROUNDS, requestWithInput } from './mrtr.js';
-import type { MrtrOutcome } from './mrtr.js';
+import { DEFAULT_MAX_INPUT_ROUNDS } from './mrtr.js';
 import { OutputValidator } from './output-validation.js';
+import { RequestPipeline } from './request-pipeline.js';
 import { ResultCache } from './result-cache.js';
-import type { CachePartition } from './result-cache.js';
 import { checkResultShape } from './result-checks.js';
-import { eventOf } from './subscription.js';
 import type { Subscription } from './subscription.js';
 import type { SubscriptionHub } from './subscriptions.js';
-import type { ClientTaskReceiver, TaskRequestOptions } from './task-receiver.js';
+import type { TaskRequestOptions } from './task-receiver.js';
 import { TaskClient, readTask } from './tasks.js';
+import { ToolRefresh } from './tool-refresh.js';
+import { ToolTaskSupport } from './tool-task-support.js';
 import { TransportTap } from './transport-tap.js';
 import type {
   CallOptions,
@@ -58,43 +58,6 @@ import type {
 } from './types.js';
 
 let clientCount = 0;
-
-/**
- * The receiver of task-augmented server requests, once loaded: only clients that set
- * `taskRequests` need it, so it loads with the first such connection, not with `mcpkit`.
- */
-let TaskReceiverClass: typeof ClientTaskReceiver | undefined;
-
-async function loadTaskReceiver(): Promise<typeof ClientTaskReceiver> {
-  return (TaskReceiverClass = (await import('./task-receiver.js')).ClientTaskReceiver);
-}
-
-/**
- * The subscriptions module, once loaded: with the first connection rather than with
- * `mcpkit`, and before the connection opens, so that subscribing sends at once as before.
- */
-let subscriptionsModule: typeof import('./subscriptions.js') | undefined;
-
-/** The list methods whose cached pages a change notification makes stale. */
-const STALE_ON: Readonly<Record<string, readonly string[]>> = {
-  tools: ['tools/list'],
-  prompts: ['prompts/list'],
-  resources: ['resources/list', 'resources/templates/list'],
-};
-
-/** Whether the server's capabilities say it runs `tools/call` as a (legacy) task. */
-function hasToolTasks(caps: Record<string, unknown> | undefined): boolean {
-  const tasks = caps?.tasks as { requests?: { tools?: { call?: unknown } } } | undefined;
-  return tasks?.requests?.tools?.call !== undefined;
-}
-
-/** Whether an error (or its cause chain) says the server ended our HTTP session. */
-function sessionExpired(error: unknown): boolean {
-  for (let e = error, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
-    if ((e as { sessionExpired?: unknown }).sessionExpired === true) return true;
-  }
-  return false;
-}
 
 /**
  * An MCP client for one server connection, in either protocol era.
@@ -139,14 +102,15 @@ export class Client {
   private readonly probeTimeoutMs: number;
   private readonly timeoutMs: number | undefined;
   private readonly maxTotalTimeoutMs: number | undefined;
-  private readonly maxInputRounds: number;
   private readonly versions: readonly string[] | undefined;
   private readonly autoRefreshTools: boolean;
   private readonly logger: SessionLogger | undefined;
   private readonly resubscribeOptions: ResubscribeOptions | undefined;
   private readonly outputs: OutputValidator | undefined;
-  private readonly cache: ResultCache | undefined;
-  private readonly partition: CachePartition;
+  /** How requests go out: `_meta`, input rounds, shape checks, the result cache. */
+  private readonly pipeline: RequestPipeline;
+  private readonly toolTasks: ToolTaskSupport;
+  private readonly toolRefresh: ToolRefresh;
   private session: Session | undefined;
   /** What this connection's era does differently; chosen once era selection is done. */
   private clientEra: ClientEra | undefined;
@@ -154,17 +118,9 @@ export class Client {
   private ready = false;
   private hub: SubscriptionHub | undefined;
   private closing = new AbortController();
-  private logLevel: LogLevel | undefined;
-  /** Bumped by every invalidation, so a result fetched across one is not cached. */
-  private generation = 0;
-  private refreshing = false;
-  private refreshAgain = false;
   private readonly tasksOn: boolean;
   /** Set when the server may task-augment elicitation and sampling (2025-11-25). */
   private readonly taskRequests: TaskRequestOptions | undefined;
-  /** Each tool's `execution.taskSupport`, from the last `tools/list`. */
-  private readonly taskSupport = new Map<string, unknown>();
-  private listedForTasks = false;
   /**
    * Tasks, explicitly: start a tool call as a task, follow it, resume it by id after a
    * restart, list (2025-11-25) and cancel. `callTool` uses the same machinery by itself.
@@ -188,7 +144,6 @@ export class Client {
     this.probeTimeoutMs = options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
     this.timeoutMs = options.timeoutMs;
     this.maxTotalTimeoutMs = options.maxTotalTimeoutMs;
-    this.maxInputRounds = options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
     this.versions = options.versions;
     this.autoRefreshTools = options.autoRefreshTools ?? false;
     this.logger = options.logger;
@@ -196,12 +151,41 @@ export class Client {
     this.ontoolschanged = options.ontoolschanged ?? options.onToolsChanged;
     this.outputs = options.validateOutput === false ? undefined : new OutputValidator();
     const cache = options.cache ?? true;
-    this.cache = cache === false ? undefined : cache === true ? new ResultCache() : cache;
-    this.partition = {
-      namespace: options.cacheNamespace ?? `client-${++clientCount}`,
-      authContext: options.authContext ?? '',
-    };
+    this.pipeline = new RequestPipeline(
+      {
+        connected: () => this.connected(),
+        connectedEra: () => this.connectedEra(),
+        chosenEra: () => this.clientEra,
+        closing: () => this.closing.signal,
+        isTask: (result) => this.tasks.isTask(result),
+      },
+      {
+        answerer: this.handlers,
+        maxInputRounds: options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
+        cache: cache === false ? undefined : cache === true ? new ResultCache() : cache,
+        partition: {
+          namespace: options.cacheNamespace ?? `client-${++clientCount}`,
+          authContext: options.authContext ?? '',
+        },
+      },
+    );
     this.tasksOn = options.tasks !== false;
+    this.toolTasks = new ToolTaskSupport({
+      connected: () => this.connected(),
+      connectedEra: () => this.connectedEra(),
+      capabilities: this.capabilities,
+      send: (method, params, options) => this.pipeline.send(method, params, options),
+      listFirstPage: (options) => this.listTools(undefined, options),
+      listAll: async (options) => {
+        for await (const _tool of this.tools(options)) void _tool;
+      },
+    });
+    this.toolRefresh = new ToolRefresh({
+      tools: () => this.tools(),
+      isConnected: () => this.isConnected,
+      changed: (tools) => this.call(this.ontoolschanged, tools),
+      failed: (e) => this.call(this.onerror, e),
+    });
     this.tasks = new TaskClient({
       era: () => this.strategy(),
       protocolVersion: () => this.session?.protocolVersion ?? '',
@@ -267,19 +251,19 @@ export class Client {
    */
   async connect(transport: Transport, options: { timeoutMs?: number } = {}): Promise<void> {
     // Before anything else, so that connect stays one step from its checks to its session.
-    const Receiver = this.taskRequests ? (TaskReceiverClass ?? (await loadTaskReceiver())) : undefined;
-    const { SubscriptionHub } = (subscriptionsModule ??= await import('./subscriptions.js'));
+    const loading = connectionParts(this.taskRequests !== undefined);
+    const parts = loading instanceof Promise ? await loading : loading;
+    const { SubscriptionHub, TaskReceiver } = parts;
     this.userClosed = false;
     if (this.session?.isOpen)
       throw new LocalError('AlreadyConnected', 'This client is already connected; close it first');
-    const session = new Session({
-      role: clientRole,
+    const session = clientSession({
       info: this.info,
       capabilities: this.capabilities,
-      ...(this.versions ? { versions: this.versions } : {}),
-      ...(this.timeoutMs !== undefined ? { timeoutMs: this.timeoutMs } : {}),
-      ...(this.maxTotalTimeoutMs !== undefined ? { maxTotalTimeoutMs: this.maxTotalTimeoutMs } : {}),
-      ...(this.logger ? { logger: this.logger } : {}),
+      versions: this.versions,
+      timeoutMs: this.timeoutMs,
+      maxTotalTimeoutMs: this.maxTotalTimeoutMs,
+      logger: this.logger,
     });
     const tap = new TransportTap(transport);
     const closing = new AbortController();
@@ -287,22 +271,16 @@ export class Client {
       session,
       tap,
       timeoutMs: this.timeoutMs ?? 60_000,
-      resubscribe: this.resubscribe,
+      resubscribe: { ...parts.defaultResubscribe, ...this.resubscribeOptions },
       era: () => this.connectedEra(),
-      withMeta: (p) => this.withMeta(p),
+      withMeta: (p) => this.pipeline.withMeta(p),
     });
     this.handlers.register(session);
-    if (Receiver) new Receiver(this.handlers, this.taskRequests).register(session);
+    if (TaskReceiver) new TaskReceiver(this.handlers, this.taskRequests).register(session);
     session.onnotification = (n) => this.handleNotification(hub, n);
     session.onclose = (error) => {
       closing.abort();
-      hub.closeAll(
-        error
-          ? new LocalError('ConnectionClosed', `The connection closed: ${error.message}`, {
-              cause: error,
-            })
-          : undefined,
-      );
+      hub.closeAll(connectionClosed(error));
       this.call(this.onclose, error);
       // A Streamable HTTP server that ended our session answers 404: start a new one.
       if (!this.userClosed && sessionExpired(error)) {
@@ -316,7 +294,7 @@ export class Client {
     this.clientEra = undefined;
     this.hub = hub;
     this.closing = closing;
-    this.logLevel = undefined;
+    this.pipeline.logLevel = undefined;
     this.outputs?.clear();
     await session.connect(tap);
     try {
@@ -330,7 +308,8 @@ export class Client {
       throw e;
     }
     this.ready = true;
-    if (this.autoRefreshTools && this.clientEra.listChangedNeedsStream) await this.watchToolsModern(hub);
+    if (this.autoRefreshTools && this.clientEra.listChangedNeedsStream)
+      await this.toolRefresh.watch(hub, this.serverCapabilities);
   }
 
   /** Closes the connection; everything pending is rejected at once with `ConnectionClosed`. */
@@ -347,9 +326,9 @@ export class Client {
 
   /** One page of tools. See {@link Client.tools} to walk every page. */
   async listTools(params?: ListToolsRequestParams, options?: CallOptions): Promise<ListToolsResult> {
-    const result = await this.cached(Method['tools/list'], params, options);
+    const result = await this.pipeline.cached(Method['tools/list'], params, options);
     this.outputs?.learn(result.tools);
-    for (const tool of result.tools) this.taskSupport.set(tool.name, tool.execution?.taskSupport);
+    this.toolTasks.learn(result.tools);
     return result;
   }
 
@@ -365,7 +344,9 @@ export class Client {
    * ```
    */
   async callTool(params: CallToolRequestParams, options?: CallOptions): Promise<CallToolResult> {
-    let { result } = await this.sendToolCall(params, options);
+    let { result } = this.tasksOn
+      ? await this.toolTasks.send(params, options)
+      : await this.pipeline.send('tools/call', params as unknown as Params, options);
     if (this.tasksOn && this.tasks.isTask(result)) {
       const first = readTask(this.connectedEra().taskOf(result));
       const wait: Parameters<TaskClient['wait']>[1] = {};
@@ -379,52 +360,6 @@ export class Client {
     return result as CallToolResult;
   }
 
-  /**
-   * `tools/call` with task augmentation where a 2025-11-25 tool requires it (learned from
-   * `tools/list`, or once from a -32601 refusal), and the tasks extension declared on
-   * modern requests.
-   */
-  private async sendToolCall(params: CallToolRequestParams, options?: CallOptions): Promise<MrtrOutcome> {
-    let p = params as unknown as Params;
-    const session = this.connected();
-    if (!this.tasksOn) return this.send('tools/call', p, options);
-    const era = this.connectedEra();
-    if (!era.tasksByAugmentation)
-      return this.send('tools/call', era.taskParams(p, this.capabilities), options);
-    const serverTasks = hasToolTasks(session.peerCapabilities);
-    if (serverTasks && !this.taskSupport.has(params.name) && !this.listedForTasks) {
-      // Whether a tool requires a task is in tools/list: learn it once, before the first call.
-      this.listedForTasks = true;
-      for await (const _tool of this.tools(options)) void _tool;
-    }
-    const support = this.taskSupport.get(params.name);
-    if (
-      serverTasks &&
-      p.task === undefined &&
-      (support === 'required' || (options?.task && support === 'optional'))
-    )
-      p = {
-        ...p,
-        task: typeof options?.task === 'object' && options.task.ttlMs ? { ttl: options.task.ttlMs } : {},
-      };
-    try {
-      return await this.send('tools/call', p, options);
-    } catch (e) {
-      if (
-        !serverTasks ||
-        p.task !== undefined ||
-        !(e instanceof WireError) ||
-        e.code !== ErrorCode.MethodNotFound
-      ) {
-        throw e;
-      }
-      // The tool list may be stale or never fetched: look the tool up once, then retry.
-      await this.listTools(undefined, options);
-      if (this.taskSupport.get(params.name) !== 'required') throw e;
-      return this.send('tools/call', { ...p, task: {} }, options);
-    }
-  }
-
   /** The task client's requests: tools/call through the MRTR loop, the rest as they are. */
   private async taskRequest(
     method: string,
@@ -433,41 +368,41 @@ export class Client {
   ): Promise<Record<string, unknown>> {
     const session = this.connected();
     const p = this.connectedEra().taskParams(params, this.capabilities);
-    if (method === 'tools/call') return (await this.send(method, p, options)).result;
-    return session.request(method, this.withMeta(p), options);
+    if (method === 'tools/call') return (await this.pipeline.send(method, p, options)).result;
+    return session.request(method, this.pipeline.withMeta(p), options);
   }
 
   async listResources(
     params?: ListResourcesRequestParams,
     options?: CallOptions,
   ): Promise<ListResourcesResult> {
-    return this.cached(Method['resources/list'], params, options);
+    return this.pipeline.cached(Method['resources/list'], params, options);
   }
 
   async listResourceTemplates(
     params?: ListResourceTemplatesRequestParams,
     options?: CallOptions,
   ): Promise<ListResourceTemplatesResult> {
-    return this.cached(Method['resources/templates/list'], params, options);
+    return this.pipeline.cached(Method['resources/templates/list'], params, options);
   }
 
   /** Reads a resource (cached while fresh in the modern era; MRTR-aware). */
   async readResource(params: ReadResourceRequestParams, options?: CallOptions): Promise<ReadResourceResult> {
-    return this.cached(Method['resources/read'], params, options);
+    return this.pipeline.cached(Method['resources/read'], params, options);
   }
 
   async listPrompts(params?: ListPromptsRequestParams, options?: CallOptions): Promise<ListPromptsResult> {
-    return this.cached(Method['prompts/list'], params, options);
+    return this.pipeline.cached(Method['prompts/list'], params, options);
   }
 
   /** Renders a prompt (MRTR-aware). */
   async getPrompt(params: GetPromptRequestParams, options?: CallOptions): Promise<GetPromptResult> {
-    return this.typedRequest(Method['prompts/get'], params, options);
+    return this.pipeline.typed(Method['prompts/get'], params, options);
   }
 
   /** Asks for argument completions. */
   async complete(params: CompleteRequestParams, options?: CallOptions): Promise<CompleteResult> {
-    return this.typedRequest(Method['completion/complete'], params, options);
+    return this.pipeline.typed(Method['completion/complete'], params, options);
   }
 
   /**
@@ -489,7 +424,7 @@ export class Client {
     if (!isLogLevel(level)) throw new TypeError(`Unknown log level: ${JSON.stringify(level)}`);
     const session = this.connected();
     const kept = await this.connectedEra().setLogLevel(session, level, options);
-    if (kept !== undefined) this.logLevel = kept;
+    if (kept !== undefined) this.pipeline.logLevel = kept;
   }
 
   /**
@@ -500,7 +435,7 @@ export class Client {
   async discover(options?: CallOptions): Promise<DiscoverResult> {
     const session = this.connected();
     return this.connectedEra().discover(session, () =>
-      this.cached(Method['server/discover'], undefined, options),
+      this.pipeline.cached(Method['server/discover'], undefined, options),
     );
   }
 
@@ -509,7 +444,7 @@ export class Client {
    * `skills/list`, with the same `_meta`, input rounds and timeouts as every other request.
    */
   async request(method: string, params?: Params, options?: CallOptions): Promise<Record<string, unknown>> {
-    return (await this.send(method, params, options)).result;
+    return (await this.pipeline.send(method, params, options)).result;
   }
 
   // ------------------------------------------------------------------ iterators
@@ -581,8 +516,7 @@ export class Client {
 
   /** Forgets every cached result of this client's server. */
   clearCache(): void {
-    this.generation++;
-    this.cache?.clear(this.partition.namespace);
+    this.pipeline.clear();
   }
 
   // ------------------------------------------------------------------ internals
@@ -607,121 +541,14 @@ export class Client {
     return this.clientEra;
   }
 
-  /** Adds the modern log level to a request's `_meta`. */
-  private withMeta(params: Params): Params {
-    const era = this.clientEra;
-    return era ? era.withLogLevel(params, this.logLevel) : params;
-  }
-
-  /** Sends a request through the MRTR loop and checks the result's shape. */
-  private async send(
-    method: string,
-    params: Params | undefined,
-    options: CallOptions | undefined,
-  ): Promise<MrtrOutcome> {
-    const session = this.connected();
-    const outcome = await requestWithInput(
-      session,
-      this.connectedEra(),
-      this.handlers,
-      method,
-      this.withMeta(params ?? {}),
-      options,
-      this.maxInputRounds,
-      this.closing.signal,
-    );
-    if (!(method === 'tools/call' && this.tasks.isTask(outcome.result)))
-      checkResultShape(method, outcome.result);
-    return outcome;
-  }
-
-  /**
-   * A typed request through `send`. The one place a wire result becomes its method's type:
-   * `send` has checked its shape, and the descriptor says which type that is.
-   */
-  private async typedRequest<D extends RequestType>(
-    type: D,
-    params: ParamsOf<D>,
-    options: CallOptions | undefined,
-  ): Promise<ResultOf<D>> {
-    return (await this.send(type.method, params as Params | undefined, options)).result as ResultOf<D>;
-  }
-
-  /** A typed `send`, served from the cache while a previous result is fresh. */
-  private async cached<D extends RequestType>(
-    type: D,
-    typedParams: ParamsOf<D>,
-    options: CallOptions | undefined,
-  ): Promise<ResultOf<D>> {
-    const method = type.method;
-    const params = typedParams as Params | undefined;
-    // Cache hints exist only in the modern era.
-    this.connected();
-    const cache = this.connectedEra().cachesResults ? this.cache : undefined;
-    if (cache) {
-      const hit = cache.get(this.partition, method, params);
-      if (hit) return hit as ResultOf<D>;
-    }
-    const generation = this.generation;
-    const { result, rounds } = await this.send(method, params, options);
-    // Results that needed input, or that crossed an invalidation, are not cached.
-    if (cache && rounds === 0 && generation === this.generation)
-      cache.set(this.partition, method, params, result);
-    return result as ResultOf<D>;
-  }
-
   private handleNotification(hub: SubscriptionHub, n: JsonRpcNotification): void {
-    const event = eventOf(n);
-    if (event) {
-      this.generation++;
-      if (event.kind === 'resource') this.cache?.invalidateResource(this.partition.namespace, event.uri);
-      else this.cache?.invalidateMethods(this.partition.namespace, STALE_ON[event.kind]!);
-      if (event.kind === 'tools') {
-        this.outputs?.clear();
-        if (this.autoRefreshTools) this.refreshTools();
-      }
+    const event = this.pipeline.invalidate(n);
+    if (event?.kind === 'tools') {
+      this.outputs?.clear();
+      if (this.autoRefreshTools) this.toolRefresh.refresh();
     }
     hub.dispatch(n);
     this.call(this.onnotification, n);
-  }
-
-  /** Refetches every tool page; notifications arriving meanwhile cause one more pass. */
-  private refreshTools(): void {
-    if (this.refreshing) {
-      this.refreshAgain = true;
-      return;
-    }
-    this.refreshing = true;
-    void (async () => {
-      try {
-        do {
-          this.refreshAgain = false;
-          const tools: Tool[] = [];
-          for await (const tool of this.tools()) tools.push(tool);
-          if (!this.refreshAgain) this.call(this.ontoolschanged, tools);
-        } while (this.refreshAgain && this.isConnected);
-      } catch (e) {
-        if (this.isConnected) this.call(this.onerror, e);
-      } finally {
-        this.refreshing = false;
-      }
-    })();
-  }
-
-  /** Modern era: list_changed only arrives on a subscription stream, so open one. */
-  private async watchToolsModern(hub: SubscriptionHub): Promise<void> {
-    const tools = this.serverCapabilities?.tools;
-    if (!tools || tools.listChanged !== true) return;
-    try {
-      await hub.subscribe({ toolsListChanged: true });
-    } catch (e) {
-      this.call(this.onerror, e);
-    }
-  }
-
-  /** Re-listen policy: the options given, over the defaults (read once the module is loaded). */
-  private get resubscribe(): Required<ResubscribeOptions> {
-    return { ...subscriptionsModule!.DEFAULT_RESUBSCRIBE, ...this.resubscribeOptions };
   }
 
   /** Calls a user callback; a throwing callback is reported, never propagated. */

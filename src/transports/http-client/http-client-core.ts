@@ -5,9 +5,10 @@
  */
 import { InvalidMessage, LocalError, ParsedBatch, parseFrame } from '../../jsonrpc/index.js';
 import type { JsonRpcMessage, ParsedFrame, RequestId, TransportSink } from '../../jsonrpc/index.js';
-import type { Era } from '../../protocol/versions.js';
 import { SessionExpiredError } from './errors.js';
 import type { Exchange, StreamCursor } from './exchange.js';
+import { undecidedHttpEra } from './http-client-era.js';
+import type { HttpClientEra } from './http-client-era.js';
 import { callerHeaders, defaultWarn, requesterFor } from './http.js';
 import { ToolHeaderBook } from './modern-headers.js';
 import { Cancel, requestSameOrigin } from './requester.js';
@@ -30,7 +31,8 @@ export class HttpClientCore {
   readonly book: ToolHeaderBook;
   sink: TransportSink | undefined;
   state: 'new' | 'open' | 'closed' = 'new';
-  era: Era | undefined;
+  /** What the era learned from the traffic does differently; undecided until it is named. */
+  era: HttpClientEra = undecidedHttpEra;
   /** The legacy session id, from the initialize response. */
   sid: string | undefined;
   /** The legacy version negotiated by initialize, sent as `MCP-Protocol-Version`. */
@@ -60,7 +62,8 @@ export class HttpClientCore {
   reset(sink: TransportSink): void {
     this.sink = sink;
     this.state = 'open';
-    this.era = this.sid = this.negotiated = this.modernVersion = undefined;
+    this.era = undecidedHttpEra;
+    this.sid = this.negotiated = this.modernVersion = undefined;
     this.standalone = undefined;
     this.book.clear();
   }
@@ -90,14 +93,7 @@ export class HttpClientCore {
     } else if (kind === 'GET') {
       h.accept = 'text/event-stream';
     }
-    if (this.era === 'modern') {
-      if (message !== undefined && !Array.isArray(message)) {
-        this.book.addHeaders(h, message, this.modernVersion);
-      }
-    } else {
-      if (this.sid !== undefined) h['mcp-session-id'] = this.sid;
-      if (this.negotiated !== undefined) h['mcp-protocol-version'] = this.negotiated;
-    }
+    this.era.addHeaders(this, h, message);
     return h;
   }
 
@@ -180,8 +176,8 @@ export class HttpClientCore {
     if ('result' in msg) {
       if (method === 'initialize' && typeof msg.result.protocolVersion === 'string') {
         this.negotiated = msg.result.protocolVersion;
-      } else if (method === 'tools/list' && this.era === 'modern') {
-        msg.result = this.book.learn(msg.result);
+      } else if (method === 'tools/list') {
+        msg.result = this.era.learnTools(this, msg.result);
       }
     }
     if (ex.owed.size === 0) done.push(ex);

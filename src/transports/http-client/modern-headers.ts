@@ -13,7 +13,11 @@ import { isObject } from '../../jsonrpc/is-object.js';
 
 type Warn = (message: string, detail?: unknown) => void;
 
-/** The modern protocol version a message carries in `_meta`, if any. */
+/**
+ * The modern protocol version a message carries in `_meta`, if any. This is where the
+ * transport learns the era (it then picks `modernHttpEra`), so it classifies the version
+ * itself; `eraOf` also takes a future revision as modern.
+ */
 export function modernVersionOf(message: JsonRpcMessage): string | undefined {
   const params = 'method' in message ? message.params : undefined;
   const meta = params?._meta;

@@ -4,6 +4,7 @@
  * unless given a `fetch` or a `requester`. Node's `fetch` runs on the same engine but
  * costs several times more per request for its web objects.
  */
+import { nonNodeRuntime } from './runtime.js';
 import { undiciRequester } from './undici-requester.js';
 import type { HttpRequester } from './requester.js';
 import { SseClientTransport as PortableSseClientTransport } from './sse-client-transport.js';
@@ -13,8 +14,15 @@ import type { StreamableHttpClientTransportOptions } from './streamable-http-cli
 
 let defaultRequester: HttpRequester | undefined;
 
+/**
+ * On Bun and Deno, which may load this build in place of the portable one (it is the
+ * `node` condition's), the default stays the portable one, their own `fetch`: Bun's
+ * built-in `undici` cannot dispatch.
+ */
+const undiciByDefault = nonNodeRuntime() === undefined;
+
 function withNodeDefault<T extends { fetch?: typeof fetch; requester?: HttpRequester }>(options: T): T {
-  if (options.fetch !== undefined || options.requester !== undefined) return options;
+  if (!undiciByDefault || options.fetch !== undefined || options.requester !== undefined) return options;
   return { ...options, requester: (defaultRequester ??= undiciRequester()) };
 }
 

@@ -10,6 +10,7 @@ import type {
 import { HttpError, requestFailed } from './errors.js';
 import { Exchange } from './exchange.js';
 import { HttpClientCore } from './http-client-core.js';
+import { legacyHttpEra, modernHttpEra } from './http-client-era.js';
 import { jsonRpcErrorIn, shouldFallBackToSse } from './http-fallback.js';
 import type { HeadersOption } from './http.js';
 import { modernVersionOf } from './modern-headers.js';
@@ -110,7 +111,7 @@ export class StreamableHttpClientTransport implements Transport {
 
   /** The version sent as `MCP-Protocol-Version`: negotiated (legacy) or the requests' (modern). */
   get protocolVersion(): string | undefined {
-    return this.core.era === 'modern' ? this.core.modernVersion : this.core.negotiated;
+    return this.core.era.protocolVersion(this.core);
   }
 
   /** HTTP requests in flight, streams included (diagnostics and leak checks). */
@@ -148,13 +149,13 @@ export class StreamableHttpClientTransport implements Transport {
     const requests = requestsIn(message);
     for (const r of requests) {
       if (r.method === 'initialize') {
-        core.era = 'legacy';
+        core.era = legacyHttpEra;
         core.sid = core.negotiated = undefined;
         continue;
       }
       const v = modernVersionOf(r);
       if (v !== undefined) {
-        core.era = 'modern';
+        core.era = modernHttpEra;
         core.modernVersion = v;
       }
     }
@@ -176,17 +177,17 @@ export class StreamableHttpClientTransport implements Transport {
   abortRequest(id: RequestId): boolean {
     if (this.fallback) return false;
     const core = this.core;
-    const modern = core.era === 'modern';
+    const cancels = core.era.abortCancels;
     const ex = core.byId.get(id);
     if (ex) {
       core.byId.delete(id);
       ex.owed.delete(id);
       if (ex.owed.size === 0) {
-        if (modern) ex.controller?.abort();
+        if (cancels) ex.controller?.abort();
         core.settle(ex);
       }
     }
-    return modern;
+    return cancels;
   }
 
   /** Aborts every request and stream, then (legacy) DELETEs the session; 405 is fine. */
@@ -197,7 +198,7 @@ export class StreamableHttpClientTransport implements Transport {
       return this.fallback.close();
     }
     if (core.state !== 'open') return;
-    const ending = core.era === 'legacy' && core.sid !== undefined;
+    const ending = core.era.deletesSession && core.sid !== undefined;
     core.shutdown(undefined);
     if (ending) await deleteSession(core);
   }
@@ -242,7 +243,7 @@ export class StreamableHttpClientTransport implements Transport {
       if (headers instanceof Promise) headers = await headers;
       if (ex.settled) return;
       const reply = await core.request('POST', headers, controller, JSON.stringify(message));
-      const sid = initialize && core.era === 'legacy' ? reply.header('mcp-session-id') : null;
+      const sid = initialize && core.era.keepsSessionId ? reply.header('mcp-session-id') : null;
       if (sid !== null) core.sid = sid;
       if (!isOk(reply)) {
         const body = await bodyExcerpt(reply);

@@ -29,7 +29,7 @@ export function streamEnded(
   }
   if (ex.settled) return;
   if (ex.owed.size === 0) return core.settle(ex);
-  if (core.era !== 'modern' && cursor.lastEventId !== undefined) {
+  if (core.era.resumesStreams && cursor.lastEventId !== undefined) {
     return resumeLater(core, cursor, ex, error);
   }
   const detail = `The response stream ended before the server answered ${ex.describe()}`;
@@ -69,7 +69,7 @@ function resumeLater(
 
 /** Legacy: opens the standalone GET stream (once `notifications/initialized` went through). */
 export function openStandalone(core: HttpClientCore): void {
-  if (core.era !== 'legacy' || core.standalone || core.state !== 'open') return;
+  if (!core.era.opensStandalone || core.standalone || core.state !== 'open') return;
   core.standalone = new StreamCursor();
   void reconnect(core, core.standalone, undefined);
 }

@@ -6,6 +6,7 @@
 import type { Dispatcher } from 'undici';
 import { LocalError } from '../../jsonrpc/index.js';
 import { Utf8Feed, unsupportedScheme } from './requester.js';
+import { nonNodeRuntime } from './runtime.js';
 import type { Cancel, HttpReply, HttpRequest, HttpRequester } from './requester.js';
 
 export interface UndiciRequesterOptions {
@@ -201,6 +202,8 @@ class UndiciReply implements HttpReply, Dispatcher.DispatchHandlers {
  * The requester on undici's dispatcher: the default of the transports imported on Node
  * (the `node` export condition of `mcpkit/http-client`). No redirects are followed here,
  * and no timeouts are set: the session owns timeouts, and SSE streams may idle for long.
+ * Throws `CapabilityNotSupported` on Bun, whose built-in `undici` cannot dispatch, and for a
+ * dispatcher without `dispatch()`. Deno runs undici from npm.
  *
  * @example
  * ```ts
@@ -210,6 +213,15 @@ class UndiciReply implements HttpReply, Dispatcher.DispatchHandlers {
  * ```
  */
 export function undiciRequester(options: UndiciRequesterOptions = {}): HttpRequester {
+  // Bun answers `import('undici')` with a stand-in whose Agent has no dispatch(): say so now,
+  // not with a TypeError on the first request.
+  const given = options.dispatcher;
+  if (given !== undefined ? typeof given.dispatch !== 'function' : nonNodeRuntime() === 'bun') {
+    throw new LocalError(
+      'CapabilityNotSupported',
+      `undiciRequester needs undici's dispatcher, which ${given !== undefined ? 'this dispatcher lacks' : "Bun's built-in undici lacks"}; use fetchRequester() (the default on Bun) or nodeRequester()`,
+    );
+  }
   return (request: HttpRequest): Promise<HttpReply> => {
     const { url, cancel } = request;
     if (cancel.aborted) return Promise.reject(cancel.reason);

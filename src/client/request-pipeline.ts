@@ -1,0 +1,138 @@
+/**
+ * How the client's requests go out and come back: the log level the modern era carries in
+ * `_meta`, the MRTR input rounds, the check of each result's shape, and the result cache
+ * with its invalidation by change notifications. One per client; it outlives connections.
+ * Internal.
+ */
+import type { JsonRpcNotification, Params } from '../jsonrpc/index.js';
+import type { ParamsOf, RequestType, ResultOf } from '../protocol/methods.js';
+import type { LogLevel } from '../session/logging-levels.js';
+import type { Session } from '../session/session.js';
+import type { ClientEra } from './client-era.js';
+import type { InputAnswerer, MrtrOutcome } from './mrtr.js';
+import { requestWithInput } from './mrtr.js';
+import type { CachePartition, ResultCache } from './result-cache.js';
+import { checkResultShape } from './result-checks.js';
+import { eventOf } from './subscription.js';
+import type { CallOptions, ChangeEvent } from './types.js';
+
+/** The list methods whose cached pages a change notification makes stale. */
+const STALE_ON: Readonly<Record<string, readonly string[]>> = {
+  tools: ['tools/list'],
+  prompts: ['prompts/list'],
+  resources: ['resources/list', 'resources/templates/list'],
+};
+
+/** What the pipeline needs of the client's connection. */
+export interface PipelineHost {
+  /** The open session of a client done connecting; throws `NotConnected` or `ConnectionClosed`. */
+  connected(): Session;
+  /** The era strategy of a connected client. */
+  connectedEra(): ClientEra;
+  /** The era strategy once chosen, `undefined` before (subscriptions ask while connecting). */
+  chosenEra(): ClientEra | undefined;
+  /** Aborted when the connection closes; ends the handlers of pending input rounds. */
+  closing(): AbortSignal;
+  /** Whether a `tools/call` answer is a task handle, whose shape the task client checks. */
+  isTask(result: Record<string, unknown>): boolean;
+}
+
+export interface PipelineOptions {
+  answerer: InputAnswerer;
+  maxInputRounds: number;
+  cache: ResultCache | undefined;
+  partition: CachePartition;
+}
+
+export class RequestPipeline {
+  /** The level a modern client sends on every request, after `setLoggingLevel`. */
+  logLevel: LogLevel | undefined;
+  /** Bumped by every invalidation, so a result fetched across one is not cached. */
+  private generation = 0;
+
+  constructor(
+    private readonly host: PipelineHost,
+    private readonly options: PipelineOptions,
+  ) {}
+
+  /** Adds the modern log level to a request's `_meta`. */
+  withMeta(params: Params): Params {
+    const era = this.host.chosenEra();
+    return era ? era.withLogLevel(params, this.logLevel) : params;
+  }
+
+  /** Sends a request through the MRTR loop and checks the result's shape. */
+  async send(
+    method: string,
+    params: Params | undefined,
+    options: CallOptions | undefined,
+  ): Promise<MrtrOutcome> {
+    const host = this.host;
+    const session = host.connected();
+    const outcome = await requestWithInput(
+      session,
+      host.connectedEra(),
+      this.options.answerer,
+      method,
+      this.withMeta(params ?? {}),
+      options,
+      this.options.maxInputRounds,
+      host.closing(),
+    );
+    if (!(method === 'tools/call' && host.isTask(outcome.result))) checkResultShape(method, outcome.result);
+    return outcome;
+  }
+
+  /**
+   * A typed request through `send`. The one place a wire result becomes its method's type:
+   * `send` has checked its shape, and the descriptor says which type that is.
+   */
+  async typed<D extends RequestType>(
+    type: D,
+    params: ParamsOf<D>,
+    options: CallOptions | undefined,
+  ): Promise<ResultOf<D>> {
+    return (await this.send(type.method, params as Params | undefined, options)).result as ResultOf<D>;
+  }
+
+  /** A typed `send`, served from the cache while a previous result is fresh. */
+  async cached<D extends RequestType>(
+    type: D,
+    typedParams: ParamsOf<D>,
+    options: CallOptions | undefined,
+  ): Promise<ResultOf<D>> {
+    const method = type.method;
+    const params = typedParams as Params | undefined;
+    const { partition } = this.options;
+    // Cache hints exist only in the modern era.
+    this.host.connected();
+    const cache = this.host.connectedEra().cachesResults ? this.options.cache : undefined;
+    if (cache) {
+      const hit = cache.get(partition, method, params);
+      if (hit) return hit as ResultOf<D>;
+    }
+    const generation = this.generation;
+    const { result, rounds } = await this.send(method, params, options);
+    // Results that needed input, or that crossed an invalidation, are not cached.
+    if (cache && rounds === 0 && generation === this.generation) cache.set(partition, method, params, result);
+    return result as ResultOf<D>;
+  }
+
+  /** Forgets every cached result of this client's server. */
+  clear(): void {
+    this.generation++;
+    this.options.cache?.clear(this.options.partition.namespace);
+  }
+
+  /** Drops what a change notification makes stale; returns the change it stands for. */
+  invalidate(n: JsonRpcNotification): ChangeEvent | undefined {
+    const event = eventOf(n);
+    if (!event) return undefined;
+    this.generation++;
+    const cache = this.options.cache;
+    const namespace = this.options.partition.namespace;
+    if (event.kind === 'resource') cache?.invalidateResource(namespace, event.uri);
+    else cache?.invalidateMethods(namespace, STALE_ON[event.kind]!);
+    return event;
+  }
+}
