@@ -1,4 +1,5 @@
-// The layer order, checked: jsonrpc <- protocol <- session <- {server, client} <- host <- cli.
+// The layer order, checked: jsonrpc <- protocol <- session <- {server, client} <- host <- cli,
+// with transports, auth and stores beside them and serve (composition) above transports and stores.
 // Each row names the folders a layer must not import and the files allowed to use `node:*`
 // (the core runs in browsers, workers and Bun). Tests, test helpers and fixtures are exempt:
 // an integration test may wire any two layers together. A new folder is one new row.
@@ -17,6 +18,8 @@ const ALL = [
   'stores',
   'auth',
   'host',
+  'serve',
+  'inspector',
   'cli',
   'demo',
   'conformance',
@@ -35,15 +38,11 @@ export const LAYERS = [
   {
     folder: 'transports',
     // Transports see the protocol only through its constants (meta keys, versions and eras,
-    // and the pure principal key every transport binds what it opens to),
-    // and the stores only where `serve({ redis })` loads them on demand (EXCEPTIONS below).
+    // and the pure principal key every transport binds what it opens to). The HTTP server is
+    // the fetch core: its Node listener and serve() are the serve layer's.
     mayImport: ['jsonrpc', 'protocol'],
     protocolConstantsOnly: true,
-    node: [
-      'src/transports/stdio/**',
-      'src/transports/http-server/node-adapter.ts',
-      'src/transports/http-client/node-requester.ts',
-    ],
+    node: ['src/transports/stdio/**', 'src/transports/http-client/node-requester.ts'],
   },
   // OAuth sits beside the transports: it wraps the HTTP client's requester. Its Node parts
   // (file store, loopback redirect, DNS) are the separate `mcpkit/auth/node` entry, and the
@@ -59,15 +58,41 @@ export const LAYERS = [
     mayImport: ['jsonrpc', 'protocol', 'server', 'transports'],
     node: ['src/stores/redis/**'],
   },
+  // Composition above transports and stores: serve(), the Node listener and its timeouts, the
+  // Redis wiring, and the framework adapters (each a thin translation to the fetch core, with
+  // the auth helpers). The Node files are named; an adapter over web Requests is not one.
+  {
+    folder: 'serve',
+    mayImport: ['jsonrpc', 'protocol', 'transports', 'stores', 'auth'],
+    node: [
+      'src/serve/node-*.ts',
+      'src/serve/serve.ts',
+      'src/serve/timeouts.ts',
+      'src/serve/express.ts',
+      'src/serve/fastify.ts',
+    ],
+  },
   { folder: 'demo', mayImport: ['jsonrpc', 'protocol', 'session', 'server', 'transports'] },
   {
     folder: 'host',
-    mayImport: ['jsonrpc', 'protocol', 'session', 'server', 'client', 'transports', 'auth', 'demo'],
+    // The gateway serves over HTTP through serve() (loaded when a gateway starts).
+    mayImport: ['jsonrpc', 'protocol', 'session', 'server', 'client', 'transports', 'auth', 'serve'],
     node: ['src/host/**/node-*.ts', 'src/host/ui/terminal-ui.ts'],
+  },
+  // The web inspector: a host of its own over the client, and a small local server (Node).
+  {
+    folder: 'inspector',
+    mayImport: ['jsonrpc', 'protocol', 'client', 'host'],
+    node: [
+      'src/inspector/server.ts',
+      'src/inspector/request-guard.ts',
+      'src/inspector/static-assets.ts',
+      'src/inspector/package-root.ts',
+    ],
   },
   {
     folder: 'conformance',
-    mayImport: except('cli', 'host', 'demo', 'test-support'),
+    mayImport: except('cli', 'host', 'serve', 'inspector', 'demo', 'test-support'),
     node: ['src/conformance/**'],
   },
   { folder: 'cli', mayImport: except('test-support', 'conformance'), node: ['src/cli/**'] },
@@ -124,26 +149,15 @@ function block(files, patterns) {
 const DEPTHS = [1, 2, 3, 4];
 const atDepth = (folder, depth) => `src/${folder}/${'*/'.repeat(depth - 1)}*.ts`;
 
-/**
- * Known exceptions, each a reasoned one: a later block for the same files replaces the layer's.
- * The Node HTTP adapter is where `serve({ redis })` composes the Redis stores (a type import
- * and a lazy load), although the stores implement the transports' seams.
- */
-const EXCEPTIONS = [
-  {
-    files: ['src/transports/http-server/node-adapter.ts'],
-    layer: 'transports',
-    depth: 2,
-    alsoImport: ['stores'],
-    node: true,
-  },
-];
-
 export const layerRules = [
   // The package root: the public names, never a Node module or the host/CLI.
   block(
     ['src/index.ts', 'src/advanced.ts'],
-    patternsFor({ folder: 'index', mayImport: except('host', 'cli', 'demo') }, 0, false),
+    patternsFor(
+      { folder: 'index', mayImport: except('host', 'serve', 'inspector', 'cli', 'demo') },
+      0,
+      false,
+    ),
   ),
   ...LAYERS.flatMap((layer) =>
     DEPTHS.flatMap((depth) => [
@@ -155,8 +169,4 @@ export const layerRules = [
       ),
     ]),
   ),
-  ...EXCEPTIONS.map(({ files, layer, depth, alsoImport, node }) => {
-    const row = LAYERS.find((l) => l.folder === layer);
-    return block(files, patternsFor({ ...row, mayImport: [...row.mayImport, ...alsoImport] }, depth, node));
-  }),
 ];
