@@ -149,6 +149,57 @@ function block(files, patterns) {
 const DEPTHS = [1, 2, 3, 4];
 const atDepth = (folder, depth) => `src/${folder}/${'*/'.repeat(depth - 1)}*.ts`;
 
+/**
+ * host/ in one direction: its parts from the bottom up, each importing (at run time) only parts
+ * of the levels before it (the folders of one level do not import each other; the files of one
+ * level are one part); `import type` may point anywhere. The errors sit at the bottom, the
+ * Host itself above its subsystems, the gateway above the Host, the entries at the top.
+ */
+export const HOST_ORDER = [
+  ['errors.ts'],
+  ['config/', 'apps/'],
+  ['llm/', 'policy/'],
+  ['ui/', 'catalog/'],
+  ['supervision/'],
+  ['host.ts', 'host-calls.ts', 'events.ts', 'node-files.ts'],
+  ['serve/'],
+  ['index.ts', 'node.ts'],
+];
+
+function hostOrderBlocks() {
+  const flat = HOST_ORDER.flatMap((level, i) => level.map((part) => ({ part, level: i })));
+  return flat.map(({ part, level }) => {
+    const folder = part.endsWith('/');
+    // Folders of one level are independent of each other; the files of one level are one part.
+    const banned = flat
+      .filter(
+        (o) => o.level > level || (o.level === level && o.part !== part && (folder || o.part.endsWith('/'))),
+      )
+      .map((o) => o.part);
+    const up = folder ? '\\.\\./' : '\\./';
+    const folders = banned.filter((b) => b.endsWith('/')).map((b) => escape(b.slice(0, -1)));
+    const files = banned.filter((b) => !b.endsWith('/')).map((b) => escape(b.replace(/\.ts$/, '')));
+    const message = `host/${part} may import at run time only the host/ parts below it (${HOST_ORDER.map((l) => l.join(' ')).join(' < ')}).`;
+    return {
+      files: [folder ? `src/host/${part}*.ts` : `src/host/${part}`],
+      ignores: TEST_FILES,
+      rules: {
+        '@typescript-eslint/no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              folders.length > 0 && `^${up}(${folders.join('|')})/`,
+              files.length > 0 && `^${up}(${files.join('|')})\\.js$`,
+            ]
+              .filter(Boolean)
+              .map((regex) => ({ regex, message, allowTypeImports: true, caseSensitive: true })),
+          },
+        ],
+      },
+    };
+  });
+}
+
 export const layerRules = [
   // The package root: the public names, never a Node module or the host/CLI.
   block(
@@ -169,4 +220,5 @@ export const layerRules = [
       ),
     ]),
   ),
+  ...hostOrderBlocks(),
 ];

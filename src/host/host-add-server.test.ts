@@ -9,7 +9,7 @@ import { createEverythingServer } from '../demo/everything-server.js';
 import { serve } from '../serve/index.js';
 import type { RunningServer } from '../serve/index.js';
 import { parseHostConfig } from './config/config-parse.js';
-import { HostError } from './config/config-error.js';
+import { HostError } from './errors.js';
 import type { Host } from './host.js';
 import { makeHost } from '../test-support/host-harness.js';
 

@@ -10,7 +10,7 @@ import { createEverythingServer } from '../demo/everything-server.js';
 import { serve } from '../serve/index.js';
 import type { RunningServer } from '../serve/index.js';
 import type { CatalogChange } from './catalog/catalog.js';
-import { HostError } from './config/config-error.js';
+import { HostError } from './errors.js';
 import type { Host } from './host.js';
 import { ScriptedProvider, textAnswer, textOf, toolUse } from './llm/llm.js';
 import { ALIAS_PATTERN } from './catalog/names.js';

@@ -17,7 +17,7 @@ import type { AgentStep } from './llm/agent.js';
 import { Gateway } from './serve/gateway.js';
 import { ScriptedProvider, textAnswer } from './llm/llm.js';
 import type { Host } from './host.js';
-import { HostError } from './config/config-error.js';
+import { HostError } from './errors.js';
 import type { AuditTrail } from './policy/audit.js';
 import { makeHost } from '../test-support/host-harness.js';
 import { WAIT_MS, waitFor } from '../test-support/waiting.js';

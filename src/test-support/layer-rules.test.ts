@@ -11,7 +11,11 @@ let eslint: ESLint;
 
 async function restrictedImports(file: string, source: string): Promise<string[]> {
   const [result] = await eslint.lintText(`${source}\nexport { x };\n`, { filePath: `${root}${file}` });
-  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+  return (result?.messages ?? [])
+    .filter(
+      (m) => m.ruleId === 'no-restricted-imports' || m.ruleId === '@typescript-eslint/no-restricted-imports',
+    )
+    .map((m) => m.message);
 }
 
 const rejected: Array<[string, string, string]> = [
@@ -56,6 +60,12 @@ const rejected: Array<[string, string, string]> = [
   ['src/inspector/inspector-host.ts', "import { x } from '../cli/main.js';", 'inspector/ must not import'],
   ['src/inspector/inspector-host.ts', "import { x } from 'node:fs';", 'node:* is not allowed in inspector/'],
   ['src/index.ts', "export { x } from './serve/index.js';", 'index/ must not import'],
+  // host/ in one direction: errors < config < llm, policy < ui, catalog < supervision < host.
+  ['src/host/config/config-llm.ts', "import { x } from '../llm/provider-registry.js';", 'host/config/ may'],
+  ['src/host/llm/agent.ts', "import { x } from '../policy/audit.js';", 'host/llm/ may import'],
+  ['src/host/policy/decide.ts', "import { x } from '../host.js';", 'host/policy/ may import'],
+  ['src/host/errors.ts', "import { x } from './config/config-types.js';", 'host/errors.ts may import'],
+  ['src/host/host.ts', "import { x } from './serve/gateway.js';", 'host/host.ts may import'],
 ];
 
 const accepted: Array<[string, string]> = [
@@ -79,6 +89,11 @@ const accepted: Array<[string, string]> = [
   ['src/inspector/server.ts', "import { x } from 'node:http';"],
   ['src/inspector/inspector-host.ts', "import { x } from '../host/index.js';"],
   ['src/cli/commands/inspect.ts', "import { x } from '../../inspector/server.js';"],
+  ['src/host/config/config-types.ts', "import type { x } from '../llm/provider-registry.js';"],
+  ['src/host/llm/agent.ts', "import { x } from '../errors.js';"],
+  ['src/host/supervision/server-requests.ts', "import { x } from '../ui/form-schema.js';"],
+  ['src/host/host.ts', "import { x } from './host-calls.js';"],
+  ['src/host/serve/bridge.ts', "import { x } from '../host.js';"],
   // Tests may wire any layers together.
   ['src/server/tools.test.ts', "import { x } from '../client/client.js';"],
 ];

@@ -34,8 +34,7 @@ import type {
   ServerContext,
   StandardSchemaLike,
 } from '../../server/index.js';
-import { errorText } from '../policy/audit.js';
-import { HostError } from '../config/config-error.js';
+import { HostError, errorText } from '../errors.js';
 import type { CatalogTool } from '../catalog/catalog.js';
 import type { Host } from '../host.js';
 import type { HostCallOptions } from '../host-calls.js';
