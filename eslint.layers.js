@@ -55,7 +55,7 @@ export const LAYERS = [
   // Shared-state backends behind the HTTP seams (sessions, events, bus, tasks); Redis is Node.
   {
     folder: 'stores',
-    mayImport: ['jsonrpc', 'protocol', 'server', 'transports'],
+    mayImport: ['jsonrpc', 'server', 'transports'],
     node: ['src/stores/redis/**'],
   },
   // Composition above transports and stores: serve(), the Node listener and its timeouts, the
@@ -72,7 +72,7 @@ export const LAYERS = [
       'src/serve/fastify.ts',
     ],
   },
-  { folder: 'demo', mayImport: ['jsonrpc', 'protocol', 'session', 'server', 'transports'] },
+  { folder: 'demo', mayImport: ['jsonrpc', 'protocol', 'server', 'transports'] },
   {
     folder: 'host',
     // The gateway serves over HTTP through serve() (loaded when a gateway starts).
