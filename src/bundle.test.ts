@@ -11,7 +11,7 @@ import { describe, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { cliScript, packageFile } from './inspector/package-root.js';
 import { defaultUiDir } from './inspector/static-assets.js';
-import { modulesLoadedBy } from './test-support/loaded-modules.js';
+import { modulesLoadedBy, traceModules } from './test-support/loaded-modules.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
@@ -137,6 +137,32 @@ describe('the bundled entry points', () => {
     // The Node build of mcpkit/http-server is the one that brings node:http (serve()).
     const onNode = (pkg.exports['./http-server'] as { node: { default: string } }).node.default;
     assert.ok(builtinsOf(onNode).includes('node:http'), onNode);
+  });
+
+  test('a Worker or a browser gets the fetch core of mcpkit/http-server; Node gets serve too', () => {
+    for (const condition of ['workerd', 'worker', 'browser']) {
+      const r = traceModules([
+        `--conditions=${condition}`,
+        '--input-type=module',
+        '-e',
+        "const m = await import('mcpkit/http-server'); console.log(typeof m.createFetchHandler, typeof m.serve);",
+      ]);
+      assert.equal(r.status, 0, r.stderr);
+      assert.equal(r.stdout.trim(), 'function undefined', condition);
+      assert.ok(
+        r.modules.some((m) => m.endsWith('/dist/bundle/http-server.js')),
+        condition,
+      );
+      assert.deepEqual(
+        r.modules.filter((m) => m.startsWith('node:')),
+        [],
+        condition,
+      );
+    }
+    const onNode = modulesLoadedBy(
+      "const m = await import('mcpkit/http-server'); if (typeof m.serve !== 'function') throw new Error('no serve');",
+    );
+    assert.ok(onNode.some((m) => m.endsWith('/dist/bundle/http-server-node.js')));
   });
 
   test('the bin is the bundled CLI; it finds the package root and runs the demo from its chunks', () => {
