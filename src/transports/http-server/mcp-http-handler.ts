@@ -7,7 +7,7 @@ import type { HttpExchange } from './exchange.js';
 import { HostGuard } from './host-guard.js';
 import type { HostGuardOptions } from './host-guard.js';
 import { LegacyEndpoint } from './legacy-endpoint.js';
-import { ModernEndpoint } from './modern-endpoint.js';
+import { ModernEndpoint } from './modern-exchange.js';
 import { LegacySseEndpoints } from './sse-endpoints.js';
 import { refuse, refuseNonJson } from './refusals.js';
 import { sendError } from './respond.js';
