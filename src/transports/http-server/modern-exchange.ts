@@ -114,8 +114,12 @@ export class ModernEndpoint {
       this.connector.toolInputSchema?.bind(this.connector),
     );
     if (refused) return sendError(ex, 400, refused.code, refused.message, msg.id);
-    const screened = screenFrame(ex, msg, this.connector, 'modern');
-    if (screened === true || (screened !== false && (await screened))) return;
+    // Scopes are decided only when an auth layer attached an authorizer (modern requests have
+    // no mirrored legacy headers to screen).
+    if (ex.authorizer) {
+      const screened = screenFrame(ex, msg, this.connector, 'modern');
+      if (screened === true || (screened !== false && (await screened))) return;
+    }
     const transport = new ModernExchangeTransport(ex, this.keepAliveMs, {});
     const info = ex.authInfo === undefined ? NO_INFO : { authInfo: ex.authInfo };
     // The client closing the stream is cancellation: closing the transport cancels the
