@@ -175,16 +175,21 @@ export class ChangeFanout {
    * Coalesces list changes: while one `list_changed` of a kind waits to go out, more of the
    * same kind add nothing (a client refetches the whole list anyway). A burst of 1,000
    * registrations sends one notification, not 1,000 for a slow client to buffer.
+   *
+   * The wait is a microtask, never a timer: Cloudflare Workers cancel a request's timers
+   * when its response ends, so a timer set by a tool that registers another would never
+   * fire, and its pending mark would block every later change of that kind. A microtask
+   * runs before the handler's answer is written, and the mark is cleared before delivery,
+   * so a delivery that throws cannot leave it behind either.
    */
   private deliverChange(event: ChangeEvent): void {
     if (event.kind === 'resource') return this.deliverNow(event);
     if (this.pendingLists.has(event.kind)) return;
     this.pendingLists.add(event.kind);
-    // A timer rather than setImmediate: the server layer runs outside Node too.
-    setTimeout(() => {
+    queueMicrotask(() => {
       this.pendingLists.delete(event.kind);
       this.deliverNow(event);
-    }, 0);
+    });
   }
 
   private deliverNow(event: ChangeEvent): void {

@@ -43,23 +43,30 @@ function fromBase64Url(text: string): Uint8Array | null {
  * ```
  */
 export class HmacRequestState implements RequestStateCodec {
-  private key: Promise<CryptoKey>;
+  /** The secret, until the key is made from it; undefined for a random per-process key. */
+  private readonly raw: Uint8Array | undefined;
+  private keyPromise: Promise<CryptoKey> | undefined;
 
   constructor(secret?: string | Uint8Array) {
-    const raw =
-      secret === undefined
-        ? crypto.getRandomValues(new Uint8Array(32))
-        : typeof secret === 'string'
-          ? enc.encode(secret)
-          : secret;
-    if (raw.length < 16) throw new RangeError('The request state key needs at least 16 bytes');
-    this.key = crypto.subtle.importKey(
+    const raw = secret === undefined ? undefined : typeof secret === 'string' ? enc.encode(secret) : secret;
+    if (raw !== undefined && raw.length < 16) {
+      throw new RangeError('The request state key needs at least 16 bytes');
+    }
+    this.raw = raw;
+  }
+
+  /**
+   * The key, made on first use: Cloudflare Workers forbid randomness and crypto at global
+   * scope, where a server is commonly built.
+   */
+  private get key(): Promise<CryptoKey> {
+    return (this.keyPromise ??= crypto.subtle.importKey(
       'raw',
-      raw as Uint8Array<ArrayBuffer>,
+      (this.raw ?? crypto.getRandomValues(new Uint8Array(32))) as Uint8Array<ArrayBuffer>,
       { name: 'HMAC', hash: 'SHA-256' },
       false,
       ['sign', 'verify'],
-    );
+    ));
   }
 
   async seal(payload: Record<string, unknown>): Promise<string> {

@@ -1,7 +1,7 @@
 import { WireError } from '../jsonrpc/index.js';
-import type { Params, Transport } from '../jsonrpc/index.js';
+import type { FrameInfo, JsonRpcRequest, Params, Transport } from '../jsonrpc/index.js';
 import { isMrtrMethod } from '../protocol/methods.js';
-import { Session, serverRole } from '../session/index.js';
+import { ExchangeServer, Session, serverRole } from '../session/index.js';
 import type { Implementation, RequestContext, RequestHandler, SessionLogger } from '../session/index.js';
 import { LocalChangeBus } from './change-bus.js';
 import type { ChangeBus, ChangeEvent } from './change-bus.js';
@@ -119,6 +119,12 @@ export class McpServer {
   private readonly middleware: Middleware[] = [];
   private readonly handlers = new Map<string, RequestHandler>();
   private readonly sessions = new Set<Session>();
+  private readonly exchange: ExchangeServer;
+  /**
+   * Serves one modern request on its own transport (one HTTP POST) with a request context
+   * alone, no session; false when it needs one (listen streams and tasks keep state there).
+   */
+  readonly serveRequest: (transport: Transport, request: JsonRpcRequest, info: FrameInfo) => boolean;
   private codec: RequestStateCodec;
   /** Who hears of changes (legacy sessions, listen streams), on which bus. */
   private readonly fanout: ChangeFanout;
@@ -144,6 +150,8 @@ export class McpServer {
       tasks: () => this.taskRuntime,
     });
     const h = this.handlers;
+    this.exchange = new ExchangeServer(info, options, h, () => this.capabilities());
+    this.serveRequest = this.exchange.serve.bind(this.exchange);
     // Plain handlers answer synchronously when no middleware is installed: no promise, no context.
     const plain =
       (fn: (p: Params, rc: RequestContext) => unknown): RequestHandler =>
@@ -347,7 +355,7 @@ export class McpServer {
    */
   declareExtension(id: string, settings: Record<string, unknown> = {}): void {
     this.extensions[id] = settings;
-    this.connectCapabilities = undefined;
+    this.connectCapabilities = this.exchange.capabilities = undefined;
   }
 
   /** The capabilities this server declares, from what is registered and the options. */
@@ -419,6 +427,7 @@ export class McpServer {
     await this.taskRuntimeLoad?.catch(() => undefined);
     await this.taskRuntime?.close();
     await Promise.all([...this.sessions].map((s) => s.close()));
+    await this.exchange.closeAll();
     this.fanout.close();
   }
 
@@ -583,7 +592,7 @@ export class McpServer {
   // ------------------------------------------------------------ change delivery
 
   private changed(event: ChangeEvent): void {
-    if (event.kind !== 'resource') this.connectCapabilities = undefined;
+    if (event.kind !== 'resource') this.connectCapabilities = this.exchange.capabilities = undefined;
     if (event.kind === 'resources') this.wireLists.delete('resourceTemplates');
     if (event.kind !== 'resource') this.wireLists.delete(event.kind);
     if (this.sessions.size > 0 || this.fanout.listening) this.fanout.publish(event);

@@ -1,4 +1,6 @@
 export { Session } from './session.js';
+export { ExchangeServer } from './exchange-call.js';
+export type { ExchangeServerOptions } from './exchange-call.js';
 export { clientRole } from './client-role.js';
 export { serverRole } from './server-role.js';
 export type { SessionRole } from './session-role.js';

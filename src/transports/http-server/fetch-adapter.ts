@@ -5,6 +5,16 @@ import type { McpConnector } from './respond.js';
 import { attachAuthentication } from './request-authorizer.js';
 
 const enc = new TextEncoder();
+
+/**
+ * Whether reading `request.signal` costs a warning: Deno's `serve` marks a request whose
+ * signal was read, aborts that signal on a successful response too (its legacy behaviour),
+ * and warns "request.signal aborts on successful responses". There the client leaving is
+ * seen only through the response body's `cancel()`, which Deno calls when the client goes
+ * away while a stream is open; a client that leaves before a JSON answer is not seen, and
+ * its handler runs to the end.
+ */
+const SIGNAL_WARNS = typeof (globalThis as { Deno?: unknown }).Deno === 'object';
 const strict = new TextDecoder('utf-8', { fatal: true });
 
 /** Binds a web `Request` to the HTTP core, answering with a web `Response`. Exported for tests. */
@@ -43,9 +53,12 @@ export class FetchExchange implements HttpExchange {
   get closed(): AbortSignal {
     if (!this.aborter) {
       const c = (this.aborter = new AbortController());
-      const outer = this.request.signal;
-      if (this.gone || outer.aborted) c.abort();
-      else outer.addEventListener('abort', () => c.abort(), { once: true });
+      if (this.gone) c.abort();
+      else if (!SIGNAL_WARNS) {
+        const outer = this.request.signal;
+        if (outer.aborted) c.abort();
+        else outer.addEventListener('abort', () => c.abort(), { once: true });
+      }
     }
     return this.aborter.signal;
   }
@@ -141,10 +154,25 @@ export class FetchExchange implements HttpExchange {
 }
 
 /**
+ * The part of a runtime's execution context the fetch handler uses: Cloudflare Workers'
+ * `ExecutionContext` (the third argument of a Worker's `fetch`) has this shape. Work the
+ * handler does after the response is returned is handed to `waitUntil`, so the runtime
+ * does not cut it off when the response ends.
+ */
+export interface FetchExecutionContext {
+  waitUntil(promise: Promise<unknown>): void;
+}
+
+/**
  * A web-standard `(Request) => Promise<Response>` handler for Bun, Deno, workers and any
  * fetch-style server. It shares the core, and the tests, with the Node binding. An
  * `authenticate` hook runs after the Host and Origin checks; it returns a `Response` to
  * answer, or the principal, or an `Authentication` (the principal plus an authorizer).
+ *
+ * The returned `fetch` also takes a Worker's `(request, env, ctx)`: what the handler still
+ * does once the response is returned goes to `ctx.waitUntil`. Building the server and the
+ * handler at module scope is safe on Workers: neither draws a random number, starts a timer
+ * or does I/O until the first request.
  *
  * @example
  * ```ts
@@ -157,11 +185,14 @@ export function createFetchHandler(
   options: McpHttpOptions & {
     authenticate?: (request: Request) => Promise<unknown | Response> | unknown | Response;
   } = {},
-): { fetch: (request: Request) => Promise<Response>; handler: McpHttpHandler } {
+): {
+  fetch: (request: Request, env?: unknown, ctx?: FetchExecutionContext) => Promise<Response>;
+  handler: McpHttpHandler;
+} {
   const handler = new McpHttpHandler(connector, options);
   const authenticate = options.authenticate;
   const maxStreamBuffer = options.maxStreamBufferBytes ?? 4 * 1024 * 1024;
-  const fetch = async (request: Request): Promise<Response> => {
+  const fetch = async (request: Request, _env?: unknown, ctx?: FetchExecutionContext): Promise<Response> => {
     const ex = new FetchExchange(request, maxStreamBuffer);
     if (authenticate) {
       // DNS rebinding first: a foreign Host or Origin gets 403 whether or not it has a token.
@@ -170,7 +201,10 @@ export function createFetchHandler(
       if (auth instanceof Response) return auth;
       attachAuthentication(ex, auth);
     }
-    void handler.handle(ex);
+    const handled = handler.handle(ex);
+    // Deno and Bun pass other things second and third: only a real waitUntil is used.
+    if (typeof ctx?.waitUntil === 'function') ctx.waitUntil(handled);
+    else void handled;
     return ex.response;
   };
   return { fetch, handler };

@@ -1,7 +1,21 @@
 import { httpStatusForCode, serializeMessage } from '../../jsonrpc/index.js';
-import type { JsonRpcMessage, Transport, TransportSink } from '../../jsonrpc/index.js';
+import type {
+  FrameInfo,
+  JsonRpcMessage,
+  JsonRpcRequest,
+  Transport,
+  TransportSink,
+} from '../../jsonrpc/index.js';
 import type { HttpExchange, ResponseStream } from './exchange.js';
+import { checkModernHeaders } from './header-checks.js';
+import { refuse } from './refusals.js';
+import { screenFrame } from './request-authorizer.js';
+import { sendError } from './respond.js';
+import type { McpConnector } from './respond.js';
 import { SSE_HEADERS, SSE_KEEPALIVE, sseEvent } from './sse-format.js';
+
+/** The frame info of a request without auth details: nothing, shared. */
+const NO_INFO: FrameInfo = Object.freeze({});
 
 /** The answer headers when the handler adds none: one shared object, not one per request. */
 const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'application/json' });
@@ -80,4 +94,43 @@ export class ModernExchangeTransport implements Transport {
 function hasKeys(o: Record<string, string>): boolean {
   for (const _ in o) return true;
   return false;
+}
+
+/**
+ * The modern (2026-07-28) half of the Streamable HTTP endpoint: one POST, one request, one
+ * answer, nothing kept between requests.
+ */
+export class ModernEndpoint {
+  constructor(
+    private readonly connector: McpConnector,
+    private readonly keepAliveMs: number,
+  ) {}
+
+  /** Serves one modern request: its mirrored headers checked, its scopes decided, then run. */
+  async post(ex: HttpExchange, msg: JsonRpcRequest): Promise<void> {
+    const refused = checkModernHeaders(
+      msg,
+      (n) => ex.header(n),
+      this.connector.toolInputSchema?.bind(this.connector),
+    );
+    if (refused) return sendError(ex, 400, refused.code, refused.message, msg.id);
+    // Scopes are decided only when an auth layer attached an authorizer (modern requests have
+    // no mirrored legacy headers to screen).
+    if (ex.authorizer) {
+      const screened = screenFrame(ex, msg, this.connector, 'modern');
+      if (screened === true || (screened !== false && (await screened))) return;
+    }
+    const transport = new ModernExchangeTransport(ex, this.keepAliveMs, {});
+    const info = ex.authInfo === undefined ? NO_INFO : { authInfo: ex.authInfo };
+    // The client closing the stream is cancellation: closing the transport cancels the
+    // handler. No AbortController per request: the handler's own signal is made only if it
+    // asks for one.
+    if (this.connector.serveRequest?.(transport, msg, info)) return ex.onClose(() => void transport.close());
+    // A request that needs a connection (a listen stream, a task) gets a session of its own.
+    await this.connector.connect(transport);
+    const sink = transport.receiver;
+    if (!sink) return refuse(ex, 'internal', undefined, msg.id);
+    ex.onClose(() => void transport.close());
+    sink.frame(msg, info);
+  }
 }

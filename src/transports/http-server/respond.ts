@@ -1,10 +1,16 @@
 import { WireError, errorResponse } from '../../jsonrpc/index.js';
-import type { RequestId, Transport } from '../../jsonrpc/index.js';
+import type { FrameInfo, JsonRpcRequest, RequestId, Transport } from '../../jsonrpc/index.js';
 import type { HttpExchange } from './exchange.js';
 
 /** What the HTTP layer needs from a server: a way to serve one connection. */
 export interface McpConnector {
   connect(transport: Transport): Promise<{ close(): Promise<void> }>;
+  /**
+   * Serves one modern request on its own transport without a connection, when the server
+   * can; false when it cannot (the HTTP layer then connects the transport and hands it the
+   * request). A stateless request then costs no session.
+   */
+  serveRequest?(transport: Transport, request: JsonRpcRequest, info: FrameInfo): boolean;
   /** A tool's input schema, to check `Mcp-Param-*` headers (modern era). */
   toolInputSchema?(name: string): Record<string, unknown> | undefined;
   /** The scopes a tool declares it needs, for the HTTP layer's authorizer (see `ToolDefinition.scopes`). */

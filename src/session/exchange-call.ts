@@ -1,0 +1,200 @@
+import { WireError, errorResponse } from '../jsonrpc/index.js';
+import type { FrameInfo, JsonRpcRequest, Params, RequestId, Transport } from '../jsonrpc/index.js';
+import { isObject } from '../jsonrpc/is-object.js';
+import { shapeNotification } from '../protocol/revision-shaping.js';
+import { ALL_VERSIONS } from '../protocol/versions.js';
+import { refuseMethod } from './inbound-route.js';
+import { modernOnly } from './lifecycle.js';
+import { readModernMeta } from './modern-meta.js';
+import { RequestContext } from './request-context.js';
+import type { ContextHost } from './request-context.js';
+import { serverRole } from './server-role.js';
+import { defaultLogger } from './session-types.js';
+import type { Implementation, RequestHandler, SessionLogger } from './session-types.js';
+
+const EMPTY_PARAMS: Params = Object.freeze({}) as Params;
+
+/** What a server gives the one-request path: what it gives each Session. */
+export interface ExchangeServerOptions {
+  instructions?: string | undefined;
+  versions?: readonly string[] | undefined;
+  logger?: SessionLogger | undefined;
+}
+
+/**
+ * One modern request served without a {@link Session}: the lighter per-request context a
+ * stateless exchange (one HTTP POST, one answer) needs. It routes, refuses, runs and
+ * answers exactly as a session's inbound half does for a modern request, but builds only
+ * the request's context and this small host, not a session with its outbound half, wire
+ * and dispatch tables.
+ */
+class ExchangeCall implements ContextHost {
+  readonly legacyLogLevel = undefined;
+  ctx: RequestContext | undefined;
+
+  constructor(
+    readonly server: ExchangeServer,
+    readonly transport: Transport,
+    readonly capabilities: Record<string, unknown>,
+  ) {}
+
+  // What the built-in handlers (server/discover) read from their host.
+  get versions(): readonly string[] {
+    return this.server.versions;
+  }
+
+  get instructions(): string | undefined {
+    return this.server.options.instructions;
+  }
+
+  sendRelated(requestId: RequestId, method: string, params: Params): void {
+    const ctx = this.ctx!;
+    if (ctx.done) return;
+    this.send(
+      { jsonrpc: '2.0', method, params: shapeNotification(method, ctx.protocolVersion, params) },
+      requestId,
+    );
+  }
+
+  requestOnBehalf(ctx: RequestContext, method: string): Promise<Record<string, unknown>> {
+    return Promise.reject(serverRole.refuseRequest(method, 'modern', ctx.protocolVersion));
+  }
+
+  send(message: Parameters<Transport['send']>[0], relatedRequestId: RequestId): void {
+    let r: void | Promise<void>;
+    try {
+      r = this.transport.send(message, { relatedRequestId });
+    } catch (e) {
+      this.server.logger('warning', 'Failed to send a message', e);
+      return;
+    }
+    if (r) r.catch((e: unknown) => this.server.logger('warning', 'Failed to send a message', e));
+  }
+
+  /** The transport closed (the client left, or the server is closing): the handler is cancelled. */
+  closed(): void {
+    this.server.live.delete(this);
+    // Undefined when the request was refused before it had a context.
+    this.ctx?.cancel('The connection closed');
+  }
+
+  finish(value: unknown): void {
+    const ctx = this.ctx!;
+    if (ctx.done) return;
+    ctx.done = true;
+    this.server.live.delete(this);
+    if (ctx.cancelled) return;
+    if (value === undefined || value === null) value = {};
+    if (!isObject(value)) {
+      this.server.logger('error', `Handler for ${ctx.method} returned a non-object result`, value);
+      return this.send(errorResponse(ctx.requestId, WireError.internal()), ctx.requestId);
+    }
+    const result = serverRole.shapeAnswer(ctx, value, this.server.info);
+    this.send({ jsonrpc: '2.0', id: ctx.requestId, result }, ctx.requestId);
+  }
+
+  fail(e: unknown): void {
+    const ctx = this.ctx!;
+    if (ctx.done) return;
+    ctx.done = true;
+    this.server.live.delete(this);
+    if (ctx.cancelled) return;
+    let wire: WireError;
+    if (e instanceof WireError) wire = e;
+    else {
+      // The detail stays here: stacks and internal messages never cross the wire.
+      this.server.logger('error', `Handler for ${ctx.method} failed`, e);
+      wire = WireError.internal();
+    }
+    this.send(errorResponse(ctx.requestId, wire), ctx.requestId);
+  }
+}
+
+/**
+ * Serves modern requests one at a time on their own transports, for a server whose
+ * requests need no connection state (no listen stream, no tasks): made once per server,
+ * it costs each request a {@link RequestContext} and one small host object.
+ */
+export class ExchangeServer {
+  readonly versions: readonly string[];
+  readonly logger: SessionLogger;
+  /** Requests being handled, to cancel when the server closes. */
+  readonly live = new Set<ExchangeCall>();
+  /** The capabilities declared now; the server clears them when a registration changes them. */
+  capabilities: Record<string, unknown> | undefined;
+  private readonly modernVersions: readonly string[];
+
+  constructor(
+    readonly info: Implementation,
+    readonly options: ExchangeServerOptions,
+    private readonly handlers: ReadonlyMap<string, RequestHandler>,
+    private readonly declared: () => Record<string, unknown>,
+  ) {
+    this.versions = options.versions ?? ALL_VERSIONS;
+    this.modernVersions = modernOnly(this.versions);
+    this.logger = options.logger ?? defaultLogger;
+  }
+
+  /**
+   * Serves `request`, answering on `transport`; false when it needs a session (a listen
+   * stream, a server with tasks, a request that is not modern): the caller connects one.
+   */
+  serve(transport: Transport, request: JsonRpcRequest, info: FrameInfo): boolean {
+    const method = request.method;
+    if (method === 'subscriptions/listen' || this.handlers.has('tasks/get')) return false;
+    const params = request.params ?? EMPTY_PARAMS;
+    // As a session routes a request: its own _meta names its version and the client.
+    const route = readModernMeta(params, this.modernVersions);
+    if (route === undefined) return false;
+    const capabilities = (this.capabilities ??= this.declared());
+    const call = new ExchangeCall(this, transport, capabilities);
+    void transport.start({ frame: () => undefined, closed: () => call.closed() });
+    const id = request.id;
+    if (route instanceof WireError) {
+      call.send(errorResponse(id, route), id);
+      return true;
+    }
+    const refusal = refuseMethod(serverRole, capabilities, method, route.version);
+    const handler = refusal ? undefined : (serverRole.builtin(method) ?? this.handlers.get(method));
+    if (!handler) {
+      call.send(errorResponse(id, refusal ?? WireError.methodNotFound(method)), id);
+      return true;
+    }
+    const ctx = (call.ctx = new RequestContext(
+      call,
+      id,
+      method,
+      params,
+      route.version,
+      'modern',
+      route.capabilities,
+      route.clientInfo,
+      info.authInfo,
+    ));
+    if (info.transportMeta) ctx.transportMeta = info.transportMeta;
+    this.live.add(call);
+    let out: unknown;
+    try {
+      out = handler(params, ctx);
+    } catch (e) {
+      call.fail(e);
+      return true;
+    }
+    if (typeof out === 'object' && out !== null && typeof (out as PromiseLike<unknown>).then === 'function') {
+      (out as PromiseLike<unknown>).then(
+        (r) => call.finish(r),
+        (e: unknown) => call.fail(e),
+      );
+    } else {
+      call.finish(out);
+    }
+    return true;
+  }
+
+  /** Cancels every request in flight and closes its transport (the server is closing). */
+  async closeAll(): Promise<void> {
+    const calls = [...this.live];
+    this.live.clear();
+    await Promise.all(calls.map((c) => c.transport.close()));
+  }
+}
