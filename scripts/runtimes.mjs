@@ -97,7 +97,9 @@ export function runtimeBinary(name) {
       .split('\n')
       .slice(-4)
       .join('\n  ');
-    throw new Error(`Could not install ${name} (npm install ${spec.spec} in ${dir}):\n  ${said}`);
+    throw new Error(`Could not install ${name} (npm install ${spec.spec} in ${dir}):\n  ${said}`, {
+      cause: err,
+    });
   }
   const staged = join(tmp, 'node_modules', ...spec.binary);
   if (!existsSync(staged)) {
