@@ -55,7 +55,11 @@ try {
     prompt,
   };
 } catch (err) {
-  summary = { error: String(err?.stack ?? err) };
+  // The causes too: a transport failure says why only there.
+  let error = String(err?.stack ?? err);
+  for (let cause = err?.cause, depth = 0; cause !== undefined && depth < 4; cause = cause?.cause, depth++)
+    error += `\ncaused by: ${String(cause?.stack ?? cause)}`;
+  summary = { error };
 } finally {
   await client?.close().catch(() => {});
 }
