@@ -5,12 +5,14 @@
 // one). The folder: $MCPKIT_RUNTIMES_DIR, else $XDG_CACHE_HOME or ~/.cache, then
 // mcpkit-runtimes; one subfolder per runtime.
 //
-// `node scripts/runtimes.mjs [name...]` installs what is missing (all by default) and prints
-// one `name path version seconds` line per runtime; it exits 1 naming any that failed.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+// `node scripts/runtimes.mjs [name...]` installs what is missing (all by default, in parallel)
+// and prints one `name path version seconds` line per runtime (seconds: since the start, so
+// the install time); it exits 1, saying why, when any could not be installed.
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /**
  * What each runtime is: the npm package to install and where its binary lands. The binary
@@ -66,6 +68,44 @@ export function cachedBinary(name) {
   return join(runtimeDir(name), 'node_modules', ...known(name).binary);
 }
 
+/** How long a caller waits for another process's install of the same runtime. */
+const OTHER_INSTALL_MS = 5 * 60_000;
+
+/**
+ * When another live process is installing into `dir` (CI starts the installs in the
+ * background while it builds), waits for it to finish, checking every 200 ms: the caller is
+ * synchronous, and the other process announces nothing but its folder. True if one was seen.
+ */
+function awaitOtherInstaller(dir) {
+  const parent = join(dir, '..');
+  const prefix = `${basename(dir)}.installing-`;
+  const live = () => {
+    let names;
+    try {
+      names = readdirSync(parent);
+    } catch {
+      return false;
+    }
+    return names.some((n) => {
+      if (!n.startsWith(prefix)) return false;
+      const pid = Number(n.slice(prefix.length));
+      if (pid === process.pid) return false;
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch (err) {
+        return err?.code === 'EPERM';
+      }
+    });
+  };
+  if (!live()) return false;
+  console.error(`Waiting for another process installing into ${dir}…`);
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  const deadline = Date.now() + OTHER_INSTALL_MS;
+  while (live() && Date.now() < deadline) Atomics.wait(pause, 0, 0, 200);
+  return true;
+}
+
 /**
  * The absolute path of a runtime's binary, installing its npm package into the cache folder
  * on first use. `node20` is this process when it is Node 20. Throws an Error saying what
@@ -77,6 +117,7 @@ export function runtimeBinary(name) {
   const bin = cachedBinary(name);
   if (existsSync(bin)) return bin;
   const dir = runtimeDir(name);
+  if (awaitOtherInstaller(dir) && existsSync(bin)) return bin;
   // Installed beside, then moved into place: two test processes installing the same runtime
   // at once never see a half-written folder.
   const tmp = `${dir}.installing-${process.pid}`;
@@ -128,11 +169,29 @@ export function runtimeVersion(name, bin = runtimeBinary(name)) {
 
 if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
   const names = process.argv.slice(2);
-  let failed = 0;
-  for (const name of names.length > 0 ? names : RUNTIME_NAMES) {
-    const start = performance.now();
+  const wanted = names.length > 0 ? names : RUNTIME_NAMES;
+  for (const name of wanted) known(name);
+  // Several missing runtimes install at once, each in its own process (npm is mostly waiting
+  // on the network): the whole set takes about as long as the slowest one.
+  const installing = wanted.length > 1 ? wanted.filter((name) => !existsSync(cachedBinary(name))) : [];
+  const start = performance.now();
+  const failures = await Promise.all(
+    installing.map(
+      (name) =>
+        new Promise((resolve) => {
+          const child = spawn(process.execPath, [fileURLToPath(import.meta.url), name], {
+            stdio: ['ignore', 'ignore', 'inherit'],
+          });
+          child.once('error', () => resolve(name));
+          child.once('exit', (code) => resolve(code === 0 ? undefined : name));
+        }),
+    ),
+  );
+  let failed = failures.filter(Boolean).length;
+  for (const name of wanted) {
     try {
-      const bin = runtimeBinary(name);
+      const bin = failures.includes(name) ? undefined : runtimeBinary(name);
+      if (bin === undefined) continue;
       const seconds = ((performance.now() - start) / 1000).toFixed(1);
       console.log(`${name} ${bin} ${runtimeVersion(name, bin)} ${seconds}s`);
     } catch (err) {
