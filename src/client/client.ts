@@ -194,7 +194,8 @@ export class Client {
     this.logger = options.logger;
     this.resubscribeOptions = options.resubscribe;
     this.ontoolschanged = options.ontoolschanged ?? options.onToolsChanged;
-    this.outputs = options.validateOutput === false ? undefined : new OutputValidator();
+    this.outputs =
+      options.validateOutput === false ? undefined : new OutputValidator(options.jsonSchemaValidator);
     const cache = options.cache ?? true;
     this.cache = cache === false ? undefined : cache === true ? new ResultCache() : cache;
     this.partition = {

@@ -15,6 +15,19 @@ export type {
   ServerNotification,
   SubscribeOptions,
 } from './types.js';
+export {
+  canGenerateCode,
+  loadAjvValidator,
+  loadInterpretingValidator,
+} from '../protocol/json-schema-validator.js';
+export type {
+  JsonSchemaCheck,
+  JsonSchemaCompileOptions,
+  JsonSchemaDialect,
+  JsonSchemaIssue,
+  JsonSchemaResult,
+  JsonSchemaValidator,
+} from '../protocol/json-schema-validator.js';
 export { Subscription } from './subscription.js';
 export { ResultCache } from './result-cache.js';
 export type { CachePartition, ResultCacheOptions } from './result-cache.js';
