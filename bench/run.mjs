@@ -1,14 +1,16 @@
 // `npm run bench`: every benchmark in one run, summed up in one table. mcpkit beside the
-// official SDK v1 and v2 and a hand-written floor, with ratios. Each benchmark runs in its
+// official SDK v1 and v2 and a hand-written floor, with ratios, then mcpkit on each runtime
+// (Node 20, 22, 24, Bun, Deno) beside Node 20 (bench/runtimes.mjs). Each benchmark runs in its
 // own process; the stdio ones are pinned to one CPU (taskset), where this machine's
 // unpinned results are bimodal. Absolute figures move with the machine's load; ratios from
 // one run are what count.
 //
-//   npm run bench            (builds first; about 8 minutes)
+//   npm run bench            (builds first; about 10 minutes)
 //   node bench/run.mjs --quick
 import { execFileSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { runtimeTable } from './lib/runtime-table.mjs';
 
 const quick = process.argv.includes('--quick');
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
@@ -41,6 +43,7 @@ const http = run('./http.mjs');
 const httpCpu = run('./http-cpu.mjs', { args: ['--best'] });
 const cli = run('./cli.mjs');
 const imports = run('./imports.mjs');
+const runtimes = run('./runtimes.mjs');
 
 const rows = [];
 /** One table row; `higher` says whether more is better (calls/s) or less (ms, µs, KB). */
@@ -223,4 +226,6 @@ for (const r of rows) {
     `| ${r.workload} | ${r.unit} | ${fmt(r.floor)} | ${fmt(r.v1)} | ${fmt(r.v2)} | ${fmt(r.mcpkit)} | ${r.vsV1} | ${r.vsV2} | ${r.vsFloor} | ${r.note} |`,
   );
 }
+console.log('');
+for (const line of runtimeTable(runtimes)) console.log(line);
 console.log(`\nTotal ${((performance.now() - started) / 1000).toFixed(0)} s.`);

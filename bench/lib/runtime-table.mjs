@@ -1,0 +1,39 @@
+// The runtime benchmark's tables (bench/runtimes.mjs), printed by it and by `npm run bench`.
+
+const ERAS = ['legacy', 'modern'];
+
+/**
+ * Two tables: calls/s per runtime, era and number of clients, and the server's CPU per call
+ * (µs); each figure with its ratio to Node 20's in the same run (above 1.00× is better in
+ * both; the aim is at least 0.80×).
+ */
+export function runtimeTable({ runtimes: all, clients, load, seconds }) {
+  const cols = [];
+  for (const era of ERAS) for (const n of clients) cols.push(`${era}|${n}`);
+  const head = `| runtime | version | ${cols.map((c) => `${c.replace('|', ', ')} client${c.endsWith('|1') ? '' : 's'}`).join(' | ')} |`;
+  const rule = `|---|---|${cols.map(() => '---:').join('|')}|`;
+  const table = (values, ratios, fmt) =>
+    Object.values(all).map((r) => {
+      const cells = cols.map((c) => {
+        const v = r[values]?.[c];
+        const ratio = r[ratios]?.[c];
+        return v === undefined ? '' : `${fmt(v)}${ratio === undefined ? '' : ` (${ratio.toFixed(2)}×)`}`;
+      });
+      return `| ${r.label} | ${r.error ? `not run: ${r.error}` : r.version} | ${cells.join(' | ')} |`;
+    });
+  return [
+    `HTTP tools/call on each runtime: the runtime suite's fixture server, a raw keep-alive client, medians of interleaved rounds; × is the ratio to Node 20 in this run (above 1.00× is better; aim ≥ 0.80×). Load ${load[0].toFixed(1)} → ${load[1].toFixed(1)}, ${seconds.toFixed(0)} s.`,
+    '',
+    'Calls/s:',
+    '',
+    head,
+    rule,
+    ...table('rates', 'ratios', (x) => Math.round(x).toLocaleString('en-US')),
+    '',
+    'Server CPU per call (µs, all threads, from /proc; steadier than calls/s on a loaded machine):',
+    '',
+    head,
+    rule,
+    ...table('cpu', 'cpuRatios', (x) => x.toFixed(0)),
+  ];
+}
