@@ -10,6 +10,9 @@
 import { test } from 'node:test';
 import type { TestContext } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as SdkStreamableHttp } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -49,6 +52,9 @@ export interface RuntimeLauncher {
   start(options?: { port?: number }): Promise<RunningFixture>;
   /** Absent where mcpkit's client does not run as a process (workerd). */
   runClient?(options: { url: string; era: 'modern' | 'legacy' | 'auto' }): Promise<ClientSummary>;
+  /** The deploy page whose `// server.ts` block runs as pasted (Bun, Deno), and how. */
+  readonly recipe?: string;
+  startRecipe?(options: { file: string; cwd: string }): Promise<RunningFixture>;
 }
 
 export interface RuntimeSuiteOptions {
@@ -217,6 +223,51 @@ export async function runRuntimeSuite(t: TestContext, options: RuntimeSuiteOptio
   }
 }
 
+/** The repository's root, from src/test-support or dist/test-support alike. */
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The ```ts block of a Markdown page whose first line is `// <name>`, as pasted. */
+export function pageBlock(page: string, name: string): string {
+  const text = readFileSync(join(ROOT, page), 'utf8');
+  for (const [, code] of text.matchAll(/^```ts\n([\s\S]*?)^```$/gm))
+    if (code?.split('\n')[0]?.trim() === `// ${name}`) return code;
+  throw new Error(`${page} has no \`\`\`ts block starting with "// ${name}"`);
+}
+
+/**
+ * The deploy page's server, as pasted, served the way the page says: mcpkit's client lists
+ * and calls its `forecast` tool in both eras. It runs from a folder inside the repository,
+ * where `mcpkit/...` resolves to this package as it does in the reader's project.
+ */
+async function checkRecipe(launcher: RuntimeLauncher): Promise<void> {
+  const page = launcher.recipe!;
+  mkdirSync(join(ROOT, '.cache'), { recursive: true });
+  const dir = mkdtempSync(join(ROOT, '.cache', `recipe-${launcher.name}-`));
+  try {
+    const file = join(dir, 'server.ts');
+    writeFileSync(file, pageBlock(page, 'server.ts'));
+    await using server = await launcher.startRecipe!({ file, cwd: dir });
+    for (const era of ERAS) {
+      const client = new Client({ name: 'recipe-check', version: '1.0.0' }, { era, timeoutMs: 10_000 });
+      await client.connect(new StreamableHttpClientTransport({ url: server.url }));
+      try {
+        assert.equal(client.era, era);
+        assert.deepEqual(
+          (await client.listTools()).tools.map((tool) => tool.name),
+          ['forecast'],
+        );
+        const result = await client.callTool({ name: 'forecast', arguments: { city: 'Oslo' } });
+        assert.equal(textOf(result), 'Sunny in Oslo');
+        assert.equal((await client.callTool({ name: 'forecast', arguments: {} })).isError, true);
+      } finally {
+        await client.close();
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** test/runtimes/launchers.mjs, from src/test-support or dist/test-support alike. */
 async function loadLaunchers(): Promise<Record<string, RuntimeLauncher>> {
   const url = new URL('../../test/runtimes/launchers.mjs', import.meta.url).href;
@@ -250,4 +301,9 @@ export async function runtimeTests(name: string): Promise<void> {
       ...(runClient ? { runClient } : {}),
     });
   });
+  if (launcher.recipe !== undefined) {
+    test(`${launcher.recipe}: its server, as pasted, on ${launcher.label}`, { skip: unavailable }, () =>
+      checkRecipe(launcher),
+    );
+  }
 }

@@ -8,6 +8,8 @@
 //                          `listening <url>`: { url, stderr(), stop(), [Symbol.asyncDispose] }
 //   runClient({ url, era }) runs client-fixture.mjs on the runtime, resolves to its JSON line
 //                          (plus `stderr`)
+//   recipe, startRecipe({ file, cwd })
+//                          (Bun, Deno) the deploy page and how it serves its server.ts
 // The workerd launcher lives in workerd-launcher.mjs (exporting `workerd` with the same
 // start(); it has no runClient: the client does not run inside a Worker) and joins the
 // registry when present.
@@ -35,16 +37,30 @@ function childEnv(extra = {}) {
   return env;
 }
 
+/** The fixtures' ready line: `listening <url>`. */
+const LISTENING = /^listening (\S+)$/m;
+
 /**
- * Runs `command args` and resolves once a stdout line starts with `listening `. The child is
+ * Runs `command args` and resolves once its output (stdout or stderr) matches `ready`, whose
+ * first group is the URL: by default the fixtures' `listening <url>` line. The child is
  * killed if it does not get there within START_MS; its exit before that rejects with what it
  * wrote on stderr.
  */
-export function startServerProcess(command, args, { env, cwd = ROOT, label = command } = {}) {
+export function startServerProcess(
+  command,
+  args,
+  { env, cwd = ROOT, label = command, ready = LISTENING } = {},
+) {
   const child = spawn(command, args, { cwd, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   let stdout = '';
-  child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
+  let matched = false;
+  // Set once the promise below exists: checks the output so far for the ready line.
+  let check = () => {};
+  child.stderr.setEncoding('utf8').on('data', (d) => {
+    stderr += d;
+    if (!matched) check();
+  });
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
@@ -67,20 +83,24 @@ export function startServerProcess(command, args, { env, cwd = ROOT, label = com
       clearTimeout(timer);
       reject(new Error(`${label} exited (${signal ?? code}) before listening; stderr:\n${stderr}${stdout}`));
     });
-    child.stdout.setEncoding('utf8').on('data', (d) => {
-      stdout += d;
-      const line = stdout.split('\n').find((l) => l.startsWith('listening '));
-      if (line === undefined) return;
+    check = () => {
+      const found = ready.exec(stdout) ?? ready.exec(stderr);
+      if (!found) return;
+      matched = true;
       clearTimeout(timer);
       child.stdout.removeAllListeners('data');
       child.stdout.resume();
       resolve({
-        url: line.slice('listening '.length).trim(),
+        url: found[1],
         pid: child.pid,
         stderr: () => stderr,
         stop,
         [Symbol.asyncDispose]: stop,
       });
+    };
+    child.stdout.setEncoding('utf8').on('data', (d) => {
+      stdout += d;
+      check();
     });
   });
 }
@@ -92,7 +112,13 @@ export function runProcess(command, args, { env, cwd = ROOT, timeoutMs = START_M
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
+    let matched = false;
+    // Set once the promise below exists: checks the output so far for the ready line.
+    let check = () => {};
+    child.stderr.setEncoding('utf8').on('data', (d) => {
+      stderr += d;
+      if (!matched) check();
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.once('error', (err) => {
       clearTimeout(timer);
@@ -143,12 +169,49 @@ function launcher(name, label, prefix = []) {
 // need the network (loopback), environment, and reading the package files.
 const DENO_FLAGS = ['run', '--allow-net=127.0.0.1', '--allow-read', '--allow-env', '--allow-sys'];
 
+/**
+ * How the deploy recipes (docs/deploy/bun.md, deno.md) run their `server.ts`: exactly the
+ * command the page gives, on a free port, ready when the runtime prints where it listens.
+ */
+const RECIPES = {
+  bun: {
+    page: 'docs/deploy/bun.md',
+    args: (file) => [file],
+    env: { PORT: '0' },
+    ready: /Started (?:development )?server:? (http:\/\/\S+?)\/?$/m,
+  },
+  deno: {
+    page: 'docs/deploy/deno.md',
+    args: (file) => ['serve', '--host', '127.0.0.1', '--port', '0', '--allow-env=MCP_ALLOWED_HOSTS', file],
+    env: {},
+    ready: /Listening on (http:\/\/\S+?)\/?$/m,
+  },
+};
+
+/** Adds `recipe` (the page) and `startRecipe({ file })` (serves it; url ends in /mcp). */
+function withRecipe(l) {
+  const r = RECIPES[l.name];
+  return {
+    ...l,
+    recipe: r.page,
+    async startRecipe({ file, cwd }) {
+      const running = await startServerProcess(runtimeBinary(l.name), r.args(file), {
+        env: r.env,
+        cwd,
+        label: `${l.label} (${r.page})`,
+        ready: r.ready,
+      });
+      return { ...running, url: `${running.url}/mcp` };
+    },
+  };
+}
+
 export const launchers = {
   node20: launcher('node20', 'Node 20'),
   node22: launcher('node22', 'Node 22'),
   node24: launcher('node24', 'Node 24'),
-  bun: launcher('bun', 'Bun', ['run']),
-  deno: launcher('deno', 'Deno', DENO_FLAGS),
+  bun: withRecipe(launcher('bun', 'Bun', ['run'])),
+  deno: withRecipe(launcher('deno', 'Deno', DENO_FLAGS)),
 };
 
 try {
