@@ -133,14 +133,19 @@ export function runtimeBinary(name) {
     );
   } catch (err) {
     rmSync(tmp, { recursive: true, force: true });
-    const said = String(err?.stderr ?? err?.message ?? err)
+    // First line: why, in a few words (what a skipped test shows); then npm's own words.
+    const lines = String(err?.stderr ?? err?.message ?? err)
       .trim()
       .split('\n')
-      .slice(-4)
-      .join('\n  ');
-    throw new Error(`Could not install ${name} (npm install ${spec.spec} in ${dir}):\n  ${said}`, {
-      cause: err,
-    });
+      .map((l) => l.replace(/^npm (error|ERR!) ?/, ''));
+    const why =
+      lines.find((l) => /reason: |E[A-Z]+ /.test(l)) ??
+      lines.find((l) => /^code /.test(l)) ??
+      (err?.code === 'ENOENT' ? 'npm is not on PATH' : lines[0]);
+    throw new Error(
+      `Could not install ${name} (npm install ${spec.spec}): ${why}\n  into ${dir}; npm said:\n  ${lines.slice(-6).join('\n  ')}`,
+      { cause: err },
+    );
   }
   const staged = join(tmp, 'node_modules', ...spec.binary);
   if (!existsSync(staged)) {

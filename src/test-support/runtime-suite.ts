@@ -289,7 +289,7 @@ export async function runtimeTests(name: string): Promise<void> {
     launcher.binary();
   } catch (err) {
     if (process.env.MCPKIT_REQUIRE_SERVICES === '1') throw err;
-    unavailable = `needs ${launcher.label}, which could not be installed: ${(err as Error).message.split('\n')[0]}`;
+    unavailable = `needs ${launcher.label}: ${(err as Error).message.split('\n')[0]}`;
   }
   test(`the MCP server and client on ${launcher.label}`, { skip: unavailable }, async (t) => {
     await using server = await launcher.start({ port: 0 });
