@@ -2,11 +2,12 @@
 // for Workers (rolldown, conditions workerd/worker/browser, ESM), writes a workerd config
 // (no nodejs_compat: the core must load without node:*; the Durable Object namespace of the
 // legacy-session store kept in memory) and runs `workerd serve` on 127.0.0.1:<port>.
-// Ready once the port accepts a connection (workerd-serve.mjs polls it with backoff).
+// Ready once the port accepts a connection (polled with backoff: workerd prints nothing).
 //
 //   const running = await launchers.workerd.start({ port: 0 });  // { url, stop(), stderr() }
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { spawn } from 'node:child_process';
+import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runtimeBinary } from '../../scripts/runtimes.mjs';
@@ -14,6 +15,8 @@ import { runtimeBinary } from '../../scripts/runtimes.mjs';
 const WORKER = fileURLToPath(new URL('./workerd-worker.mjs', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const OUT = join(ROOT, 'dist', 'runtimes', 'workerd');
+/** How long workerd may take to listen (a hang becomes an error). */
+const START_MS = 30_000;
 /** Recent, and no later than the workerd package's own date (it refuses dates it does not know). */
 export const COMPATIBILITY_DATE = '2026-11-01';
 
@@ -92,28 +95,67 @@ function freePort() {
   });
 }
 
+/** Resolves once 127.0.0.1:port accepts a connection; rejects when `gone()` turns true first. */
+async function waitForPort(port, gone) {
+  for (let delay = 5; ; delay = Math.min(delay * 2, 200)) {
+    const ok = await new Promise((resolve) => {
+      const socket = connect({ host: '127.0.0.1', port });
+      socket.once('connect', () => (socket.destroy(), resolve(true)));
+      socket.once('error', () => resolve(false));
+    });
+    if (ok) return;
+    if (gone()) throw new Error('workerd exited before listening');
+    await new Promise((r) => setTimeout(r, delay));
+  }
+}
+
 let bundled;
 
 export const workerd = {
   name: 'workerd',
   label: 'workerd',
   binary: () => runtimeBinary('workerd'),
-  /** Bundles once per process, then serves the Worker on `port` (0: a free one). */
-  async start({ port = 0, env } = {}) {
+  /**
+   * Bundles once per process, then serves the Worker on `port` (0: a free one). Resolves to
+   * { url, pid, stderr(), stop() } as the other launchers do, once the port answers (workerd
+   * prints nothing when ready), within START_MS.
+   */
+  async start({ port = 0 } = {}) {
     const bin = runtimeBinary('workerd');
     await (bundled ??= bundleWorker());
     const chosen = port === 0 ? await freePort() : port;
     const config = join(OUT, `config-${chosen}.capnp`);
     writeFileSync(config, workerdConfig({ port: chosen }));
-    // startServerProcess waits for a "listening" line; workerd prints none, so the script
-    // wrapper below prints it once the port answers.
-    // Imported here, not at the top: launchers.mjs imports this module from its top-level await.
-    const { startServerProcess } = await import('./launchers.mjs');
-    return startServerProcess(process.execPath, [WRAPPER, bin, config, String(chosen)], {
-      env,
-      label: 'workerd',
-    });
+    const child = spawn(bin, ['serve', config, '--experimental'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
+    let gone = false;
+    const exited = new Promise((resolve) => child.once('exit', () => resolve((gone = true))));
+    child.once('error', () => (gone = true));
+    const stop = async () => {
+      if (gone) return;
+      child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 3000);
+      await exited;
+      clearTimeout(killer);
+    };
+    const limit = setTimeout(() => (gone = true), START_MS);
+    try {
+      await waitForPort(chosen, () => gone);
+    } catch (err) {
+      await stop();
+      throw new Error(`workerd did not listen on ${chosen}: ${err.message}; stderr:\n${stderr}`, {
+        cause: err,
+      });
+    } finally {
+      clearTimeout(limit);
+    }
+    return {
+      url: `http://127.0.0.1:${chosen}/mcp`,
+      pid: child.pid,
+      stderr: () => stderr,
+      stop,
+      [Symbol.asyncDispose]: stop,
+    };
   },
 };
-
-const WRAPPER = fileURLToPath(new URL('./workerd-serve.mjs', import.meta.url));
