@@ -15,11 +15,7 @@ export type {
   ServerNotification,
   SubscribeOptions,
 } from './types.js';
-export {
-  canGenerateCode,
-  loadAjvValidator,
-  loadInterpretingValidator,
-} from '../protocol/json-schema-validator.js';
+export { loadAjvValidator, loadInterpretingValidator } from './output-validation.js';
 export type {
   JsonSchemaCheck,
   JsonSchemaCompileOptions,

@@ -5,12 +5,7 @@
  * refused), loaded by dynamic import then, so a client that never validates never loads it.
  */
 import { LocalError } from '../jsonrpc/index.js';
-import {
-  defaultJsonSchemaValidator,
-  jsonSchemaDialectOf,
-  type JsonSchemaIssue,
-  type JsonSchemaValidator,
-} from '../protocol/json-schema-validator.js';
+import type { JsonSchemaIssue, JsonSchemaValidator } from '../protocol/json-schema-validator.js';
 import type { Tool } from '../protocol/types/index.js';
 
 type Check = (value: unknown) => string | undefined;
@@ -89,14 +84,17 @@ export class OutputValidator {
 
   private load(): Promise<JsonSchemaValidator> {
     if (this.validator) return Promise.resolve(this.validator);
-    return (this.loading ??= defaultJsonSchemaValidator().catch((e: unknown) => {
-      this.loading = undefined; // let a later call try again
-      throw new LocalError(
-        'InvalidResult',
-        `Cannot validate tool output: the JSON Schema validator could not be loaded (${(e as Error).message}); install ajv or set validateOutput: false`,
-        { cause: e },
-      );
-    }));
+    // The seam itself loads on first use too: a client that never validates never loads it.
+    return (this.loading ??= import('../protocol/json-schema-validator.js')
+      .then((m) => m.defaultJsonSchemaValidator())
+      .catch((e: unknown) => {
+        this.loading = undefined; // let a later call try again
+        throw new LocalError(
+          'InvalidResult',
+          `Cannot validate tool output: the JSON Schema validator could not be loaded (${(e as Error).message}); install ajv or set validateOutput: false`,
+          { cause: e },
+        );
+      }));
   }
 
   private async compile(name: string, schema: unknown): Promise<Check> {
@@ -104,6 +102,7 @@ export class OutputValidator {
     const object = typeof schema === 'object' && schema !== null && !Array.isArray(schema);
     // A boolean or malformed schema compiles as what it is; an unknown `$schema` reads as 2020-12.
     const copy = (object ? schema : { allOf: [schema] }) as Record<string, unknown>;
+    const { jsonSchemaDialectOf } = await import('../protocol/json-schema-validator.js');
     const dialect = jsonSchemaDialectOf(copy) ?? '2020-12';
     let check: Awaited<ReturnType<JsonSchemaValidator['compile']>>;
     try {
@@ -119,4 +118,14 @@ export class OutputValidator {
       return r.ok ? undefined : errorsText(r.issues);
     };
   }
+}
+
+/** Ajv behind the validator seam, loaded now (the default where code generation works). */
+export function loadAjvValidator(): Promise<JsonSchemaValidator> {
+  return import('../protocol/json-schema-validator.js').then((m) => m.loadAjvValidator());
+}
+
+/** The interpreting validator (@cfworker/json-schema), loaded now: needs no code generation. */
+export function loadInterpretingValidator(): Promise<JsonSchemaValidator> {
+  return import('../protocol/json-schema-validator.js').then((m) => m.loadInterpretingValidator());
 }

@@ -29,11 +29,7 @@ export { LocalChangeBus } from './change-bus.js';
 export type { ChangeBus, ChangeEvent } from './change-bus.js';
 export { HmacRequestState } from './request-state.js';
 export type { RequestStateCodec } from './request-state.js';
-export {
-  canGenerateCode,
-  loadAjvValidator,
-  loadInterpretingValidator,
-} from '../protocol/json-schema-validator.js';
+export { loadAjvValidator, loadInterpretingValidator } from './json-schema-validator.js';
 export type {
   JsonSchemaCheck,
   JsonSchemaCompileOptions,

@@ -3,16 +3,27 @@
  * works, the interpreter where it is refused, or the server's own), loaded on first use so a
  * server that never validates raw JSON Schema pays nothing at start-up. Each schema compiles once.
  */
-import {
-  compileWith,
-  jsonSchemaDialectOf,
-  type JsonSchemaIssue,
-  type JsonSchemaValidator,
+import type {
+  JsonSchemaCheck,
+  JsonSchemaDialect,
+  JsonSchemaIssue,
+  JsonSchemaValidator,
 } from '../protocol/json-schema-validator.js';
 import type { ValidationOutcome } from './schema-adapter.js';
 
-/** The dialect a schema declares; 2020-12 when it declares none. */
-export const dialectOf = jsonSchemaDialectOf;
+/**
+ * The dialect a schema declares; 2020-12 when it declares none. (The seam's own
+ * `jsonSchemaDialectOf`, repeated: registration needs it at once, and the seam loads lazily.)
+ */
+export function dialectOf(schema: Record<string, unknown>): JsonSchemaDialect | undefined {
+  const s = schema.$schema;
+  if (s === undefined) return '2020-12';
+  if (typeof s !== 'string') return undefined;
+  if (s.includes('2020-12')) return '2020-12';
+  if (s.includes('2019-09')) return '2019-09';
+  if (/draft-0[4-7]/.test(s)) return 'draft-07';
+  return undefined;
+}
 
 function describe(issues: readonly JsonSchemaIssue[]): string {
   if (issues.length === 0) return 'does not match the schema';
@@ -40,8 +51,9 @@ export async function compileJsonSchema(
     const reason = `JSON Schema dialect ${JSON.stringify(schema.$schema)} is not supported (use 2020-12, 2019-09 or draft-07)`;
     return () => ({ ok: false, message: reason });
   }
-  let check: Awaited<ReturnType<typeof compileWith>>;
+  let check: JsonSchemaCheck;
   try {
+    const { compileWith } = await import('../protocol/json-schema-validator.js');
     check = await compileWith(validator, schema, { dialect, allErrors: true, formats: true });
   } catch (e) {
     const detail = (e as Error).message;
@@ -53,4 +65,14 @@ export async function compileJsonSchema(
     const r = check(value);
     return r.ok ? { ok: true, value } : { ok: false, message: describe(r.issues) };
   };
+}
+
+/** Ajv behind the validator seam, loaded now (the default where code generation works). */
+export function loadAjvValidator(): Promise<JsonSchemaValidator> {
+  return import('../protocol/json-schema-validator.js').then((m) => m.loadAjvValidator());
+}
+
+/** The interpreting validator (@cfworker/json-schema), loaded now: needs no code generation. */
+export function loadInterpretingValidator(): Promise<JsonSchemaValidator> {
+  return import('../protocol/json-schema-validator.js').then((m) => m.loadInterpretingValidator());
 }

@@ -157,7 +157,7 @@ export type DurableObjectStoresOptions = DurableObjectEventStoreOptions;
  * const server = new McpServer({ name: 'demo', version: '1.0.0' });
  * let handler: Promise<(request: Request) => Promise<Response>> | undefined;
  *
- * export default {
+ * const worker = {
  *   async fetch(request: Request, env: { MCP_SESSIONS: DurableObjectNamespaceLike }): Promise<Response> {
  *     handler ??= connectDurableObjectStores(env.MCP_SESSIONS).then(
  *       (stores) => createFetchHandler(server, { stores }).fetch,

@@ -25,8 +25,9 @@ const json = (value: unknown) =>
  * ```ts
  * import { McpSessionObject } from 'mcpkit/durable-object';
  *
- * // wrangler.jsonc: "durable_objects": { "bindings": [{ "name": "MCP_SESSIONS", "class_name": "McpSessionObject" }] }
- * export { McpSessionObject };
+ * // In the Worker's module: `export { McpSessionObject };`, bound in wrangler.jsonc as
+ * // "durable_objects": { "bindings": [{ "name": "MCP_SESSIONS", "class_name": "McpSessionObject" }] }
+ * const workerExports = { McpSessionObject };
  * ```
  */
 export class McpSessionObject {
