@@ -64,12 +64,19 @@ function stubNodeModules(stubs) {
   };
 }
 
-/** The workerd config: one Worker, its Durable Object namespace in memory, one HTTP socket. */
-export function workerdConfig({ port, script = 'worker.js' }) {
+/**
+ * The workerd config: one Worker, its Durable Object namespace (in memory, or on disk in
+ * `storageDir` so that a restarted workerd finds the same objects), one HTTP socket.
+ */
+export function workerdConfig({ port, script = 'worker.js', storageDir }) {
+  const disk = storageDir
+    ? `, (name = "do-disk", disk = (path = ${JSON.stringify(storageDir)}, writable = true))`
+    : '';
+  const storage = storageDir ? '(localDisk = "do-disk")' : '(inMemory = void)';
   return `using Workerd = import "/workerd/workerd.capnp";
 
 const config :Workerd.Config = (
-  services = [ (name = "main", worker = .mcpWorker) ],
+  services = [ (name = "main", worker = .mcpWorker)${disk} ],
   sockets = [ (name = "http", address = "127.0.0.1:${port}", http = (), service = "main") ],
 );
 
@@ -77,7 +84,7 @@ const mcpWorker :Workerd.Worker = (
   modules = [ (name = "worker.js", esModule = embed "${script}") ],
   compatibilityDate = "${COMPATIBILITY_DATE}",
   durableObjectNamespaces = [ (className = "McpSessionObject", uniqueKey = "mcpkit-runtime-sessions") ],
-  durableObjectStorage = (inMemory = void),
+  durableObjectStorage = ${storage},
   bindings = [ (name = "MCP_SESSIONS", durableObjectNamespace = "McpSessionObject") ],
 );
 `;
@@ -116,16 +123,17 @@ export const workerd = {
   label: 'workerd',
   binary: () => runtimeBinary('workerd'),
   /**
-   * Bundles once per process, then serves the Worker on `port` (0: a free one). Resolves to
+   * Bundles once per process, then serves the Worker on `port` (0: a free one), its Durable
+   * Objects in memory or in `storageDir` (an existing folder). Resolves to
    * { url, pid, stderr(), stop() } as the other launchers do, once the port answers (workerd
    * prints nothing when ready), within START_MS.
    */
-  async start({ port = 0 } = {}) {
+  async start({ port = 0, storageDir } = {}) {
     const bin = runtimeBinary('workerd');
     await (bundled ??= bundleWorker());
     const chosen = port === 0 ? await freePort() : port;
     const config = join(OUT, `config-${chosen}.capnp`);
-    writeFileSync(config, workerdConfig({ port: chosen }));
+    writeFileSync(config, workerdConfig({ port: chosen, storageDir }));
     const child = spawn(bin, ['serve', config, '--experimental'], { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
