@@ -13,7 +13,7 @@
  */
 import type { JsonRpcMessage } from '../../jsonrpc/index.js';
 import { streamOfEventId } from '../../transports/http-server/event-store.js';
-import type { EventStore } from '../../transports/http-server/event-store.js';
+import type { AppendOptions, EventStore } from '../../transports/http-server/event-store.js';
 import type {
   ClusterBus,
   ClusterMessage,
@@ -65,10 +65,13 @@ export interface DurableObjectEventStoreOptions {
 
 /**
  * Resumable SSE events, one instance per stream (`stream:<id>`). Only the isolate that writes a
- * stream numbers its events, so ids are made here; each append is one write to the object.
+ * stream numbers its events, so ids are made here. Events a client reads live (`deferred`)
+ * stay in the isolate's memory and are written only if the client leaves (`flush`): a call
+ * whose client stays costs no write.
  */
 export class DurableObjectEventStore implements EventStore, FollowableEventStore {
   private readonly next = new Map<string, number>();
+  private readonly held = new Map<string, Array<[number, string]>>();
   private readonly max: number;
 
   constructor(
@@ -78,12 +81,33 @@ export class DurableObjectEventStore implements EventStore, FollowableEventStore
     this.max = options.maxEventsPerStream ?? 1000;
   }
 
-  async append(streamId: string, message: JsonRpcMessage | null): Promise<string> {
+  async append(streamId: string, message: JsonRpcMessage | null, options?: AppendOptions): Promise<string> {
     const seq = this.next.get(streamId) ?? 0;
-    this.next.set(streamId, seq + 1);
-    const json = message === null ? '' : JSON.stringify(message);
-    await send(this.ns, `stream:${streamId}`, { op: 'events.append', seq, json, max: this.max });
+    if (options?.last) this.next.delete(streamId);
+    else this.next.set(streamId, seq + 1);
+    const event: [number, string] = [seq, message === null ? '' : JSON.stringify(message)];
+    if (options?.deferred) {
+      let held = this.held.get(streamId);
+      if (!held) this.held.set(streamId, (held = []));
+      held.push(event);
+      if (held.length > this.max) held.splice(1, 1); // the priming event stays
+      return `${streamId}.${seq}`;
+    }
+    const events = [...(this.held.get(streamId) ?? []), event];
+    this.held.delete(streamId);
+    await send(this.ns, `stream:${streamId}`, { op: 'events.append', events, max: this.max });
     return `${streamId}.${seq}`;
+  }
+
+  /** Writes the events kept back: the client left, and may resume on another isolate. */
+  flush(streamId: string): void {
+    const events = this.held.get(streamId);
+    if (!events) return;
+    this.held.delete(streamId);
+    // Best effort: the flush has no caller to wait for it (see the module's limits).
+    send(this.ns, `stream:${streamId}`, { op: 'events.append', events, max: this.max }).catch(
+      () => undefined,
+    );
   }
 
   async replayAfter(
@@ -106,6 +130,8 @@ export class DurableObjectEventStore implements EventStore, FollowableEventStore
 
   async drop(streamId: string): Promise<void> {
     this.next.delete(streamId);
+    if (this.held.delete(streamId)) return; // never written
+
     await send(this.ns, `stream:${streamId}`, { op: 'events.drop' });
   }
 

@@ -36,7 +36,7 @@ export type StoreOp =
   | { op: 'session.touch'; knownOps: number; idleMs: number }
   | { op: 'session.append'; text: string }
   | { op: 'session.delete' }
-  | { op: 'events.append'; seq: number; json: string; max: number }
+  | { op: 'events.append'; events: Array<[seq: number, json: string]>; max: number }
   | { op: 'events.replay'; after: number }
   | { op: 'events.drop' }
   | { op: 'meta.key' };

@@ -77,10 +77,14 @@ export class McpSessionObject {
         return json(true);
       case 'events.append': {
         const events = (await storage.get<Array<[number, string]>>('events')) ?? [];
-        events.push([body.seq, body.json]);
+        events.push(...body.events);
         if (events.length > body.max) events.splice(0, events.length - body.max);
+        const next = Math.max(
+          (await storage.get<number>('next')) ?? 0,
+          ...body.events.map(([seq]) => seq + 1),
+        );
         await storage.put('events', events);
-        await storage.put('next', body.seq + 1);
+        await storage.put('next', next);
         return json(true);
       }
       case 'events.replay': {
