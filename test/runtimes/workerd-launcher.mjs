@@ -129,41 +129,53 @@ export const workerd = {
    * prints nothing when ready), within START_MS.
    */
   async start({ port = 0, storageDir } = {}) {
-    const bin = runtimeBinary('workerd');
     await (bundled ??= bundleWorker());
-    const chosen = port === 0 ? await freePort() : port;
-    const config = join(OUT, `config-${chosen}.capnp`);
-    writeFileSync(config, workerdConfig({ port: chosen, storageDir }));
-    const child = spawn(bin, ['serve', config, '--experimental'], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
-    let gone = false;
-    const exited = new Promise((resolve) => child.once('exit', () => resolve((gone = true))));
-    child.once('error', () => (gone = true));
-    const stop = async () => {
-      if (gone) return;
-      child.kill('SIGTERM');
-      const killer = setTimeout(() => child.kill('SIGKILL'), 3000);
-      await exited;
-      clearTimeout(killer);
-    };
-    const limit = setTimeout(() => (gone = true), START_MS);
-    try {
-      await waitForPort(chosen, () => gone);
-    } catch (err) {
-      await stop();
-      throw new Error(`workerd did not listen on ${chosen}: ${err.message}; stderr:\n${stderr}`, {
-        cause: err,
-      });
-    } finally {
-      clearTimeout(limit);
-    }
-    return {
-      url: `http://127.0.0.1:${chosen}/mcp`,
-      pid: child.pid,
-      stderr: () => stderr,
-      stop,
-      [Symbol.asyncDispose]: stop,
-    };
+    return serveBundle({ dir: OUT, port, storageDir });
+  },
+  /** The deploy page whose `// server.ts` (the Worker with the Durable Object) runs as pasted. */
+  recipe: 'docs/deploy/cloudflare-workers.md',
+  /** Bundles the page's server.ts as wrangler would (with the same temporary node: stubs) and serves it. */
+  async startRecipe({ file, cwd }) {
+    await bundleWorker({ entry: file, dir: cwd, nodeStubs: NODE_STUBS });
+    return serveBundle({ dir: cwd, port: 0 });
   },
 };
+
+/** Runs `workerd serve` on `dir`/worker.js; resolves once the port answers. */
+async function serveBundle({ dir, port, storageDir }) {
+  const bin = runtimeBinary('workerd');
+  const chosen = port === 0 ? await freePort() : port;
+  const config = join(dir, `config-${chosen}.capnp`);
+  writeFileSync(config, workerdConfig({ port: chosen, storageDir }));
+  const child = spawn(bin, ['serve', config, '--experimental'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
+  let gone = false;
+  const exited = new Promise((resolve) => child.once('exit', () => resolve((gone = true))));
+  child.once('error', () => (gone = true));
+  const stop = async () => {
+    if (gone) return;
+    child.kill('SIGTERM');
+    const killer = setTimeout(() => child.kill('SIGKILL'), 3000);
+    await exited;
+    clearTimeout(killer);
+  };
+  const limit = setTimeout(() => (gone = true), START_MS);
+  try {
+    await waitForPort(chosen, () => gone);
+  } catch (err) {
+    await stop();
+    throw new Error(`workerd did not listen on ${chosen}: ${err.message}; stderr:\n${stderr}`, {
+      cause: err,
+    });
+  } finally {
+    clearTimeout(limit);
+  }
+  return {
+    url: `http://127.0.0.1:${chosen}/mcp`,
+    pid: child.pid,
+    stderr: () => stderr,
+    stop,
+    [Symbol.asyncDispose]: stop,
+  };
+}
