@@ -7,9 +7,14 @@
 // the same run (the aim: at least 0.8× everywhere). Runtimes are installed on first use
 // (scripts/runtimes.mjs); one that cannot be is listed with the reason.
 //
-//   node bench/runtimes.mjs [--quick] [--json] [--only bun,deno]
+// Beside each runtime's mcpkit server runs its floor (bench/servers/runtime-floor.mjs: the
+// same HTTP server answering with no MCP machinery), so a gap shows as the runtime's own or
+// as mcpkit's on that runtime (--no-floor leaves it out).
+//
+//   node bench/runtimes.mjs [--quick] [--json] [--only bun,deno] [--no-floor]
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { agent, measure, rawLegacyClient, rawModernClient } from './lib/http-raw.mjs';
 import { median } from './lib/stats.mjs';
 import { runtimeTable } from './lib/runtime-table.mjs';
@@ -24,6 +29,9 @@ const CFG = quick
   ? { warmupMs: 600, measureMs: 300, rounds: 3 }
   : { warmupMs: 2000, measureMs: 600, rounds: 7 };
 const CLIENTS = [1, 32];
+const FLOOR = argv.includes('--no-floor')
+  ? undefined
+  : fileURLToPath(new URL('./servers/runtime-floor.mjs', import.meta.url));
 const ERAS = {
   legacy: (port) => rawLegacyClient(port),
   modern: (port) => rawModernClient(port),
@@ -41,7 +49,9 @@ for (const name of names) {
   if (!launcher) throw new Error(`--only: no runtime "${name}" (one of ${Object.keys(launchers)})`);
   try {
     const bin = launcher.binary();
-    servers[name] = await launcher.start({ port: 0 });
+    servers[`${name}|mcpkit`] = await launcher.start({ port: 0 });
+    if (FLOOR && launcher.runClient)
+      servers[`${name}|floor`] = await launcher.start({ port: 0, script: FLOOR });
     runtimes[name] = { label: launcher.label, version: bin ? safeVersion(name, bin) : '' };
   } catch (err) {
     runtimes[name] = { label: launcher.label, error: String(err?.message ?? err).split('\n')[0] };
@@ -80,12 +90,14 @@ function cpuMicros(pid) {
 
 try {
   const lanes = {};
-  for (const name of Object.keys(servers)) {
-    const port = Number(new URL(servers[name].url).port);
-    for (const [era, make] of Object.entries(ERAS)) {
+  for (const [server, running] of Object.entries(servers)) {
+    const port = Number(new URL(running.url).port);
+    // The floor in the modern era only: without sessions or SSE, the eras differ only in size.
+    const eras = server.endsWith('|floor') ? ['modern'] : Object.keys(ERAS);
+    for (const era of eras) {
       const list = [];
-      for (let i = 0; i < Math.max(...CLIENTS); i++) list.push(await make(port));
-      lanes[`${name}|${era}`] = list;
+      for (let i = 0; i < Math.max(...CLIENTS); i++) list.push(await ERAS[era](port));
+      lanes[`${server}|${era}`] = list;
     }
   }
   const keys = Object.keys(lanes);
@@ -97,7 +109,8 @@ try {
     for (const n of CLIENTS) {
       for (let i = 0; i < keys.length; i++) {
         const k = keys[(i + round) % keys.length];
-        const pid = servers[k.split('|')[0]].pid;
+        const [name, impl] = k.split('|');
+        const pid = servers[`${name}|${impl}`].pid;
         const cpu0 = cpuMicros(pid);
         const { rate, count } = await measure(lanes[k].slice(0, n), CFG.measureMs);
         const cpu = cpuMicros(pid) - cpu0;
@@ -110,26 +123,29 @@ try {
   }
   for (const list of Object.values(lanes)) await Promise.all(list.map((c) => c.close().catch(() => {})));
   for (const [k, list] of Object.entries(rates)) {
-    const [name, era, n] = k.split('|');
-    (runtimes[name].rates ??= {})[`${era}|${n}`] = median(list);
+    const [name, impl, era, n] = k.split('|');
+    const into = impl === 'floor' ? (runtimes[name].floor ??= {}) : runtimes[name];
+    (into.rates ??= {})[`${era}|${n}`] = median(list);
     const c = cpus[k];
-    if (c.us > 0 && c.calls > 0) (runtimes[name].cpu ??= {})[`${era}|${n}`] = c.us / c.calls;
+    if (c.us > 0 && c.calls > 0) (into.cpu ??= {})[`${era}|${n}`] = c.us / c.calls;
   }
 } finally {
   await Promise.all(Object.values(servers).map((s) => s.stop()));
   agent.destroy();
 }
 
-const base = runtimes.node20?.rates ?? {};
-const baseCpu = runtimes.node20?.cpu ?? {};
-for (const r of Object.values(runtimes)) {
-  if (!r.rates) continue;
+/** Ratios to Node 20's figures: calls/s over Node 20's, and Node 20's CPU per call over this one's. */
+function ratios(r, base) {
+  if (!r?.rates) return;
   r.ratios = {};
-  for (const [k, v] of Object.entries(r.rates)) if (base[k] > 0) r.ratios[k] = v / base[k];
-  // CPU per call: Node 20's over this runtime's, so above 1 is better here too.
+  for (const [k, v] of Object.entries(r.rates)) if (base?.rates?.[k] > 0) r.ratios[k] = v / base.rates[k];
   r.cpuRatios = {};
   for (const [k, v] of Object.entries(r.cpu ?? {}))
-    if (baseCpu[k] > 0 && v > 0) r.cpuRatios[k] = baseCpu[k] / v;
+    if (base?.cpu?.[k] > 0 && v > 0) r.cpuRatios[k] = base.cpu[k] / v;
+}
+for (const r of Object.values(runtimes)) {
+  ratios(r, runtimes.node20);
+  ratios(r.floor, runtimes.node20?.floor);
 }
 const result = {
   load: [loadStart, loadavg()[0]],

@@ -35,5 +35,30 @@ export function runtimeTable({ runtimes: all, clients, load, seconds }) {
     head,
     rule,
     ...table('cpu', 'cpuRatios', (x) => x.toFixed(0)),
+    ...floorTable(all),
+  ];
+}
+
+/**
+ * The floor (the runtime's HTTP server with no MCP machinery, modern-era messages): its CPU
+ * per call beside Node 20's, and mcpkit's over it on the same runtime.
+ */
+function floorTable(all) {
+  const rows = Object.values(all).filter((r) => r.floor?.cpu);
+  if (rows.length === 0) return [];
+  const cell = (r, n) => {
+    const floor = r.floor.cpu[`modern|${n}`];
+    const ratio = r.floor.cpuRatios?.[`modern|${n}`];
+    const own = r.cpu?.[`modern|${n}`];
+    if (floor === undefined) return ' | ';
+    return `${floor.toFixed(0)}${ratio === undefined ? '' : ` (${ratio.toFixed(2)}×)`} | ${own === undefined ? '' : `${(own / floor).toFixed(2)}`}`;
+  };
+  return [
+    '',
+    "The floor: each runtime's HTTP server answering with no MCP machinery (modern-era messages). Its CPU per call (µs, × vs Node 20's floor), and mcpkit's CPU per call over it on that runtime:",
+    '',
+    '| runtime | floor, 1 client | mcpkit ÷ floor | floor, 32 clients | mcpkit ÷ floor |',
+    '|---|---:|---:|---:|---:|',
+    ...rows.map((r) => `| ${r.label} | ${cell(r, 1)} | ${cell(r, 32)} |`),
   ];
 }

@@ -52,6 +52,11 @@ export interface RuntimeLauncher {
   start(options?: { port?: number }): Promise<RunningFixture>;
   /** Absent where mcpkit's client does not run as a process (workerd). */
   runClient?(options: { url: string; era: 'modern' | 'legacy' | 'auto' }): Promise<ClientSummary>;
+  /** Several eras in one client process: one summary per era, in order. */
+  runClients?(options: {
+    url: string;
+    eras: readonly ('modern' | 'legacy' | 'auto')[];
+  }): Promise<ClientSummary[]>;
   /** The deploy page whose `// server.ts` block runs as pasted (Bun, Deno), and how. */
   readonly recipe?: string;
   startRecipe?(options: { file: string; cwd: string }): Promise<RunningFixture>;
@@ -62,8 +67,8 @@ export interface RuntimeSuiteOptions {
   url: string;
   /** The runtime's name in test titles, e.g. `Deno`. */
   runtime: string;
-  /** Runs mcpkit's client on the runtime (the launcher's `runClient`); absent: not checked. */
-  runClient?: RuntimeLauncher['runClient'];
+  /** Runs mcpkit's client on the runtime (the launcher's `runClients`); absent: not checked. */
+  runClients?: RuntimeLauncher['runClients'];
   /** What the server wrote on stderr so far: checked to be empty at the end. */
   serverStderr?: () => string;
 }
@@ -204,15 +209,17 @@ function checkClientSummary(summary: ClientSummary, era: 'modern' | 'legacy'): v
  * its own subtest, so a failure names what failed on which runtime.
  */
 export async function runRuntimeSuite(t: TestContext, options: RuntimeSuiteOptions): Promise<void> {
-  const { url, runtime, runClient, serverStderr } = options;
+  const { url, runtime, runClients, serverStderr } = options;
   for (const era of ERAS) {
     await t.test(`mcpkit client, ${era} era, against ${runtime}`, () => checkMcpkitClient(url, era));
   }
   await t.test(`the official SDK client against ${runtime}`, () => checkSdkClient(url));
-  if (runClient) {
-    for (const era of ERAS) {
+  if (runClients) {
+    // One process runs both eras (a runtime's start-up is most of its cost); each is checked apart.
+    const summaries = runClients({ url, eras: ERAS });
+    for (const [i, era] of ERAS.entries()) {
       await t.test(`mcpkit client running on ${runtime}, ${era} era`, async () =>
-        checkClientSummary(await runClient({ url, era }), era),
+        checkClientSummary((await summaries)[i]!, era),
       );
     }
   }
@@ -293,12 +300,12 @@ export async function runtimeTests(name: string): Promise<void> {
   }
   test(`the MCP server and client on ${launcher.label}`, { skip: unavailable }, async (t) => {
     await using server = await launcher.start({ port: 0 });
-    const runClient = launcher.runClient?.bind(launcher);
+    const runClients = launcher.runClients?.bind(launcher);
     await runRuntimeSuite(t, {
       url: server.url,
       runtime: launcher.label,
       serverStderr: () => server.stderr(),
-      ...(runClient ? { runClient } : {}),
+      ...(runClients ? { runClients } : {}),
     });
   });
   if (launcher.recipe !== undefined) {

@@ -7,7 +7,7 @@
 //                          runs the server fixture (or `script`) and resolves once it printed
 //                          `listening <url>`: { url, stderr(), stop(), [Symbol.asyncDispose] }
 //   runClient({ url, era }) runs client-fixture.mjs on the runtime, resolves to its JSON line
-//                          (plus `stderr`)
+//                          (plus `stderr`); runClients({ url, eras }) several eras in one run
 //   recipe, startRecipe({ file, cwd })
 //                          (Bun, Deno) the deploy page and how it serves its server.ts
 // The workerd launcher lives in workerd-launcher.mjs (exporting `workerd` with the same
@@ -131,14 +131,23 @@ export function runProcess(command, args, { env, cwd = ROOT, timeoutMs = START_M
   });
 }
 
-/** The last JSON line a client fixture printed, with its stderr. */
-function clientSummary({ code, stdout, stderr }, label) {
-  const line = stdout.trim().split('\n').pop() ?? '';
-  try {
-    return { ...JSON.parse(line), stderr };
-  } catch {
-    return { error: `${label} client printed no summary (exit ${code}): ${stdout}${stderr}`, stderr };
-  }
+/**
+ * The JSON lines a client fixture printed for `eras`, in order, each with the run's stderr;
+ * an era it printed nothing for gets an `error` saying so.
+ */
+function clientSummaries({ code, stdout, stderr }, eras, label) {
+  const lines = stdout.split('\n').filter((l) => l.startsWith('{'));
+  return eras.map((era, i) => {
+    try {
+      return { ...JSON.parse(lines[i]), stderr };
+    } catch {
+      return {
+        asked: era,
+        error: `${label} client printed no summary for ${era} (exit ${code}): ${stdout}${stderr}`,
+        stderr,
+      };
+    }
+  });
 }
 
 /**
@@ -158,8 +167,12 @@ function launcher(name, label, prefix = []) {
       return startServerProcess(bin, argv, { env, label });
     },
     async runClient({ url, era = 'auto', env } = {}) {
-      const [bin, argv] = this.command(CLIENT_FIXTURE, ['--url', url, '--era', era]);
-      return clientSummary(await runProcess(bin, argv, { env }), label);
+      return (await this.runClients({ url, eras: [era], env }))[0];
+    },
+    /** Several eras in one process (one start-up instead of one per era): one summary each. */
+    async runClients({ url, eras, env }) {
+      const [bin, argv] = this.command(CLIENT_FIXTURE, ['--url', url, '--era', eras.join(',')]);
+      return clientSummaries(await runProcess(bin, argv, { env }), eras, label);
     },
   };
 }
