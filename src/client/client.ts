@@ -149,7 +149,8 @@ export class Client {
     this.logger = options.logger;
     this.resubscribeOptions = options.resubscribe;
     this.ontoolschanged = options.ontoolschanged ?? options.onToolsChanged;
-    this.outputs = options.validateOutput === false ? undefined : new OutputValidator();
+    this.outputs =
+      options.validateOutput === false ? undefined : new OutputValidator(options.jsonSchemaValidator);
     const cache = options.cache ?? true;
     this.pipeline = new RequestPipeline(
       {

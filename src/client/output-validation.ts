@@ -1,9 +1,11 @@
 /**
  * Checks a tool's `structuredContent` against the `outputSchema` from the last
- * `tools/list`. Each schema is compiled once per tool definition, on first use; Ajv is
- * loaded by dynamic import then, so a client that never validates never loads it.
+ * `tools/list`. Each schema is compiled once per tool definition, on first use, by the
+ * client's validator or the default one (Ajv, or an interpreter where code generation is
+ * refused), loaded by dynamic import then, so a client that never validates never loads it.
  */
 import { LocalError } from '../jsonrpc/index.js';
+import type { JsonSchemaIssue, JsonSchemaValidator } from '../protocol/json-schema-validator.js';
 import type { Tool } from '../protocol/types/index.js';
 
 type Check = (value: unknown) => string | undefined;
@@ -15,43 +17,18 @@ interface Known {
   check: Check | undefined;
 }
 
-interface AjvLike {
-  compile(schema: unknown): ((data: unknown) => boolean) & { errors?: unknown };
-  removeSchema(schema: unknown): unknown;
-  errorsText(errors: unknown, options: { dataVar: string }): string;
-}
-
-type Dialect = '2020-12' | '2019-09' | 'draft-07';
-
-function dialectOf(schema: unknown): Dialect {
-  const id =
-    typeof schema === 'object' && schema !== null ? (schema as { $schema?: unknown }).$schema : undefined;
-  if (typeof id !== 'string') return '2020-12';
-  if (id.includes('2019-09')) return '2019-09';
-  if (/draft-0[4-7]/.test(id)) return 'draft-07';
-  return '2020-12';
-}
-
-const AJV_OPTIONS = { strict: false, validateFormats: false, allErrors: false } as const;
-
-/** Builds (once per dialect) and returns an Ajv instance. Loaded lazily. */
-async function loadAjv(dialect: Dialect): Promise<AjvLike> {
-  if (dialect === '2019-09') {
-    const { Ajv2019 } = await import('ajv/dist/2019.js');
-    return new Ajv2019(AJV_OPTIONS) as unknown as AjvLike;
-  }
-  if (dialect === 'draft-07') {
-    const { Ajv } = await import('ajv');
-    return new Ajv(AJV_OPTIONS) as unknown as AjvLike;
-  }
-  const { Ajv2020 } = await import('ajv/dist/2020.js');
-  return new Ajv2020(AJV_OPTIONS) as unknown as AjvLike;
-}
+/** Worded as Ajv's errorsText words it, whichever validator found the issues. */
+const errorsText = (issues: readonly JsonSchemaIssue[]) =>
+  issues.length === 0
+    ? 'No errors'
+    : issues.map((e) => `structuredContent${e.instancePath} ${e.message}`).join(', ');
 
 /** Remembers output schemas by tool name and validates results against them. */
 export class OutputValidator {
   private readonly tools = new Map<string, Known>();
-  private readonly ajv = new Map<Dialect, Promise<AjvLike>>();
+  private loading: Promise<JsonSchemaValidator> | undefined;
+
+  constructor(private readonly validator?: JsonSchemaValidator) {}
 
   /** Learns the tools of one `tools/list` page. `replace` forgets every other tool first. */
   learn(tools: readonly Tool[], replace = false): void {
@@ -66,8 +43,8 @@ export class OutputValidator {
       const json = JSON.stringify(schema);
       if (this.tools.get(tool.name)?.json === json) continue;
       this.tools.set(tool.name, { json, schema, check: undefined });
-      // Start loading Ajv now, off the path of the first call that needs it.
-      void this.ajvFor(dialectOf(schema)).catch(() => undefined);
+      // Start loading the validator now, off the path of the first call that needs it.
+      void this.load().catch(() => undefined);
     }
   }
 
@@ -105,44 +82,50 @@ export class OutputValidator {
     }
   }
 
-  private ajvFor(dialect: Dialect): Promise<AjvLike> {
-    let p = this.ajv.get(dialect);
-    if (!p) {
-      p = loadAjv(dialect).catch((e: unknown) => {
-        this.ajv.delete(dialect); // let a later call try again
+  private load(): Promise<JsonSchemaValidator> {
+    if (this.validator) return Promise.resolve(this.validator);
+    // The seam itself loads on first use too: a client that never validates never loads it.
+    return (this.loading ??= import('../protocol/json-schema-validator.js')
+      .then((m) => m.defaultJsonSchemaValidator())
+      .catch((e: unknown) => {
+        this.loading = undefined; // let a later call try again
         throw new LocalError(
           'InvalidResult',
-          `Cannot validate tool output: Ajv could not be loaded (${(e as Error).message}); install ajv or set validateOutput: false`,
+          `Cannot validate tool output: the JSON Schema validator could not be loaded (${(e as Error).message}); install ajv or set validateOutput: false`,
           { cause: e },
         );
-      });
-      this.ajv.set(dialect, p);
-    }
-    return p;
+      }));
   }
 
   private async compile(name: string, schema: unknown): Promise<Check> {
-    const ajv = await this.ajvFor(dialectOf(schema));
-    // The dialect is chosen above; the meta-schema reference itself is not needed.
-    const copy = typeof schema === 'object' && schema !== null ? { ...(schema as object) } : schema;
-    if (typeof copy === 'object' && copy !== null) delete (copy as { $schema?: unknown }).$schema;
-    let validate: ReturnType<AjvLike['compile']>;
+    const validator = await this.load();
+    const object = typeof schema === 'object' && schema !== null && !Array.isArray(schema);
+    // A boolean or malformed schema compiles as what it is; an unknown `$schema` reads as 2020-12.
+    const copy = (object ? schema : { allOf: [schema] }) as Record<string, unknown>;
+    const { jsonSchemaDialectOf } = await import('../protocol/json-schema-validator.js');
+    const dialect = jsonSchemaDialectOf(copy) ?? '2020-12';
+    let check: Awaited<ReturnType<JsonSchemaValidator['compile']>>;
     try {
-      validate = ajv.compile(copy);
+      check = await validator.compile(copy, { dialect, allErrors: false, formats: false });
     } catch (e) {
       throw new LocalError(
         'InvalidResult',
         `Tool ${JSON.stringify(name)} has an outputSchema that cannot be compiled: ${(e as Error).message}`,
       );
-    } finally {
-      // Keep the instance free of per-tool entries, so `$id`s never collide and nothing piles up.
-      try {
-        ajv.removeSchema(copy);
-      } catch {
-        // not registered: nothing to remove
-      }
     }
-    return (value) =>
-      validate(value) ? undefined : ajv.errorsText(validate.errors, { dataVar: 'structuredContent' });
+    return (value) => {
+      const r = check(value);
+      return r.ok ? undefined : errorsText(r.issues);
+    };
   }
+}
+
+/** Ajv behind the validator seam, loaded now (the default where code generation works). */
+export function loadAjvValidator(): Promise<JsonSchemaValidator> {
+  return import('../protocol/json-schema-validator.js').then((m) => m.loadAjvValidator());
+}
+
+/** The interpreting validator (@cfworker/json-schema), loaded now: needs no code generation. */
+export function loadInterpretingValidator(): Promise<JsonSchemaValidator> {
+  return import('../protocol/json-schema-validator.js').then((m) => m.loadInterpretingValidator());
 }

@@ -1,4 +1,5 @@
 /** Public option, handler and event types of the client API. */
+import type { JsonSchemaValidator } from '../protocol/json-schema-validator.js';
 import type { Era } from '../protocol/versions.js';
 import type { RequestOptions } from '../session/options.js';
 import type { SessionLogger } from '../session/index.js';
@@ -180,6 +181,8 @@ export interface ClientOptions {
   logger?: SessionLogger;
   /** Validate `structuredContent` against the tool's `outputSchema` (default true). */
   validateOutput?: boolean;
+  /** Validates output schemas (default: Ajv, or an interpreter where `new Function` is refused). */
+  jsonSchemaValidator?: JsonSchemaValidator;
 }
 
 /** How a modern subscription whose stream ended is re-established. */

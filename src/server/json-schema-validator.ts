@@ -1,37 +1,21 @@
 /**
- * JSON Schema validation through ajv, loaded on first use so a server that never
- * validates raw JSON Schema pays nothing at start-up. Each schema compiles once.
+ * Raw JSON Schema validation for tools, through the validator seam (Ajv where code generation
+ * works, the interpreter where it is refused, or the server's own), loaded on first use so a
+ * server that never validates raw JSON Schema pays nothing at start-up. Each schema compiles once.
  */
+import type {
+  JsonSchemaCheck,
+  JsonSchemaDialect,
+  JsonSchemaIssue,
+  JsonSchemaValidator,
+} from '../protocol/json-schema-validator.js';
 import type { ValidationOutcome } from './schema-adapter.js';
 
-type AjvLike = {
-  compile(schema: object): ((data: unknown) => boolean) & { errors?: AjvError[] | null };
-};
-type AjvError = { instancePath: string; message?: string; params?: Record<string, unknown> };
-
-const instances = new Map<string, Promise<AjvLike>>();
-
-async function load(dialect: 'draft-07' | '2019-09' | '2020-12'): Promise<AjvLike> {
-  const formats = (await import('ajv-formats')).default as unknown as (a: AjvLike) => void;
-  // No loadSchema: a $ref to a network URI is never fetched, so such schemas fail to compile.
-  const options = { strict: false, allErrors: true, validateFormats: true };
-  let ajv: AjvLike;
-  if (dialect === '2020-12') {
-    const Ajv = (await import('ajv/dist/2020.js')).default as unknown as new (o: object) => AjvLike;
-    ajv = new Ajv(options);
-  } else if (dialect === '2019-09') {
-    const Ajv = (await import('ajv/dist/2019.js')).default as unknown as new (o: object) => AjvLike;
-    ajv = new Ajv(options);
-  } else {
-    const Ajv = (await import('ajv')).default as unknown as new (o: object) => AjvLike;
-    ajv = new Ajv(options);
-  }
-  formats(ajv);
-  return ajv;
-}
-
-/** The dialect a schema declares; 2020-12 when it declares none. */
-export function dialectOf(schema: Record<string, unknown>): 'draft-07' | '2019-09' | '2020-12' | undefined {
+/**
+ * The dialect a schema declares; 2020-12 when it declares none. (The seam's own
+ * `jsonSchemaDialectOf`, repeated: registration needs it at once, and the seam loads lazily.)
+ */
+export function dialectOf(schema: Record<string, unknown>): JsonSchemaDialect | undefined {
   const s = schema.$schema;
   if (s === undefined) return '2020-12';
   if (typeof s !== 'string') return undefined;
@@ -41,23 +25,14 @@ export function dialectOf(schema: Record<string, unknown>): 'draft-07' | '2019-0
   return undefined;
 }
 
-function ajvFor(dialect: 'draft-07' | '2019-09' | '2020-12'): Promise<AjvLike> {
-  let p = instances.get(dialect);
-  if (!p) {
-    p = load(dialect);
-    instances.set(dialect, p);
-  }
-  return p;
-}
-
-function describe(errors: AjvError[] | null | undefined): string {
-  if (!errors || errors.length === 0) return 'does not match the schema';
-  return errors
+function describe(issues: readonly JsonSchemaIssue[]): string {
+  if (issues.length === 0) return 'does not match the schema';
+  return issues
     .slice(0, 8)
     .map((e) => {
       const where = e.instancePath === '' ? '(root)' : e.instancePath;
       const extra = e.params?.additionalProperty ? ` "${String(e.params.additionalProperty)}"` : '';
-      return `${where} ${e.message ?? 'is invalid'}${extra}`;
+      return `${where} ${e.message}${extra}`;
     })
     .join('; ');
 }
@@ -69,21 +44,35 @@ function describe(errors: AjvError[] | null | undefined): string {
  */
 export async function compileJsonSchema(
   schema: Record<string, unknown>,
+  validator?: JsonSchemaValidator,
 ): Promise<(value: unknown) => ValidationOutcome> {
   const dialect = dialectOf(schema);
   if (!dialect) {
     const reason = `JSON Schema dialect ${JSON.stringify(schema.$schema)} is not supported (use 2020-12, 2019-09 or draft-07)`;
     return () => ({ ok: false, message: reason });
   }
-  const ajv = await ajvFor(dialect);
-  let fn: ReturnType<AjvLike['compile']>;
+  let check: JsonSchemaCheck;
   try {
-    fn = ajv.compile(schema);
+    const { compileWith } = await import('../protocol/json-schema-validator.js');
+    check = await compileWith(validator, schema, { dialect, allErrors: true, formats: true });
   } catch (e) {
     const detail = (e as Error).message;
     const remote = /resolve reference/.test(detail) ? ' (remote $refs are never fetched)' : '';
     const reason = `the schema itself is unusable, whatever the arguments: ${detail}${remote}`;
     return () => ({ ok: false, message: reason });
   }
-  return (value) => (fn(value) ? { ok: true, value } : { ok: false, message: describe(fn.errors) });
+  return (value) => {
+    const r = check(value);
+    return r.ok ? { ok: true, value } : { ok: false, message: describe(r.issues) };
+  };
+}
+
+/** Ajv behind the validator seam, loaded now (the default where code generation works). */
+export function loadAjvValidator(): Promise<JsonSchemaValidator> {
+  return import('../protocol/json-schema-validator.js').then((m) => m.loadAjvValidator());
+}
+
+/** The interpreting validator (@cfworker/json-schema), loaded now: needs no code generation. */
+export function loadInterpretingValidator(): Promise<JsonSchemaValidator> {
+  return import('../protocol/json-schema-validator.js').then((m) => m.loadInterpretingValidator());
 }

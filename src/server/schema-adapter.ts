@@ -1,3 +1,4 @@
+import type { JsonSchemaValidator } from '../protocol/json-schema-validator.js';
 import { compileJsonSchema, dialectOf } from './json-schema-validator.js';
 
 /** The result of validating a value. */
@@ -81,10 +82,13 @@ function toOutcome(r: StandardResult<unknown>): ValidationOutcome {
 class JsonCompiled implements CompiledSchema {
   private fn: ((v: unknown) => ValidationOutcome) | undefined;
   private loading: Promise<(v: unknown) => ValidationOutcome> | undefined;
-  constructor(readonly jsonSchema: JsonSchemaObject) {}
+  constructor(
+    readonly jsonSchema: JsonSchemaObject,
+    private readonly validator: JsonSchemaValidator | undefined,
+  ) {}
   validate(value: unknown): ValidationOutcome | Promise<ValidationOutcome> {
     if (this.fn) return this.fn(value);
-    this.loading ??= compileJsonSchema(this.jsonSchema).then((fn) => (this.fn = fn));
+    this.loading ??= compileJsonSchema(this.jsonSchema, this.validator).then((fn) => (this.fn = fn));
     return this.loading.then((fn) => fn(value));
   }
 }
@@ -93,7 +97,8 @@ class JsonCompiled implements CompiledSchema {
  * Converts and compiles a schema once. A Standard Schema must be able to describe itself
  * as JSON Schema (Standard JSON Schema), or `jsonSchema` must be given alongside it. A
  * raw JSON Schema is listed verbatim — `$schema`, `$defs` and all — and validated with
- * its own dialect; an unsupported `$schema` throws a TypeError here.
+ * its own dialect (by `validator`, else Ajv, or the interpreter where code generation is
+ * refused); an unsupported `$schema` throws a TypeError here.
  *
  * @example
  * ```ts
@@ -105,6 +110,7 @@ export function compileSchema(
   schema: SchemaInput,
   io: 'input' | 'output',
   jsonSchema?: JsonSchemaObject,
+  validator?: JsonSchemaValidator,
 ): CompiledSchema {
   if (isStandardSchema(schema)) {
     const std = schema['~standard'];
@@ -133,5 +139,5 @@ export function compileSchema(
         '(the default), 2019-09 or draft-07',
     );
   }
-  return new JsonCompiled(schema);
+  return new JsonCompiled(schema, validator);
 }

@@ -39,6 +39,7 @@ import { TASK_METHODS, taskSupportOf, tasksCapabilities } from './task-wire.js';
 import { buildTool, callTool, checkToolScopes } from './tools.js';
 import type { ToolDefinition, ToolEntry, ToolHandler } from './tools.js';
 import type { SchemaInput } from './schema-adapter.js';
+import type { JsonSchemaValidator } from '../protocol/json-schema-validator.js';
 
 export interface ServerOptions {
   /** Guidance for the model about how to use this server. */
@@ -71,6 +72,8 @@ export interface ServerOptions {
    * by themselves when a tool declares `execution.taskSupport`; options tune them.
    */
   tasks?: TaskOptions;
+  /** Validates raw JSON Schema tool schemas (default: Ajv, or an interpreter where `new Function` is refused). */
+  jsonSchemaValidator?: JsonSchemaValidator;
 }
 
 /** A handle to something registered, to take it away again. */
@@ -233,7 +236,11 @@ export class McpServer {
    * once; connections that asked are told the tool list changed. `remove()` undoes it.
    */
   tool<S extends SchemaInput>(definition: ToolDefinition<S>, handler: ToolHandler<S>): Registration {
-    const entry = buildTool(definition as ToolDefinition, handler as ToolHandler<never>);
+    const entry = buildTool(
+      definition as ToolDefinition,
+      handler as ToolHandler<never>,
+      this.options.jsonSchemaValidator,
+    );
     if (taskSupportOf(definition.execution) !== 'forbidden') this.enableTasks();
     this.tools.set(entry.wire.name, entry);
     this.changed({ kind: 'tools' });

@@ -11,13 +11,12 @@ import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import * as v from 'valibot';
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
-import AjvCore from 'ajv/dist/core.js';
 import { Client } from '../client/index.js';
 import { WireError } from '../jsonrpc/index.js';
 import type { CallToolResult, Tool } from '../protocol/types/index.js';
 import { createMemoryPair } from '../transports/memory/index.js';
-import { McpServer } from './index.js';
-import type { JsonSchemaObject, StandardSchemaLike } from './index.js';
+import { McpServer, loadAjvValidator, loadInterpretingValidator } from './index.js';
+import type { JsonSchemaObject, JsonSchemaValidator, StandardSchemaLike } from './index.js';
 
 const textOf = (r: CallToolResult) => (r.content[0] as { text: string }).text;
 
@@ -70,15 +69,21 @@ const RAW_07: JsonSchemaObject = {
   required: ['pair'],
 };
 
-/** Counts ajv compiles of the given schema objects (ajv's own cache is per object). */
+/** The validators every raw-JSON-Schema test runs with: Ajv, and the interpreter Workers get. */
+const VALIDATORS = [
+  ['ajv', loadAjvValidator],
+  ['@cfworker/json-schema', loadInterpretingValidator],
+] as const;
+
+/** Counts compiles of the given schema objects through the validator seam. */
 const compiled = new Map<object, number>();
-const ajvProto = (AjvCore as unknown as { default: { prototype: { compile(s: object): unknown } } }).default
-  .prototype;
-const realCompile = ajvProto.compile;
-ajvProto.compile = function (this: unknown, s: object, ...rest: unknown[]) {
-  if (compiled.has(s)) compiled.set(s, compiled.get(s)! + 1);
-  return (realCompile as (...a: unknown[]) => unknown).call(this, s, ...rest);
-};
+const counting = (load: () => Promise<JsonSchemaValidator>): JsonSchemaValidator => ({
+  name: 'counting',
+  async compile(s, options) {
+    if (compiled.has(s)) compiled.set(s, compiled.get(s)! + 1);
+    return (await load()).compile(s, options);
+  },
+});
 
 interface Built {
   server: McpServer;
@@ -86,12 +91,15 @@ interface Built {
   lists: () => number;
   /** Conversions of the zod schema of `plan` to JSON Schema. */
   conversions: () => number;
-  /** ajv compiles of this server's two raw schemas. */
+  /** Compiles of this server's two raw schemas. */
   compiles: () => [number | undefined, number | undefined];
 }
 
-function buildServer(): Built {
-  const server = new McpServer({ name: 'schemas', version: '1.0.0' });
+function buildServer(load: () => Promise<JsonSchemaValidator>): Built {
+  const server = new McpServer(
+    { name: 'schemas', version: '1.0.0' },
+    { jsonSchemaValidator: counting(load) },
+  );
   const zodTrip = counted(trip);
   // Copies, so that compiles are counted per server.
   const raw2020 = structuredClone(RAW_2020);
@@ -153,189 +161,195 @@ describe('schemas: registration errors', () => {
   });
 });
 
-for (const era of ['legacy', 'modern'] as const) {
-  describe(`schemas over the memory transport, ${era} era`, () => {
-    let built: Built;
-    let server: McpServer;
-    let client: Client;
-    let tools: Map<string, Tool>;
-    const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args });
-    const invalid = async (name: string, args: Record<string, unknown>, message: RegExp) => {
-      const r = await call(name, args);
-      assert.equal(r.isError, true, `${name} ${JSON.stringify(args)} is refused`);
-      assert.match(textOf(r), message);
-    };
-
-    before(async () => {
-      built = buildServer();
-      server = built.server;
-      client = new Client({ name: 'c', version: '1' }, { era });
-      const [a, b] = createMemoryPair();
-      await server.connect(b);
-      await client.connect(a);
-      tools = new Map((await client.listTools()).tools.map((t) => [t.name, t]));
-    });
-    after(async () => {
-      await client.close();
-      await server.close();
-    });
-
-    test('zod 4: converted to JSON Schema 2020-12 (nested, enum, optional, default)', () => {
-      assert.deepEqual(
-        tools.get('plan')!.inputSchema,
-        trip['~standard'].jsonSchema.input({ target: 'draft-2020-12' }),
-      );
-      const s = tools.get('plan')!.inputSchema as JsonSchemaObject & {
-        properties: Record<string, JsonSchemaObject>;
+for (const [validator, load] of VALIDATORS) {
+  for (const era of ['legacy', 'modern'] as const) {
+    describe(`schemas over the memory transport, ${era} era, ${validator}`, () => {
+      let built: Built;
+      let server: McpServer;
+      let client: Client;
+      let tools: Map<string, Tool>;
+      const call = (name: string, args: Record<string, unknown>) =>
+        client.callTool({ name, arguments: args });
+      const invalid = async (name: string, args: Record<string, unknown>, message: RegExp) => {
+        const r = await call(name, args);
+        assert.equal(r.isError, true, `${name} ${JSON.stringify(args)} is refused`);
+        assert.match(textOf(r), message);
       };
-      assert.equal(s.$schema, 'https://json-schema.org/draft/2020-12/schema');
-      assert.deepEqual(s.required, ['where', 'days', 'nights']);
-      assert.deepEqual(s.properties.units, {
-        type: 'string',
-        enum: ['metric', 'imperial'],
-        default: 'metric',
+
+      before(async () => {
+        built = buildServer(load);
+        server = built.server;
+        client = new Client({ name: 'c', version: '1' }, { era });
+        const [a, b] = createMemoryPair();
+        await server.connect(b);
+        await client.connect(a);
+        tools = new Map((await client.listTools()).tools.map((t) => [t.name, t]));
       });
-      assert.deepEqual((s.properties.where as { required: string[] }).required, ['city']);
-    });
+      after(async () => {
+        await client.close();
+        await server.close();
+      });
 
-    test('zod 4: a valid call reaches the handler parsed (default applied, unknown keys stripped)', async () => {
-      const r = await call('plan', { where: { city: 'Oslo' }, days: 3, nights: 2, extra: true });
-      assert.deepEqual(JSON.parse(textOf(r)), {
-        where: { city: 'Oslo' },
-        units: 'metric',
-        days: 3,
-        nights: 2,
+      test('zod 4: converted to JSON Schema 2020-12 (nested, enum, optional, default)', () => {
+        assert.deepEqual(
+          tools.get('plan')!.inputSchema,
+          trip['~standard'].jsonSchema.input({ target: 'draft-2020-12' }),
+        );
+        const s = tools.get('plan')!.inputSchema as JsonSchemaObject & {
+          properties: Record<string, JsonSchemaObject>;
+        };
+        assert.equal(s.$schema, 'https://json-schema.org/draft/2020-12/schema');
+        assert.deepEqual(s.required, ['where', 'days', 'nights']);
+        assert.deepEqual(s.properties.units, {
+          type: 'string',
+          enum: ['metric', 'imperial'],
+          default: 'metric',
+        });
+        assert.deepEqual((s.properties.where as { required: string[] }).required, ['city']);
+      });
+
+      test('zod 4: a valid call reaches the handler parsed (default applied, unknown keys stripped)', async () => {
+        const r = await call('plan', { where: { city: 'Oslo' }, days: 3, nights: 2, extra: true });
+        assert.deepEqual(JSON.parse(textOf(r)), {
+          where: { city: 'Oslo' },
+          units: 'metric',
+          days: 3,
+          nights: 2,
+        });
+      });
+
+      test('zod 4: invalid input is an isError result naming the field', async () => {
+        await invalid(
+          'plan',
+          { where: {}, days: 3, nights: 1 },
+          /^Invalid arguments for tool plan: where\.city: /,
+        );
+        await invalid(
+          'plan',
+          { where: { city: 'Oslo', country: 'NOR' }, days: 3, nights: 1 },
+          /where\.country: /,
+        );
+        await invalid('plan', { where: { city: 'Oslo' }, units: 'kelvin', days: 3, nights: 1 }, /units: /);
+        await invalid('plan', { where: { city: 'Oslo' }, days: 1.5, nights: 1 }, /days: .*expected int/);
+        await invalid(
+          'plan',
+          { where: { city: 'Oslo' }, days: 1, nights: 2 },
+          /nights: nights cannot exceed days/,
+        );
+      });
+
+      test('zod 4 outputSchema: matching structuredContent passes, a mismatch is an error', async () => {
+        assert.deepEqual(tools.get('forecast')!.outputSchema, {
+          $schema: 'https://json-schema.org/draft/2020-12/schema',
+          type: 'object',
+          properties: { city: { type: 'string' }, celsius: { type: 'number' } },
+          required: ['city', 'celsius'],
+          additionalProperties: false,
+        });
+        assert.deepEqual((await call('forecast', { city: 'Oslo' })).structuredContent, {
+          city: 'Oslo',
+          celsius: 21,
+        });
+        await assert.rejects(
+          call('forecast', { city: 'Bug' }),
+          (e: unknown) =>
+            e instanceof WireError &&
+            e.code === -32603 &&
+            /does not match its outputSchema: celsius: /.test(e.message),
+        );
+      });
+
+      test('valibot wrapped with toStandardJsonSchema: listed and validated', async () => {
+        assert.deepEqual(tools.get('station')!.inputSchema, {
+          $schema: 'https://json-schema.org/draft/2020-12/schema',
+          ...STATION_JSON,
+        });
+        assert.equal(textOf(await call('station', { id: 'ENGM' })), 'station ENGM');
+        await invalid('station', { id: 'oslo' }, /^Invalid arguments for tool station: id: Invalid format/);
+        await invalid('station', { id: 'ENGM', elevation: 'high' }, /elevation: Invalid type/);
+      });
+
+      test('bare valibot with inputJsonSchema: that schema is listed, valibot validates', async () => {
+        assert.deepEqual(tools.get('bare_station')!.inputSchema, STATION_JSON);
+        assert.equal(textOf(await call('bare_station', { id: 'ENBR' })), 'ENBR');
+        await invalid('bare_station', {}, /^Invalid arguments for tool bare_station: id: Invalid (key|type)/);
+      });
+
+      test('raw JSON Schema 2020-12: listed verbatim ($schema, $defs, additionalProperties) and validated', async () => {
+        assert.deepEqual(tools.get('raw_2020')!.inputSchema, RAW_2020);
+        const ok = { name: 'Ada', address: { city: 'London' } };
+        assert.equal(textOf(await call('raw_2020', ok)), JSON.stringify(ok));
+        await invalid('raw_2020', { name: 'Ada', age: 36 }, /must NOT have additional properties "age"/);
+        await invalid('raw_2020', { name: 'Ada', address: { city: 7 } }, /\/address\/city must be string/);
+        await invalid('raw_2020', {}, /must have required property 'name'/);
+      });
+
+      test('raw JSON Schema draft-07: listed verbatim, validated with draft-07 semantics', async () => {
+        assert.deepEqual(tools.get('raw_07')!.inputSchema, RAW_07);
+        assert.equal(textOf(await call('raw_07', { pair: ['a', 1] })), '{"pair":["a",1]}');
+        // Tuple `items` is draft-07 only; 2020-12 would call it prefixItems.
+        await invalid('raw_07', { pair: [1, 'a'] }, /\/pair\/0 must be string/);
+        await invalid('raw_07', { pair: ['a', 1, 2] }, /\/pair must NOT have more than 2 items/);
+      });
+
+      test('schemas are converted and compiled once, however often tools are listed', async () => {
+        const conversions = built.conversions();
+        const ajvCompiles = built.compiles();
+        const before = built.lists();
+        for (let i = 0; i < 100; i++) {
+          client.clearCache();
+          await client.listTools();
+          await call('raw_2020', { name: 'x' });
+        }
+        assert.equal(built.lists() - before, 100, 'every listing reached the server');
+        assert.equal(conversions, 1, 'zod converted once, at registration');
+        assert.equal(built.conversions(), 1);
+        assert.deepEqual(ajvCompiles, [1, 1], 'each raw schema compiled on first use');
+        assert.deepEqual(built.compiles(), [1, 1]);
       });
     });
+  }
+}
 
-    test('zod 4: invalid input is an isError result naming the field', async () => {
-      await invalid(
-        'plan',
-        { where: {}, days: 3, nights: 1 },
-        /^Invalid arguments for tool plan: where\.city: /,
-      );
-      await invalid(
-        'plan',
-        { where: { city: 'Oslo', country: 'NOR' }, days: 3, nights: 1 },
-        /where\.country: /,
-      );
-      await invalid('plan', { where: { city: 'Oslo' }, units: 'kelvin', days: 3, nights: 1 }, /units: /);
-      await invalid('plan', { where: { city: 'Oslo' }, days: 1.5, nights: 1 }, /days: .*expected int/);
-      await invalid(
-        'plan',
-        { where: { city: 'Oslo' }, days: 1, nights: 2 },
-        /nights: nights cannot exceed days/,
-      );
-    });
-
-    test('zod 4 outputSchema: matching structuredContent passes, a mismatch is an error', async () => {
-      assert.deepEqual(tools.get('forecast')!.outputSchema, {
-        $schema: 'https://json-schema.org/draft/2020-12/schema',
-        type: 'object',
-        properties: { city: { type: 'string' }, celsius: { type: 'number' } },
-        required: ['city', 'celsius'],
-        additionalProperties: false,
+for (const [validator, load] of [['default', undefined], ...VALIDATORS] as const) {
+  describe(`schemas: a $ref to an http URL, ${validator} validator`, () => {
+    test('is never fetched, and the call fails with the reason', async () => {
+      let hits = 0;
+      const http = createServer((_req, res) => {
+        hits++;
+        res.end('{"type":"string"}');
       });
-      assert.deepEqual((await call('forecast', { city: 'Oslo' })).structuredContent, {
-        city: 'Oslo',
-        celsius: 21,
-      });
-      await assert.rejects(
-        call('forecast', { city: 'Bug' }),
-        (e: unknown) =>
-          e instanceof WireError &&
-          e.code === -32603 &&
-          /does not match its outputSchema: celsius: /.test(e.message),
-      );
-    });
-
-    test('valibot wrapped with toStandardJsonSchema: listed and validated', async () => {
-      assert.deepEqual(tools.get('station')!.inputSchema, {
-        $schema: 'https://json-schema.org/draft/2020-12/schema',
-        ...STATION_JSON,
-      });
-      assert.equal(textOf(await call('station', { id: 'ENGM' })), 'station ENGM');
-      await invalid('station', { id: 'oslo' }, /^Invalid arguments for tool station: id: Invalid format/);
-      await invalid('station', { id: 'ENGM', elevation: 'high' }, /elevation: Invalid type/);
-    });
-
-    test('bare valibot with inputJsonSchema: that schema is listed, valibot validates', async () => {
-      assert.deepEqual(tools.get('bare_station')!.inputSchema, STATION_JSON);
-      assert.equal(textOf(await call('bare_station', { id: 'ENBR' })), 'ENBR');
-      await invalid('bare_station', {}, /^Invalid arguments for tool bare_station: id: Invalid (key|type)/);
-    });
-
-    test('raw JSON Schema 2020-12: listed verbatim ($schema, $defs, additionalProperties) and validated', async () => {
-      assert.deepEqual(tools.get('raw_2020')!.inputSchema, RAW_2020);
-      const ok = { name: 'Ada', address: { city: 'London' } };
-      assert.equal(textOf(await call('raw_2020', ok)), JSON.stringify(ok));
-      await invalid('raw_2020', { name: 'Ada', age: 36 }, /must NOT have additional properties "age"/);
-      await invalid('raw_2020', { name: 'Ada', address: { city: 7 } }, /\/address\/city must be string/);
-      await invalid('raw_2020', {}, /must have required property 'name'/);
-    });
-
-    test('raw JSON Schema draft-07: listed verbatim, validated with draft-07 semantics', async () => {
-      assert.deepEqual(tools.get('raw_07')!.inputSchema, RAW_07);
-      assert.equal(textOf(await call('raw_07', { pair: ['a', 1] })), '{"pair":["a",1]}');
-      // Tuple `items` is draft-07 only; 2020-12 would call it prefixItems.
-      await invalid('raw_07', { pair: [1, 'a'] }, /\/pair\/0 must be string/);
-      await invalid('raw_07', { pair: ['a', 1, 2] }, /\/pair must NOT have more than 2 items/);
-    });
-
-    test('schemas are converted and compiled once, however often tools are listed', async () => {
-      const conversions = built.conversions();
-      const ajvCompiles = built.compiles();
-      const before = built.lists();
-      for (let i = 0; i < 100; i++) {
-        client.clearCache();
-        await client.listTools();
-        await call('raw_2020', { name: 'x' });
+      await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+      const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/city.json`;
+      const realFetch = globalThis.fetch;
+      let fetches = 0;
+      globalThis.fetch = (...args: Parameters<typeof fetch>) => (fetches++, realFetch(...args));
+      try {
+        const jsonSchemaValidator = load ? await load() : undefined;
+        const server = new McpServer({ name: 's', version: '1' }, { jsonSchemaValidator });
+        server.tool(
+          { name: 'remote', input: { type: 'object', properties: { city: { $ref: url } } } },
+          () => 'x',
+        );
+        const client = new Client({ name: 'c', version: '1' }, { era: 'modern' });
+        const [a, b] = createMemoryPair();
+        await server.connect(b);
+        await client.connect(a);
+        const r = await client.callTool({ name: 'remote', arguments: { city: 'Oslo' } });
+        assert.equal(r.isError, true);
+        assert.equal(
+          textOf(r),
+          `Invalid arguments for tool remote: the schema itself is unusable, whatever the arguments: ` +
+            `can't resolve reference ${url} from id # (remote $refs are never fetched)`,
+        );
+        await client.close();
+        await server.close();
+        assert.equal(hits, 0, 'no request reached the URL');
+        assert.equal(fetches, 0);
+      } finally {
+        globalThis.fetch = realFetch;
+        http.close();
       }
-      assert.equal(built.lists() - before, 100, 'every listing reached the server');
-      assert.equal(conversions, 1, 'zod converted once, at registration');
-      assert.equal(built.conversions(), 1);
-      assert.deepEqual(ajvCompiles, [1, 1], 'each raw schema compiled on first use');
-      assert.deepEqual(built.compiles(), [1, 1]);
     });
   });
 }
-
-describe('schemas: a $ref to an http URL', () => {
-  test('is never fetched, and the call fails with the reason', async () => {
-    let hits = 0;
-    const http = createServer((_req, res) => {
-      hits++;
-      res.end('{"type":"string"}');
-    });
-    await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
-    const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/city.json`;
-    const realFetch = globalThis.fetch;
-    let fetches = 0;
-    globalThis.fetch = (...args: Parameters<typeof fetch>) => (fetches++, realFetch(...args));
-    try {
-      const server = new McpServer({ name: 's', version: '1' });
-      server.tool(
-        { name: 'remote', input: { type: 'object', properties: { city: { $ref: url } } } },
-        () => 'x',
-      );
-      const client = new Client({ name: 'c', version: '1' }, { era: 'modern' });
-      const [a, b] = createMemoryPair();
-      await server.connect(b);
-      await client.connect(a);
-      const r = await client.callTool({ name: 'remote', arguments: { city: 'Oslo' } });
-      assert.equal(r.isError, true);
-      assert.equal(
-        textOf(r),
-        `Invalid arguments for tool remote: the schema itself is unusable, whatever the arguments: ` +
-          `can't resolve reference ${url} from id # (remote $refs are never fetched)`,
-      );
-      await client.close();
-      await server.close();
-      assert.equal(hits, 0, 'no request reached the URL');
-      assert.equal(fetches, 0);
-    } finally {
-      globalThis.fetch = realFetch;
-      http.close();
-    }
-  });
-});

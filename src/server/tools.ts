@@ -3,6 +3,7 @@ import type { Params } from '../jsonrpc/index.js';
 import type { CallToolResult, Tool, ToolAnnotations } from '../protocol/types/tools.js';
 import type { Icon } from '../protocol/types/base.js';
 import { INPUT_REQUIRED } from './mrtr.js';
+import type { JsonSchemaValidator } from '../protocol/json-schema-validator.js';
 import { compileSchema } from './schema-adapter.js';
 import type { CompiledSchema, InferOutput, JsonSchemaObject, SchemaInput } from './schema-adapter.js';
 import type { ServerContext } from './server-context.js';
@@ -71,13 +72,17 @@ export interface ToolEntry {
 const ANY_OBJECT: JsonSchemaObject = Object.freeze({ type: 'object' }) as JsonSchemaObject;
 
 /** Builds a tool's wire definition and compiles its schemas, once, at registration. */
-export function buildTool(def: ToolDefinition, handler: ToolHandler<never>): ToolEntry {
+export function buildTool(
+  def: ToolDefinition,
+  handler: ToolHandler<never>,
+  validator?: JsonSchemaValidator,
+): ToolEntry {
   if (typeof def.name !== 'string' || def.name.length === 0 || def.name.length > 128) {
     throw new TypeError('A tool needs a name of 1 to 128 characters');
   }
   const compile = (schema: SchemaInput, io: 'input' | 'output', js?: JsonSchemaObject) => {
     try {
-      return compileSchema(schema, io, js);
+      return compileSchema(schema, io, js, validator);
     } catch (e) {
       throw e instanceof TypeError ? new TypeError(`Tool ${def.name}: ${e.message}`, { cause: e }) : e;
     }

@@ -1,0 +1,113 @@
+/**
+ * The runtime suite on workerd (src/test-support/runtime-suite.ts): the server fixture as a
+ * Cloudflare Worker (test/runtimes/workerd-worker.mjs, bundled for Workers, no nodejs_compat),
+ * served by `workerd serve`, checked by mcpkit's client in both eras (legacy sessions through
+ * the Durable Object store, mcpkit/durable-object) and by the official SDK client. mcpkit's
+ * client does not run inside a Worker here. Also: the Worker builds its server at module scope.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runtimeTests } from '../test-support/runtime-suite.js';
+
+await runtimeTests('workerd');
+
+interface WorkerdLauncher {
+  binary(): string;
+  start(options: { port: number; storageDir?: string }): Promise<{ url: string; stop(): Promise<void> }>;
+}
+
+// From src/runtimes or dist/runtimes alike.
+const launcherUrl = new URL('../../test/runtimes/workerd-launcher.mjs', import.meta.url).href;
+const { workerd } = (await import(launcherUrl)) as { workerd: WorkerdLauncher };
+
+let unavailable: string | false = false;
+try {
+  workerd.binary();
+} catch (err) {
+  if (process.env.MCPKIT_REQUIRE_SERVICES === '1') throw err;
+  unavailable = `needs workerd, which could not be installed: ${(err as Error).message.split('\n')[0]}`;
+}
+
+test(
+  'the Worker builds its McpServer at module scope (no timers or randomness at construction)',
+  { skip: unavailable },
+  async () => {
+    const running = await workerd.start({ port: 0 });
+    try {
+      const res = await fetch(new URL('/module-scope', running.url));
+      assert.equal(await res.text(), 'ok');
+    } finally {
+      await running.stop();
+    }
+  },
+);
+
+/** One JSON-RPC POST in the legacy era; resolves to the status, the session id and the message. */
+async function post(url: string, body: object, sessionId?: string) {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+      ...(sessionId ? { 'mcp-session-id': sessionId } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  const data = text.split('\n').find((line) => line.startsWith('data: '));
+  const message = data
+    ? (JSON.parse(data.slice(6)) as { result?: { content?: { text: string }[] } })
+    : undefined;
+  return { status: res.status, sessionId: res.headers.get('mcp-session-id'), message };
+}
+
+test(
+  'a legacy session lives in the Durable Object store: a restarted workerd (a new isolate) serves it',
+  { skip: unavailable },
+  async () => {
+    const storageDir = mkdtempSync(join(tmpdir(), 'mcpkit-workerd-do-'));
+    try {
+      let running = await workerd.start({ port: 0, storageDir });
+      const url = running.url;
+      const port = Number(new URL(url).port);
+      const init = await post(url, {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      });
+      assert.equal(init.status, 200);
+      const id = init.sessionId!;
+      assert.match(id, /^[0-9a-f]{32}$/);
+      assert.equal(
+        (await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, id)).status,
+        202,
+      );
+      await running.stop();
+
+      // Nothing of the session is left in any process: only the Durable Objects on disk.
+      running = await workerd.start({ port, storageDir });
+      try {
+        const call = {
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'tools/call',
+          params: { name: 'echo', arguments: { text: 'still here' } },
+        };
+        const again = await post(url, call, id);
+        assert.equal(again.status, 200);
+        assert.equal(again.message?.result?.content?.[0]?.text, 'still here');
+        // And a session the store never had is refused, as on one node.
+        assert.equal((await post(url, call, 'f'.repeat(32))).status, 404);
+      } finally {
+        await running.stop();
+      }
+    } finally {
+      rmSync(storageDir, { recursive: true, force: true });
+    }
+  },
+);

@@ -1,0 +1,181 @@
+// The workerd launcher of the runtime registry (launchers.mjs): bundles workerd-worker.mjs
+// for Workers (rolldown, conditions workerd/worker/browser, ESM), writes a workerd config
+// (no nodejs_compat: the core must load without node:*; the Durable Object namespace of the
+// legacy-session store kept in memory) and runs `workerd serve` on 127.0.0.1:<port>.
+// Ready once the port accepts a connection (polled with backoff: workerd prints nothing).
+//
+//   const running = await launchers.workerd.start({ port: 0 });  // { url, stop(), stderr() }
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { connect, createServer } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runtimeBinary } from '../../scripts/runtimes.mjs';
+
+const WORKER = fileURLToPath(new URL('./workerd-worker.mjs', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const OUT = join(ROOT, 'dist', 'runtimes', 'workerd');
+/** How long workerd may take to listen (a hang becomes an error). */
+const START_MS = 30_000;
+/** Recent, and no later than the workerd package's own date (it refuses dates it does not know). */
+export const COMPATIBILITY_DATE = '2026-11-01';
+
+/**
+ * Bundles `entry` into `dir`/worker.js as one ES module, for Workers. `nodeStubs` lists
+ * `node:` modules replaced by stubs (see below); empty means any node: import fails the build.
+ */
+export async function bundleWorker({ entry = WORKER, dir = OUT, nodeStubs = NODE_STUBS } = {}) {
+  const { build } = await import('rolldown');
+  mkdirSync(dir, { recursive: true });
+  await build({
+    input: entry,
+    platform: 'browser',
+    resolve: { conditionNames: ['workerd', 'worker', 'browser', 'import', 'default'] },
+    // The optional peers load only when configured (serve({ redis }), the LLM providers):
+    // left as imports, never reached in a Worker.
+    external: ['ioredis', 'openai', '@anthropic-ai/sdk'],
+    plugins: [stubNodeModules(nodeStubs)],
+    logLevel: 'warn',
+    output: { file: join(dir, 'worker.js'), format: 'esm', codeSplitting: false, minify: false },
+  });
+  return join(dir, 'worker.js');
+}
+
+// TEMPORARY (until mcpkit/http-server has a node-free default condition): its chunk imports
+// node:http (serve) and node:buffer (isUtf8) at load. Workers without nodejs_compat have
+// neither, so the bundle gets stubs: isUtf8 on TextDecoder, createServer throwing.
+const NODE_STUBS = {
+  'node:buffer': `export function isUtf8(b) { try { new TextDecoder('utf-8', { fatal: true }).decode(b); return true; } catch { return false; } }`,
+  'node:http': `export function createServer() { throw new Error('node:http is not available in Workers'); }`,
+};
+
+function stubNodeModules(stubs) {
+  return {
+    name: 'stub-node-modules',
+    resolveId(id, importer) {
+      if (Object.hasOwn(stubs, id)) return `\0stub:${id}`;
+      if (id.startsWith('node:')) throw new Error(`the Worker bundle imports ${id} (from ${importer})`);
+      return null;
+    },
+    load(id) {
+      if (id.startsWith('\0stub:')) return stubs[id.slice('\0stub:'.length)];
+      return null;
+    },
+  };
+}
+
+/**
+ * The workerd config: one Worker, its Durable Object namespace (in memory, or on disk in
+ * `storageDir` so that a restarted workerd finds the same objects), one HTTP socket.
+ */
+export function workerdConfig({ port, script = 'worker.js', storageDir }) {
+  const disk = storageDir
+    ? `, (name = "do-disk", disk = (path = ${JSON.stringify(storageDir)}, writable = true))`
+    : '';
+  const storage = storageDir ? '(localDisk = "do-disk")' : '(inMemory = void)';
+  return `using Workerd = import "/workerd/workerd.capnp";
+
+const config :Workerd.Config = (
+  services = [ (name = "main", worker = .mcpWorker)${disk} ],
+  sockets = [ (name = "http", address = "127.0.0.1:${port}", http = (), service = "main") ],
+);
+
+const mcpWorker :Workerd.Worker = (
+  modules = [ (name = "worker.js", esModule = embed "${script}") ],
+  compatibilityDate = "${COMPATIBILITY_DATE}",
+  durableObjectNamespaces = [ (className = "McpSessionObject", uniqueKey = "mcpkit-runtime-sessions") ],
+  durableObjectStorage = ${storage},
+  bindings = [ (name = "MCP_SESSIONS", durableObjectNamespace = "McpSessionObject") ],
+);
+`;
+}
+
+/** A port free right now on 127.0.0.1 (workerd cannot report the one it picked for :0). */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Resolves once 127.0.0.1:port accepts a connection; rejects when `gone()` turns true first. */
+async function waitForPort(port, gone) {
+  for (let delay = 5; ; delay = Math.min(delay * 2, 200)) {
+    const ok = await new Promise((resolve) => {
+      const socket = connect({ host: '127.0.0.1', port });
+      socket.once('connect', () => (socket.destroy(), resolve(true)));
+      socket.once('error', () => resolve(false));
+    });
+    if (ok) return;
+    if (gone()) throw new Error('workerd exited before listening');
+    await new Promise((r) => setTimeout(r, delay));
+  }
+}
+
+let bundled;
+
+export const workerd = {
+  name: 'workerd',
+  label: 'workerd',
+  binary: () => runtimeBinary('workerd'),
+  /**
+   * Bundles once per process, then serves the Worker on `port` (0: a free one), its Durable
+   * Objects in memory or in `storageDir` (an existing folder). Resolves to
+   * { url, pid, stderr(), stop() } as the other launchers do, once the port answers (workerd
+   * prints nothing when ready), within START_MS.
+   */
+  async start({ port = 0, storageDir } = {}) {
+    await (bundled ??= bundleWorker());
+    return serveBundle({ dir: OUT, port, storageDir });
+  },
+  /** The deploy page whose `// server.ts` (the Worker with the Durable Object) runs as pasted. */
+  recipe: 'docs/deploy/cloudflare-workers.md',
+  /** Bundles the page's server.ts as wrangler would (with the same temporary node: stubs) and serves it. */
+  async startRecipe({ file, cwd }) {
+    await bundleWorker({ entry: file, dir: cwd, nodeStubs: NODE_STUBS });
+    return serveBundle({ dir: cwd, port: 0 });
+  },
+};
+
+/** Runs `workerd serve` on `dir`/worker.js; resolves once the port answers. */
+async function serveBundle({ dir, port, storageDir }) {
+  const bin = runtimeBinary('workerd');
+  const chosen = port === 0 ? await freePort() : port;
+  const config = join(dir, `config-${chosen}.capnp`);
+  writeFileSync(config, workerdConfig({ port: chosen, storageDir }));
+  const child = spawn(bin, ['serve', config, '--experimental'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
+  let gone = false;
+  const exited = new Promise((resolve) => child.once('exit', () => resolve((gone = true))));
+  child.once('error', () => (gone = true));
+  const stop = async () => {
+    if (gone) return;
+    child.kill('SIGTERM');
+    const killer = setTimeout(() => child.kill('SIGKILL'), 3000);
+    await exited;
+    clearTimeout(killer);
+  };
+  const limit = setTimeout(() => (gone = true), START_MS);
+  try {
+    await waitForPort(chosen, () => gone);
+  } catch (err) {
+    await stop();
+    throw new Error(`workerd did not listen on ${chosen}: ${err.message}; stderr:\n${stderr}`, {
+      cause: err,
+    });
+  } finally {
+    clearTimeout(limit);
+  }
+  return {
+    url: `http://127.0.0.1:${chosen}/mcp`,
+    pid: child.pid,
+    stderr: () => stderr,
+    stop,
+    [Symbol.asyncDispose]: stop,
+  };
+}

@@ -1,0 +1,43 @@
+// The runtime fixture as a Cloudflare Worker: the McpServer is built once, at module scope
+// (constructing it starts no timer and draws no randomness, as Workers require), and served
+// with createFetchHandler. Bundled by workerd-launcher.mjs with the workerd/worker/browser
+// conditions and run by `workerd serve` without nodejs_compat.
+//
+// Legacy sessions (2025-03-26 to 2025-11-25, Mcp-Session-Id) need state shared between the
+// isolates that serve one Worker: the Durable Object store keeps them, so the handler that
+// uses it is made on the first request, when `env` (the binding) is known.
+import { createFetchHandler } from 'mcpkit/http-server';
+import { connectDurableObjectStores, McpSessionObject } from 'mcpkit/durable-object';
+import { buildServer } from './server-fixture.mjs';
+
+export { McpSessionObject };
+
+// At module scope, as it should be. Until the server's constructor stops drawing random bytes
+// (the MRTR key) and starting timers, workerd refuses that: the failure is kept and shown at
+// /module-scope (the test reports it), and the server is built in the first request instead.
+let server;
+let moduleScope = 'ok';
+try {
+  server = buildServer();
+} catch (err) {
+  moduleScope = String(err?.message ?? err);
+}
+
+/** @type {Promise<(request: Request) => Promise<Response>> | undefined} */
+let handler;
+
+function handlerFor(env) {
+  server ??= buildServer();
+  return (handler ??= connectDurableObjectStores(env.MCP_SESSIONS).then(
+    (stores) => createFetchHandler(server, { stores }).fetch,
+  ));
+}
+
+export default {
+  /** @param {Request} request @param {{ MCP_SESSIONS: unknown }} env @param {{ waitUntil(p: Promise<unknown>): void }} ctx */
+  async fetch(request, env, ctx) {
+    if (new URL(request.url).pathname === '/module-scope') return new Response(moduleScope);
+    const fetch = await handlerFor(env);
+    return fetch(request, env, ctx);
+  },
+};
