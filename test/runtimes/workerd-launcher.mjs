@@ -41,13 +41,9 @@ export async function bundleWorker({ entry = WORKER, dir = OUT, nodeStubs = NODE
   return join(dir, 'worker.js');
 }
 
-// TEMPORARY (until mcpkit/http-server has a node-free default condition): its chunk imports
-// node:http (serve) and node:buffer (isUtf8) at load. Workers without nodejs_compat have
-// neither, so the bundle gets stubs: isUtf8 on TextDecoder, createServer throwing.
-const NODE_STUBS = {
-  'node:buffer': `export function isUtf8(b) { try { new TextDecoder('utf-8', { fatal: true }).decode(b); return true; } catch { return false; } }`,
-  'node:http': `export function createServer() { throw new Error('node:http is not available in Workers'); }`,
-};
+// No node: module is stubbed: the default-condition entries load without one, and any node:
+// import fails the build (nodejs_compat is off, as it is for a Worker that does not ask for it).
+const NODE_STUBS = {};
 
 function stubNodeModules(stubs) {
   return {

@@ -12,9 +12,8 @@ import { buildServer } from './server-fixture.mjs';
 
 export { McpSessionObject };
 
-// At module scope, as it should be. Until the server's constructor stops drawing random bytes
-// (the MRTR key) and starting timers, workerd refuses that: the failure is kept and shown at
-// /module-scope (the test reports it), and the server is built in the first request instead.
+// At module scope, as it should be: if the constructor drew random bytes or started a timer,
+// workerd would refuse to load the Worker, and /module-scope reports what it threw.
 let server;
 let moduleScope = 'ok';
 try {
@@ -27,7 +26,7 @@ try {
 let handler;
 
 function handlerFor(env) {
-  server ??= buildServer();
+  if (!server) throw new Error(`the server could not be built at module scope: ${moduleScope}`);
   return (handler ??= connectDurableObjectStores(env.MCP_SESSIONS).then(
     (stores) => createFetchHandler(server, { stores }).fetch,
   ));
