@@ -14,7 +14,7 @@ import { MemoryCredentialStore } from './client/store.js';
 import { findAuthError } from './errors.js';
 import { callText, connectWith, startProtectedMcp } from '../test-support/auth-fixtures.js';
 import { authInfoOf } from './server/auth-info.js';
-import { createBearerAuth } from './server/bearer-auth.js';
+import { bearerAuth } from './server/bearer-auth.js';
 import type { BearerAuth } from './server/bearer-auth.js';
 import { jwtVerifier } from './server/jwt-verifier.js';
 import { TestAuthServer } from '../test-support/auth-test-server.js';
@@ -177,7 +177,7 @@ describe('credentials per authorization server', () => {
     const running = await serve(server, { authenticate: (req, res) => current!.node(req, res) });
     cleanup.push(() => running.close());
     const authFor = async (as: TestAuthServer) =>
-      createBearerAuth({
+      bearerAuth({
         resource: running.url,
         authorizationServers: [as.issuer],
         verifier: jwtVerifier({ issuer: as.issuer, audience: running.url, jwks: await as.jwks() }),

@@ -71,7 +71,7 @@ export {
   InvalidTokenError,
   authInfoOf,
   bearerChallenge,
-  createBearerAuth,
+  bearerAuth,
   introspectionVerifier,
   jwtVerifier,
   principalKey,

@@ -62,7 +62,7 @@ export {
   InvalidTokenError,
   authInfoOf,
   bearerChallenge,
-  createBearerAuth,
+  bearerAuth,
   introspectionVerifier,
   jwtVerifier,
   principalKey,

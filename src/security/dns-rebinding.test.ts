@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { McpServer } from '../server/index.js';
 import { createFetchHandler } from '../transports/http-server/index.js';
-import { createBearerAuth } from '../auth/server/bearer-auth.js';
+import { bearerAuth } from '../auth/server/bearer-auth.js';
 import type { BearerAuth } from '../auth/server/bearer-auth.js';
 import { jwtVerifier } from '../auth/server/jwt-verifier.js';
 import { TestAuthServer } from '../test-support/auth-test-server.js';
@@ -72,7 +72,7 @@ describe('fetch handler', () => {
     const as = await TestAuthServer.create();
     as.attach('https://auth.example.com');
     server = new McpServer({ name: 'f', version: '1.0.0' });
-    auth = createBearerAuth({
+    auth = bearerAuth({
       resource: RESOURCE,
       authorizationServers: [as.issuer],
       verifier: jwtVerifier({ issuer: as.issuer, audience: RESOURCE, jwks: await as.jwks() }),

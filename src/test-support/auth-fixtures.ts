@@ -14,7 +14,7 @@ import { StreamableHttpClientTransport } from '../transports/http-client/node.js
 import { headlessInteraction } from '../auth/client/interaction.js';
 import type { AuthorizationInteraction } from '../auth/client/interaction.js';
 import type { OAuthClient } from '../auth/client/oauth-client.js';
-import { createBearerAuth } from '../auth/server/bearer-auth.js';
+import { bearerAuth } from '../auth/server/bearer-auth.js';
 import type { BearerAuth, BearerAuthOptions } from '../auth/server/bearer-auth.js';
 import { authInfoOf } from '../auth/server/auth-info.js';
 import { jwtVerifier } from '../auth/server/jwt-verifier.js';
@@ -59,7 +59,7 @@ export async function startProtectedMcp(
     },
   });
   const { verifier, resource: _r, ...rest } = options;
-  const auth: BearerAuth = createBearerAuth({
+  const auth: BearerAuth = bearerAuth({
     authorizationServers: [as.issuer],
     ...rest,
     resource: running.url,

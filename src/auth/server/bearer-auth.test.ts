@@ -7,7 +7,7 @@ import type { RunningServer } from '../../transports/http-server/index.js';
 import { TestAuthServer } from '../../test-support/auth-test-server.js';
 import { InvalidTokenError, authInfoOf } from './auth-info.js';
 import type { TokenVerifier } from './auth-info.js';
-import { bearerChallenge, createBearerAuth } from './bearer-auth.js';
+import { bearerChallenge, bearerAuth } from './bearer-auth.js';
 import type { BearerAuthOptions, BearerRequest } from './bearer-auth.js';
 import { introspectionVerifier } from './introspection-verifier.js';
 import { jwtVerifier } from './jwt-verifier.js';
@@ -25,7 +25,7 @@ before(async () => {
 });
 
 async function bearer(options: Partial<BearerAuthOptions> = {}) {
-  return createBearerAuth({
+  return bearerAuth({
     resource: RESOURCE,
     authorizationServers: [ISSUER],
     verifier: jwtVerifier({ issuer: ISSUER, audience: RESOURCE, jwks: await as.jwks() }),
@@ -262,7 +262,7 @@ describe('DPoP in the bearer layer', () => {
   it('refuses proof algorithms that are not asymmetric', () => {
     assert.throws(
       () =>
-        createBearerAuth({
+        bearerAuth({
           resource: RESOURCE,
           authorizationServers: [ISSUER],
           verifier: { verify: () => Promise.reject(new InvalidTokenError('x')) },
@@ -284,7 +284,7 @@ describe('bearer layer on the HTTP server', () => {
     const lazy = { verify: (t: string) => jwtVerifier({ issuer: ISSUER, audience, jwks }).verify(t) };
     running = await serve(server, { authenticate: (q, s) => auth.node(q, s) });
     audience = running.url;
-    const auth = createBearerAuth({ resource: running.url, authorizationServers: [ISSUER], verifier: lazy });
+    const auth = bearerAuth({ resource: running.url, authorizationServers: [ISSUER], verifier: lazy });
   });
   after(async () => {
     await running.close();

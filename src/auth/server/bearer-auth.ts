@@ -43,7 +43,7 @@ export interface ResourceMetadataDocument {
   [name: string]: unknown;
 }
 
-/** Options of {@link createBearerAuth}. */
+/** Options of {@link bearerAuth}. */
 export interface BearerAuthOptions {
   /** This server's resource identifier: the public URL of the MCP endpoint. */
   resource: string;
@@ -223,7 +223,7 @@ function boundKey(info: AuthInfo): string | null | undefined {
  *
  * @example
  * ```ts
- * const auth = createBearerAuth({
+ * const auth = bearerAuth({
  *   resource: 'https://mcp.example.com/mcp',
  *   authorizationServers: ['https://auth.example.com'],
  *   verifier: jwtVerifier({ issuer: 'https://auth.example.com', audience: 'https://mcp.example.com/mcp',
@@ -233,7 +233,7 @@ function boundKey(info: AuthInfo): string | null | undefined {
  * await serve(server, { host: '0.0.0.0', allowedHosts: ['mcp.example.com'], authenticate: auth.node });
  * ```
  */
-export function createBearerAuth(options: BearerAuthOptions): BearerAuth {
+export function bearerAuth(options: BearerAuthOptions): BearerAuth {
   const resource = new URL(options.resource);
   if (resource.hash !== '') throw new TypeError('A resource identifier has no fragment');
   if (options.authorizationServers.length === 0)

@@ -67,7 +67,7 @@ export interface GatewayHttpOptions extends Pick<
   host?: string;
   /**
    * Authenticates every HTTP request before MCP sees it, answering 401 itself when it
-   * refuses: `gatewayAuthenticator(config.gateway.auth)`, or `createBearerAuth(...).node`.
+   * refuses: `gatewayAuthenticator(config.gateway.auth)`, or `bearerAuth(...).node`.
    * The caller's principal is then named in the audit log and matched by the per-caller
    * rules (`mcpkit.gateway.principals`).
    */
