@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { McpServer } from '../server/index.js';
-import { createFetchHandler } from '../transports/http-server/index.js';
+import { fetchHandler } from '../transports/http-server/index.js';
 import { bearerAuth } from '../auth/server/bearer-auth.js';
 import type { BearerAuth } from '../auth/server/bearer-auth.js';
 import { jwtVerifier } from '../auth/server/jwt-verifier.js';
@@ -77,7 +77,7 @@ describe('fetch handler', () => {
       authorizationServers: [as.issuer],
       verifier: jwtVerifier({ issuer: as.issuer, audience: RESOURCE, jwks: await as.jwks() }),
     });
-    const made = createFetchHandler(server, {
+    const made = fetchHandler(server, {
       authenticate: auth.fetch,
       bindHost: '0.0.0.0',
       allowedHosts: ['mcp.example.com'],

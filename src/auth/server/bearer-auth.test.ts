@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { SignJWT, UnsecuredJWT } from 'jose';
 import { McpServer } from '../../server/index.js';
-import { createFetchHandler, serve } from '../../transports/http-server/index.js';
+import { fetchHandler, serve } from '../../transports/http-server/index.js';
 import type { RunningServer } from '../../transports/http-server/index.js';
 import { TestAuthServer } from '../../test-support/auth-test-server.js';
 import { InvalidTokenError, authInfoOf } from './auth-info.js';
@@ -371,7 +371,7 @@ describe('bearer layer on the fetch handler', () => {
   it('serves the metadata, answers 401, and hands the principal to handlers', async () => {
     const server = new McpServer({ name: 'p', version: '1.0.0' });
     const auth = await bearer();
-    const { fetch: handle, handler } = createFetchHandler(server, {
+    const { fetch: handle, handler } = fetchHandler(server, {
       authenticate: auth.fetch,
       bindHost: '0.0.0.0',
       allowedHosts: ['mcp.example.com'],

@@ -126,7 +126,7 @@ export interface BearerAuth {
     req: NodeRequestLike,
     res: NodeResponseLike,
   ) => Promise<Authentication<AuthInfo> | false | undefined>;
-  /** The `authenticate` option of `createFetchHandler()`. */
+  /** The `authenticate` option of `fetchHandler()`. */
   readonly fetch: (request: Request) => Promise<Authentication<AuthInfo> | Response | undefined>;
   /**
    * The decision itself, for other frameworks. Per-message scopes are the authorizer's to

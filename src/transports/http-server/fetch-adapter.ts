@@ -148,11 +148,11 @@ export class FetchExchange implements HttpExchange {
  *
  * @example
  * ```ts
- * const { fetch } = createFetchHandler(server);
+ * const { fetch } = fetchHandler(server);
  * Bun.serve({ port: 3000, hostname: '127.0.0.1', fetch });
  * ```
  */
-export function createFetchHandler(
+export function fetchHandler(
   connector: McpConnector,
   options: McpHttpOptions & {
     authenticate?: (request: Request) => Promise<unknown | Response> | unknown | Response;

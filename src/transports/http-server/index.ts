@@ -5,7 +5,7 @@ export { Authentication } from './request-authorizer.js';
 export type { HttpRefusal, McpCall, RequestAuthorizer } from './request-authorizer.js';
 export { createNodeListener, serve } from './node-adapter.js';
 export type { NodeAuthenticator, RunningServer, ServeOptions } from './node-adapter.js';
-export { createFetchHandler } from './fetch-adapter.js';
+export { fetchHandler } from './fetch-adapter.js';
 export { MemoryEventStore } from './event-store.js';
 export type { EventStore } from './event-store.js';
 export { HostGuard } from './host-guard.js';
