@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, it } from 'node:test';
 import { McpServer } from '../server/index.js';
-import { createNodeListener, serve } from '../transports/http-server/index.js';
+import { nodeListener, serve } from '../transports/http-server/index.js';
 import { OAuthClient } from './client/oauth-client.js';
 import { headlessInteraction } from './client/interaction.js';
 import { MemoryCredentialStore } from './client/store.js';
@@ -49,7 +49,7 @@ async function legacyServer(options: TestAsOptions): Promise<{ as: TestAuthServe
   const server = new McpServer({ name: 'legacy', version: '1.0.0' });
   server.tool({ name: 'whoami' }, (_a, ctx) => JSON.stringify(authInfoOf(ctx) ?? null));
   let audience = '';
-  const { listener } = createNodeListener(server, {
+  const { listener } = nodeListener(server, {
     authenticate: async (req, res) => {
       const h = req.headers.authorization ?? '';
       try {

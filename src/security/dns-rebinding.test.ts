@@ -2,7 +2,7 @@
  * Threat: a web page on a foreign origin reaches a server bound to loopback (or to one host
  * name) through DNS rebinding. Defence: the Host and Origin checks run before anything else,
  * authentication included, so such a request is refused 403 as such, token or no token,
- * in the Node listener (`serve`, `createNodeListener`) and in the fetch handler alike. A
+ * in the Node listener (`serve`, `nodeListener`) and in the fetch handler alike. A
  * request with a good Host and no token is still challenged (401).
  */
 import assert from 'node:assert/strict';

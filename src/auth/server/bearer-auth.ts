@@ -83,7 +83,7 @@ export type BearerDecision =
   | { kind: 'pass' }
   | { kind: 'respond'; status: number; headers: Record<string, string>; body: string };
 
-/** A request as `createNodeListener` passes it (structural, so no node:http import). */
+/** A request as `nodeListener` passes it (structural, so no node:http import). */
 export interface NodeRequestLike {
   method?: string;
   url?: string;
@@ -92,7 +92,7 @@ export interface NodeRequestLike {
   rawHeaders?: string[];
 }
 
-/** A response as `createNodeListener` passes it. */
+/** A response as `nodeListener` passes it. */
 export interface NodeResponseLike {
   writeHead(status: number, headers: Record<string, string>): unknown;
   end(body?: string): unknown;
@@ -119,7 +119,7 @@ export interface BearerAuth {
   /** Where the metadata is served (the `resource_metadata` of challenges). */
   readonly metadataUrl: string;
   /**
-   * The `authenticate` option of `serve()` and `createNodeListener()`: answers and returns
+   * The `authenticate` option of `serve()` and `nodeListener()`: answers and returns
    * false, or returns the principal with its authorizer (undefined for a CORS preflight).
    */
   readonly node: (

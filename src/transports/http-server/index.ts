@@ -3,7 +3,7 @@ export type { McpHttpOptions } from './mcp-http-handler.js';
 export type { McpConnector } from './respond.js';
 export { Authentication } from './request-authorizer.js';
 export type { HttpRefusal, McpCall, RequestAuthorizer } from './request-authorizer.js';
-export { createNodeListener, serve } from './node-adapter.js';
+export { nodeListener, serve } from './node-adapter.js';
 export type { NodeAuthenticator, RunningServer, ServeOptions } from './node-adapter.js';
 export { fetchHandler } from './fetch-adapter.js';
 export { MemoryEventStore } from './event-store.js';

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { Client } from '../../client/index.js';
 import { LocalError } from '../../jsonrpc/index.js';
 import { McpServer } from '../../server/index.js';
-import { createNodeListener } from './node-adapter.js';
+import { nodeListener } from './node-adapter.js';
 import { StreamableHttpClientTransport } from '../http-client/index.js';
 import {
   LEGACY,
@@ -35,7 +35,7 @@ describe('keepAliveMs on legacy streams', { timeout: 30_000 }, () => {
     for (const bad of [0, -5, Number.NaN, Number.POSITIVE_INFINITY]) {
       for (const key of ['keepAliveMs', 'retryMs', 'sessionIdleMs', 'maxSessions', 'maxBodyBytes']) {
         assert.throws(
-          () => createNodeListener(server, { [key]: bad }),
+          () => nodeListener(server, { [key]: bad }),
           (e: unknown) =>
             e instanceof LocalError && e.code === 'InvalidConfiguration' && e.message.includes(key),
         );

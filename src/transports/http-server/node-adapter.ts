@@ -317,11 +317,11 @@ export type NodeAuthenticator = (
  *
  * @example
  * ```ts
- * const { listener } = createNodeListener(server);
+ * const { listener } = nodeListener(server);
  * http.createServer(listener).listen(3000, '127.0.0.1');
  * ```
  */
-export function createNodeListener(
+export function nodeListener(
   connector: McpConnector,
   options: McpHttpOptions & { authenticate?: NodeAuthenticator } = {},
 ): { listener: (req: IncomingMessage, res: ServerResponse) => void; handler: McpHttpHandler } {
@@ -357,7 +357,7 @@ function warnAboutTimeouts(req: IncomingMessage): void {
   const server = (req.socket as { server?: Server }).server;
   if (server && server.requestTimeout === 300_000 && server.headersTimeout === 60_000) {
     console.error(
-      "[mcpkit] createNodeListener: this http.Server keeps Node's default timeouts (headers 60 s, " +
+      "[mcpkit] nodeListener: this http.Server keeps Node's default timeouts (headers 60 s, " +
         'request 300 s); set server.headersTimeout and server.requestTimeout (serve() uses 10 s and 30 s) ' +
         'so slow clients cannot hold connections open',
     );
@@ -415,7 +415,7 @@ export async function serve(connector: McpConnector, options: ServeOptions = {})
     ownStores = await connectRedisStores(options.redis);
   }
   const stores = options.stores ?? ownStores;
-  const { listener, handler } = createNodeListener(connector, {
+  const { listener, handler } = nodeListener(connector, {
     ...options,
     bindHost: host,
     ...(stores ? { stores } : {}),
