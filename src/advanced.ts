@@ -110,5 +110,5 @@ export type {
   RouteState,
 } from './session/index.js';
 
-// The in-memory transport, as a class (the root has `createMemoryPair`).
-export { MemoryTransport, createMemoryPair } from './transports/memory/index.js';
+// The in-memory transport, as a class (the root has `memoryPair`).
+export { MemoryTransport, memoryPair } from './transports/memory/index.js';

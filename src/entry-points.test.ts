@@ -28,7 +28,7 @@ describe('entry points', () => {
       'McpServer',
       'ServerContext',
       'WireError',
-      'createMemoryPair',
+      'memoryPair',
       'toolError',
     ]);
   });

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { Client } from '../client/index.js';
 import type { HandlerContext } from '../client/index.js';
 import { LocalError } from '../jsonrpc/index.js';
-import { createMemoryPair } from '../transports/memory/index.js';
+import { memoryPair } from '../transports/memory/index.js';
 import { McpServer } from './index.js';
 import type { ServerContext } from './index.js';
 import { within } from '../test-support/waiting.js';
@@ -75,7 +75,7 @@ async function setup(serverTimeoutMs: number | undefined) {
       },
     },
   );
-  const [a, b] = createMemoryPair();
+  const [a, b] = memoryPair();
   await server.connect(b);
   await client.connect(a);
   const call = async (name: string): Promise<string> => {

@@ -15,7 +15,7 @@ import AjvCore from 'ajv/dist/core.js';
 import { Client } from '../client/index.js';
 import { WireError } from '../jsonrpc/index.js';
 import type { CallToolResult, Tool } from '../protocol/types/index.js';
-import { createMemoryPair } from '../transports/memory/index.js';
+import { memoryPair } from '../transports/memory/index.js';
 import { McpServer } from './index.js';
 import type { JsonSchemaObject, StandardSchemaLike } from './index.js';
 
@@ -170,7 +170,7 @@ for (const era of ['legacy', 'modern'] as const) {
       built = buildServer();
       server = built.server;
       client = new Client({ name: 'c', version: '1' }, { era });
-      const [a, b] = createMemoryPair();
+      const [a, b] = memoryPair();
       await server.connect(b);
       await client.connect(a);
       tools = new Map((await client.listTools()).tools.map((t) => [t.name, t]));
@@ -319,7 +319,7 @@ describe('schemas: a $ref to an http URL', () => {
         () => 'x',
       );
       const client = new Client({ name: 'c', version: '1' }, { era: 'modern' });
-      const [a, b] = createMemoryPair();
+      const [a, b] = memoryPair();
       await server.connect(b);
       await client.connect(a);
       const r = await client.callTool({ name: 'remote', arguments: { city: 'Oslo' } });

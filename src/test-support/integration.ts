@@ -19,7 +19,7 @@ import type { Tool } from '../protocol/types/index.js';
 import { createEverythingServer } from '../demo/everything-server.js';
 import { ROOTS, elicit, sample } from './demo-cases.js';
 import type { McpServer } from '../server/index.js';
-import { createMemoryPair } from '../transports/memory/index.js';
+import { memoryPair } from '../transports/memory/index.js';
 import { StdioClientTransport } from '../transports/stdio/index.js';
 import { serve } from '../transports/http-server/node-adapter.js';
 import type { RunningServer } from '../transports/http-server/node-adapter.js';
@@ -85,7 +85,7 @@ async function open(transport: TransportKind, era: EraKind): Promise<Combo> {
   let inner: Transport;
   if (transport === 'memory') {
     server = createEverythingServer({ stepMs: STEP_MS, pageSize: PAGE_SIZE });
-    const [clientSide, serverSide] = createMemoryPair();
+    const [clientSide, serverSide] = memoryPair();
     await server.connect(serverSide);
     inner = clientSide;
   } else if (transport === 'http' || transport === 'sse') {
