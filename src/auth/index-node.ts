@@ -27,7 +27,7 @@ export {
   checkAuthorizationUrl,
   checkFetchUrl,
   checkRedirectUri,
-  createAuthFetch,
+  authFetch,
   createAuthRequester,
   crossAppAccess,
   discover,

@@ -18,7 +18,7 @@ export {
   checkAuthorizationUrl,
   checkFetchUrl,
   checkRedirectUri,
-  createAuthFetch,
+  authFetch,
   createAuthRequester,
   crossAppAccess,
   discover,

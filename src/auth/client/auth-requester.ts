@@ -1,6 +1,6 @@
 /**
  * The transports' requester, with the bearer token on and 401/403 recovery: the same
- * behaviour as {@link createAuthFetch}, for transports that do not run on `fetch` (the
+ * behaviour as {@link authFetch}, for transports that do not run on `fetch` (the
  * Node default of `mcpkit/http-client`). Pass the OAuth client as the transport's `auth`.
  */
 import type { HttpReply, HttpRequest, HttpRequester } from '../../transports/http-client/requester.js';

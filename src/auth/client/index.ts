@@ -1,7 +1,7 @@
 // The OAuth 2.1 client of mcpkit, listed by name. Browser-safe.
 export { OAuthClient } from './oauth-client.js';
 export type { OAuthClientOptions, OAuthGrant } from './oauth-client.js';
-export { createAuthFetch } from './auth-fetch.js';
+export { authFetch } from './auth-fetch.js';
 export { createAuthRequester } from './auth-requester.js';
 export type { TokenSource } from './auth-fetch.js';
 export { callbackFromUrl, checkRedirectUri, headlessInteraction, isRedirectTo } from './interaction.js';

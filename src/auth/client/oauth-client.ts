@@ -4,7 +4,7 @@
  */
 import type { AuthorizationServer } from 'oauth4webapi';
 import { AuthError } from '../errors.js';
-import { createAuthFetch } from './auth-fetch.js';
+import { authFetch } from './auth-fetch.js';
 import type { TokenSource } from './auth-fetch.js';
 import { createAuthRequester } from './auth-requester.js';
 import type { HttpRequester } from '../../transports/http-client/requester.js';
@@ -147,7 +147,7 @@ export class OAuthClient implements TokenSource {
     if (grant === 'authorization_code') this.registration.redirectUri = options.interaction!.redirectUri;
     if (options.clientMetadataUrl !== undefined)
       this.registration.clientMetadataUrl = options.clientMetadataUrl;
-    this.fetch = createAuthFetch(this, base, options.maxAuthorizationAttempts ?? 3);
+    this.fetch = authFetch(this, base, options.maxAuthorizationAttempts ?? 3);
   }
 
   /**
