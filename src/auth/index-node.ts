@@ -28,7 +28,7 @@ export {
   checkFetchUrl,
   checkRedirectUri,
   authFetch,
-  createAuthRequester,
+  authRequester,
   crossAppAccess,
   discover,
   headlessInteraction,

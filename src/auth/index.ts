@@ -19,7 +19,7 @@ export {
   checkFetchUrl,
   checkRedirectUri,
   authFetch,
-  createAuthRequester,
+  authRequester,
   crossAppAccess,
   discover,
   headlessInteraction,

@@ -34,11 +34,11 @@ function abortable<T>(work: Promise<T>, request: HttpRequest): Promise<T> {
  *
  * @example
  * ```ts
- * const requester = createAuthRequester(oauth, undiciRequester(), 3);
+ * const requester = authRequester(oauth, undiciRequester(), 3);
  * const transport = new StreamableHttpClientTransport({ url, requester });
  * ```
  */
-export function createAuthRequester(
+export function authRequester(
   source: TokenSource,
   inner: HttpRequester,
   maxAttempts = 3,

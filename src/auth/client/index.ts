@@ -2,7 +2,7 @@
 export { OAuthClient } from './oauth-client.js';
 export type { OAuthClientOptions, OAuthGrant } from './oauth-client.js';
 export { authFetch } from './auth-fetch.js';
-export { createAuthRequester } from './auth-requester.js';
+export { authRequester } from './auth-requester.js';
 export type { TokenSource } from './auth-fetch.js';
 export { callbackFromUrl, checkRedirectUri, headlessInteraction, isRedirectTo } from './interaction.js';
 export type { AuthorizationCallback, AuthorizationInteraction, InteractionContext } from './interaction.js';

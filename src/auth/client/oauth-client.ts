@@ -6,7 +6,7 @@ import type { AuthorizationServer } from 'oauth4webapi';
 import { AuthError } from '../errors.js';
 import { authFetch } from './auth-fetch.js';
 import type { TokenSource } from './auth-fetch.js';
-import { createAuthRequester } from './auth-requester.js';
+import { authRequester } from './auth-requester.js';
 import type { HttpRequester } from '../../transports/http-client/requester.js';
 import { authorizationCodeGrant, requireS256 } from './authorization-code.js';
 import type { ResolvedClient } from './client-auth.js';
@@ -165,7 +165,7 @@ export class OAuthClient implements TokenSource {
    * transport on its fast requester (undici on Node) instead of `fetch`.
    */
   wrapRequester(inner: HttpRequester): HttpRequester {
-    return createAuthRequester(this, inner, this.options.maxAuthorizationAttempts ?? 3);
+    return authRequester(this, inner, this.options.maxAuthorizationAttempts ?? 3);
   }
 
   /** The issuer of the authorization server in use, once discovered. */
