@@ -84,7 +84,7 @@ describe('entry points', () => {
       'loadHostConfig',
       'JsonFileApprovalStore',
       'fileAudit',
-      'createTransport',
+      'serverTransport',
       'TerminalUi',
     ])
       assert.equal(typeof node[name], 'function', name);

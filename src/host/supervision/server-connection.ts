@@ -51,7 +51,7 @@ export interface ConnectionDeps {
   capabilities?: Record<string, unknown>;
   handlers: ClientHandlers;
   /** Builds the transport of one attempt (the host's factory: stdio or HTTP). */
-  createTransport(config: ServerConfig): Transport;
+  serverTransport(config: ServerConfig): Transport;
   /** Asked before a local command's first start; false leaves the server `refused`. */
   consent(config: ServerConfig, signal: AbortSignal): Promise<boolean>;
   logger: SessionLogger;
@@ -222,7 +222,7 @@ export class ServerConnection {
     });
     let transport: Transport;
     try {
-      transport = this.deps.createTransport(config);
+      transport = this.deps.serverTransport(config);
     } catch (e) {
       return this.failed(e);
     }
