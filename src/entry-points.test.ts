@@ -2,16 +2,13 @@
 // `mcpkit/host` loads no Node-only module (those are `mcpkit/host/node`), and every entry in
 // package.json's `exports` resolves to a built file.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { modulesLoadedBy } from './test-support/loaded-modules.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'mcpkit-entries-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
 
 const ours = (modules: string[]): string[] =>
   modules
@@ -112,29 +109,7 @@ describe('entry points', () => {
     assert.ok(!node.some((m) => m.includes('/node_modules/undici/')), 'undici loaded at import');
   });
 
-  test("mcpkit/host's deprecated loadHostConfig forwards to mcpkit/host/node's", async () => {
-    const { loadHostConfig } = await import('./host/index.js');
-    const file = join(dir, 'mcp.json');
-    writeFileSync(file, JSON.stringify({ mcpServers: { a: { command: 'node', args: ['a.js'] } } }));
-    const config = await loadHostConfig(file);
-    assert.deepEqual(Object.keys(config.servers), ['a']);
-  });
-
-  test('the deprecated onToolsChanged is the same callback as ontoolschanged', async () => {
-    const { Client } = await import('./index.js');
-    const f = (): void => undefined;
-    const g = (): void => undefined;
-    const client = new Client({ name: 't', version: '1' }, { onToolsChanged: f });
-    assert.equal(client.ontoolschanged, f);
-    client.onToolsChanged = g;
-    assert.equal(client.ontoolschanged, g);
-    assert.equal(
-      new Client({ name: 't', version: '1' }, { ontoolschanged: f, onToolsChanged: g }).ontoolschanged,
-      f,
-    );
-  });
-
-  test('every exports entry resolves to a built file; mcpkit/http is mcpkit/http-server', () => {
+  test('every exports entry resolves to a built file; the never-released mcpkit/http alias is gone', () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
       exports: Record<string, string | Record<string, unknown>>;
     };
@@ -142,7 +117,7 @@ describe('entry points', () => {
       typeof e === 'string' ? [e] : Object.values(e as Record<string, unknown>).flatMap(targets);
     for (const [sub, entry] of Object.entries(pkg.exports))
       for (const target of targets(entry)) assert.ok(existsSync(join(root, target)), `${sub}: ${target}`);
-    assert.deepEqual(pkg.exports['./http'], pkg.exports['./http-server']);
+    assert.ok(!('./http' in pkg.exports));
     for (const sub of [
       './http-server',
       './http-client',
