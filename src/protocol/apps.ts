@@ -6,7 +6,7 @@ import { isObject } from '../jsonrpc/is-object.js';
  */
 
 /** The extension's identifier in `capabilities.extensions`. */
-export const APPS_EXTENSION_ID = 'io.modelcontextprotocol/ui';
+export const APPS_EXTENSION = 'io.modelcontextprotocol/ui';
 
 /** The MIME type of an HTML app view. */
 export const APP_MIME_TYPE = 'text/html;profile=mcp-app';
@@ -98,7 +98,7 @@ export function appsCapability(
   capabilities: Readonly<Record<string, unknown>> | undefined,
 ): { mimeTypes: string[] } | undefined {
   const ext = capabilities?.extensions;
-  const apps = isObject(ext) ? ext[APPS_EXTENSION_ID] : undefined;
+  const apps = isObject(ext) ? ext[APPS_EXTENSION] : undefined;
   if (!isObject(apps)) return undefined;
   const mimeTypes = Array.isArray(apps.mimeTypes)
     ? apps.mimeTypes.filter((m): m is string => typeof m === 'string')
@@ -118,5 +118,5 @@ export function supportsAppViews(capabilities: Readonly<Record<string, unknown>>
 export function appsClientCapabilities(
   mimeTypes: readonly string[] = [APP_MIME_TYPE],
 ): Record<string, unknown> {
-  return { extensions: { [APPS_EXTENSION_ID]: { mimeTypes: [...mimeTypes] } } };
+  return { extensions: { [APPS_EXTENSION]: { mimeTypes: [...mimeTypes] } } };
 }

@@ -6,7 +6,7 @@ export { toolError } from './tools.js';
 export { registerApp, registerAppTool } from './apps.js';
 export type { AppDefinition, AppHtml, AppToolDefinition } from './apps.js';
 // The Apps names a server uses (the host's half is `mcpkit/host/apps`).
-export { APPS_EXTENSION_ID, APP_MIME_TYPE, appResourceUri, appsCapability } from '../protocol/apps.js';
+export { APPS_EXTENSION, APP_MIME_TYPE, appResourceUri, appsCapability } from '../protocol/apps.js';
 export type {
   AppCsp,
   AppPermissions,

@@ -31,7 +31,7 @@ export {
 } from './sandbox-proxy.js';
 export type { SandboxProxyOptions, SandboxResourceReady } from './sandbox-proxy.js';
 export {
-  APPS_EXTENSION_ID,
+  APPS_EXTENSION,
   APPS_PROTOCOL_VERSION,
   APP_MIME_TYPE,
   appResourceUri,
