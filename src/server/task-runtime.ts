@@ -14,6 +14,7 @@ import type { Params } from '../jsonrpc/index.js';
 import type { CallToolResult } from '../protocol/types/tools.js';
 import { RequestContext } from '../session/index.js';
 import type { RequestOptions } from '../session/index.js';
+import { MetaKey } from '../protocol/meta-keys.js';
 import { principalKey } from '../protocol/principal.js';
 import { validAnswer } from './mrtr.js';
 import type { InputRequest } from './mrtr.js';
@@ -23,7 +24,6 @@ import { TaskRun, withRelatedTask } from './task-run.js';
 import type { OriginSession } from './task-run.js';
 import type { StoredError, TaskRecord, TaskStore } from './task-store.js';
 import {
-  RELATED_TASK,
   declaresTasksExtension,
   legacyTask,
   missingTasksExtension,
@@ -522,7 +522,7 @@ export class TaskRuntime {
         if (set.size === 0) this.resultWaiters.delete(taskId);
       }
     }
-    const related = { [RELATED_TASK]: { taskId } };
+    const related = { [MetaKey.RelatedTask]: { taskId } };
     if (record.result) {
       const meta = isObject(record.result._meta) ? record.result._meta : {};
       return { ...record.result, _meta: { ...meta, ...related } };
