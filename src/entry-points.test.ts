@@ -30,19 +30,30 @@ describe('entry points', () => {
     ]);
   });
 
-  test('the engine is mcpkit/advanced; the role entries hold their role whole', async () => {
+  test('the engine and the protocol tables are mcpkit/advanced; the role entries hold what the root does not', async () => {
     const advanced = (await import('./advanced.js')) as Record<string, unknown>;
-    for (const name of ['Session', 'RequestContext', 'METHODS', 'MetaKey', 'parseFrame', 'LATEST_VERSION'])
+    for (const name of [
+      'Session',
+      'RequestContext',
+      'METHODS',
+      'MetaKey',
+      'APPS_EXTENSION',
+      'SKILLS_EXTENSION',
+      'TASKS_EXTENSION',
+      'parseFrame',
+      'LATEST_VERSION',
+    ])
       assert.ok(name in advanced, name);
+    // mcpkit/types loads no code.
+    assert.deepEqual(Object.keys(await import('./protocol/types/index.js')), []);
     const server = (await import('./server/index.js')) as Record<string, unknown>;
     const client = (await import('./client/index.js')) as Record<string, unknown>;
-    const rootEntry = (await import('./index.js')) as Record<string, unknown>;
-    // The same class whichever entry it comes from.
-    assert.equal(server.McpServer, rootEntry.McpServer);
-    assert.equal(client.Client, rootEntry.Client);
     for (const name of ['registerApp', 'APP_MIME_TYPE', 'TaskRuntime', 'LocalChangeBus'])
       assert.ok(name in server, name);
     for (const name of ['Subscription', 'ResultCache', 'TaskClient']) assert.ok(name in client, name);
+    // Each name has one home: the root's classes are not repeated by the role entries.
+    for (const name of ['McpServer', 'ServerContext', 'toolError']) assert.ok(!(name in server), name);
+    assert.ok(!('Client' in client));
   });
 
   test('importing the root loads neither Apps, skills, post-message nor any Node module', () => {

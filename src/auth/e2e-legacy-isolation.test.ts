@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, it } from 'node:test';
-import { McpServer } from '../server/index.js';
+import { McpServer } from '../server/server.js';
 import { nodeListener, serve } from '../transports/http-server/index.js';
 import { OAuthClient } from './client/oauth-client.js';
 import { headlessInteraction } from './client/interaction.js';

@@ -9,7 +9,7 @@
 import { afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { McpServer } from '../server/index.js';
+import { McpServer } from '../server/server.js';
 import { memoryPair } from '../transports/memory/index.js';
 import { StdioClientTransport } from '../transports/stdio/index.js';
 import { WireTap } from '../test-support/mcp-harness.js';

@@ -8,7 +8,7 @@ import { afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LocalError } from '../jsonrpc/index.js';
 import { createEverythingServer } from '../demo/everything-server.js';
-import type { McpServer } from '../server/index.js';
+import type { McpServer } from '../server/server.js';
 import { memoryPair } from '../transports/memory/index.js';
 import { Client } from './client.js';
 import type { ClientOptions } from './types.js';

@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ErrorCode, WireError } from '../jsonrpc/index.js';
-import type { McpServer } from '../server/index.js';
+import type { McpServer } from '../server/server.js';
 import type { Progress } from '../session/index.js';
 import { memoryPair } from '../transports/memory/index.js';
 import { openClient } from '../test-support/mcp-harness.js';

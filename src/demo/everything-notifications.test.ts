@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { LocalError } from '../jsonrpc/index.js';
 import type { Progress } from '../session/index.js';
 import type { Session } from '../session/index.js';
-import type { McpServer } from '../server/index.js';
+import type { McpServer } from '../server/server.js';
 import { MetaKey } from '../protocol/meta-keys.js';
 import { memoryPair } from '../transports/memory/index.js';
 import { openClient } from '../test-support/mcp-harness.js';

@@ -8,7 +8,7 @@ import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { crc32, inflateSync } from 'node:zlib';
 import { ErrorCode, WireError } from '../jsonrpc/index.js';
-import type { McpServer } from '../server/index.js';
+import type { McpServer } from '../server/server.js';
 import { memoryPair } from '../transports/memory/index.js';
 import { openClient } from '../test-support/mcp-harness.js';
 import type { Obj, OpenClientOptions, TestClient } from '../test-support/mcp-harness.js';

@@ -6,9 +6,11 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { Client, listSkills, loadSkill, parseFrontmatter } from '../client/index.js';
+import { listSkills, loadSkill, parseFrontmatter } from '../client/index.js';
+import { Client } from '../client/client.js';
 import { LocalError, WireError } from '../jsonrpc/index.js';
-import { McpServer, registerSkills } from '../server/index.js';
+import { registerSkills } from '../server/index.js';
+import { McpServer } from '../server/server.js';
 import { memoryPair } from '../transports/memory/index.js';
 import { createEverythingServer } from './everything-server.js';
 import { SKILL_URIS } from '../test-support/demo-cases.js';

@@ -2,7 +2,7 @@
 // (structured search, progress, a confirmed delete, a task, an app view) works as it says.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { Client } from '../client/index.js';
+import { Client } from '../client/client.js';
 import type { Era } from '../protocol/versions.js';
 import { memoryPair } from '../transports/memory/index.js';
 import { NOTES_BOARD_URI, createNotesServer } from './notes-server.js';

@@ -2,7 +2,7 @@
  * The Host: many servers from one config, one policy, one catalog, one audit log, and
  * the LLM. It is what an application embeds to be an MCP host.
  */
-import type { Client } from '../client/index.js';
+import type { Client } from '../client/client.js';
 import { isModelVisible } from '../protocol/apps.js';
 import type { Transport } from '../jsonrpc/index.js';
 import type {

@@ -7,7 +7,7 @@
  * @packageDocumentation
  */
 export { JsonFileApprovalStore, fileAudit, loadHostConfig } from './node-files.js';
-export { serverTransport, openInBrowser } from './supervision/node-transports.js';
+export { serverTransport } from './supervision/node-transports.js';
 export { TerminalUi } from './ui/terminal-ui.js';
 export type { TerminalUiOptions } from './ui/terminal-ui.js';
 export { startSandboxProxyServer } from './serve/node-sandbox-server.js';

@@ -16,7 +16,7 @@ import { describe, it } from 'node:test';
 import { SignJWT, decodeJwt, generateKeyPair } from 'jose';
 import { OAuthClient, bearerAuth, headlessInteraction, jwtVerifier } from '../auth/index.js';
 import type { BearerAuth } from '../auth/index.js';
-import { McpServer } from '../server/index.js';
+import { McpServer } from '../server/server.js';
 import { serve } from '../transports/http-server/index.js';
 import { startProtectedMcp } from '../test-support/auth-fixtures.js';
 import { TestAuthServer } from '../test-support/auth-test-server.js';

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { McpServer } from '../server/index.js';
+import { McpServer } from '../server/server.js';
 import { fetchHandler } from '../transports/http-server/index.js';
 import { bearerAuth } from '../auth/server/bearer-auth.js';
 import type { BearerAuth } from '../auth/server/bearer-auth.js';

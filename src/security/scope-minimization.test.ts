@@ -8,9 +8,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
-import { Client } from '../client/index.js';
+import { Client } from '../client/client.js';
 import { ErrorCode } from '../jsonrpc/index.js';
-import { McpServer } from '../server/index.js';
+import { McpServer } from '../server/server.js';
 import { memoryPair } from '../transports/memory/index.js';
 import { serve } from '../transports/http-server/index.js';
 import { OAuthClient } from '../auth/client/oauth-client.js';

@@ -5,11 +5,12 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client } from '../client/index.js';
+import { Client } from '../client/client.js';
 import { APP_MIME_TYPE, appResourceUri, isAppCallable, isModelVisible } from '../protocol/apps.js';
 import { assertAppsSchema } from '../test-support/apps-schema.js';
 import { memoryPair } from '../transports/memory/index.js';
-import { McpServer, registerApp, registerAppTool } from './index.js';
+import { registerApp, registerAppTool } from './index.js';
+import { McpServer } from './server.js';
 
 async function pair(server: McpServer, era: 'legacy' | 'modern'): Promise<Client> {
   const client = new Client({ name: 'c', version: '1' }, { era, logger: () => undefined });

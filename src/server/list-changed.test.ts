@@ -8,7 +8,7 @@ import { createEverythingServer } from '../demo/everything-server.js';
 import { memoryPair } from '../transports/memory/index.js';
 import { openClient } from '../test-support/mcp-harness.js';
 import type { TestClient } from '../test-support/mcp-harness.js';
-import type { McpServer } from './index.js';
+import type { McpServer } from './server.js';
 import { waitFor } from '../test-support/waiting.js';
 
 const open: Array<{ server: McpServer; client: TestClient }> = [];

@@ -11,7 +11,7 @@ import { memoryPair } from '../transports/memory/index.js';
 import { openClient } from '../test-support/mcp-harness.js';
 import type { Obj, TestClient } from '../test-support/mcp-harness.js';
 import { undefinedFields } from '../test-support/wire-fields.js';
-import { McpServer } from './index.js';
+import { McpServer } from './server.js';
 
 const REVISIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'] as const;
 const icons = [{ src: 'https://example.com/icon.png', mimeType: 'image/png' }];

@@ -12,12 +12,13 @@ import { z } from 'zod';
 import * as v from 'valibot';
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import AjvCore from 'ajv/dist/core.js';
-import { Client } from '../client/index.js';
+import { Client } from '../client/client.js';
 import { WireError } from '../jsonrpc/index.js';
 import type { CallToolResult, Tool } from '../protocol/types/index.js';
 import { memoryPair } from '../transports/memory/index.js';
-import { McpServer } from './index.js';
-import type { JsonSchemaObject, StandardSchemaLike } from './index.js';
+import { McpServer } from './server.js';
+import type { StandardSchemaLike } from './index.js';
+import type { JsonSchemaObject } from './schema-adapter.js';
 
 const textOf = (r: CallToolResult) => (r.content[0] as { text: string }).text;
 

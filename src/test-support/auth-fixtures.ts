@@ -6,9 +6,9 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client } from '../client/index.js';
+import { Client } from '../client/client.js';
 import type { EraPreference } from '../client/index.js';
-import { McpServer } from '../server/index.js';
+import { McpServer } from '../server/server.js';
 import { serve } from '../transports/http-server/index.js';
 import { StreamableHttpClientTransport } from '../transports/http-client/node.js';
 import { headlessInteraction } from '../auth/client/interaction.js';

@@ -12,13 +12,13 @@
  */
 import { after, afterEach, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { Client } from '../client/index.js';
-import type { ClientOptions } from '../client/index.js';
+import { Client } from '../client/client.js';
+import type { ClientOptions } from '../client/types.js';
 import type { Transport } from '../jsonrpc/index.js';
 import type { Tool } from '../protocol/types/index.js';
 import { createEverythingServer } from '../demo/everything-server.js';
 import { ROOTS, elicit, sample } from './demo-cases.js';
-import type { McpServer } from '../server/index.js';
+import type { McpServer } from '../server/server.js';
 import { memoryPair } from '../transports/memory/index.js';
 import { StdioClientTransport } from '../transports/stdio/index.js';
 import { serve } from '../transports/http-server/node-adapter.js';

@@ -3,8 +3,8 @@
  * tool behind the bearer layer, that records which tool handlers actually ran, plus the raw
  * requests an attacker sends (any header, either era, batches). Test-only.
  */
-import { McpServer } from '../server/index.js';
-import type { ToolDefinition } from '../server/index.js';
+import { McpServer } from '../server/server.js';
+import type { ToolDefinition } from '../server/tools.js';
 import { bearerAuth } from '../auth/server/bearer-auth.js';
 import type { BearerAuth, BearerAuthOptions, NodeRequestLike } from '../auth/server/bearer-auth.js';
 import { jwtVerifier } from '../auth/server/jwt-verifier.js';

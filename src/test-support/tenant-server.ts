@@ -6,7 +6,7 @@
  */
 import { decodeJwt } from 'jose';
 import { MetaKey } from '../protocol/meta-keys.js';
-import { McpServer } from '../server/index.js';
+import { McpServer } from '../server/server.js';
 import { serve } from '../transports/http-server/node-adapter.js';
 import type { ServeOptions } from '../transports/http-server/node-adapter.js';
 import { bearerAuth } from '../auth/server/bearer-auth.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { SignJWT, UnsecuredJWT } from 'jose';
-import { McpServer } from '../../server/index.js';
+import { McpServer } from '../../server/server.js';
 import { fetchHandler, serve } from '../../transports/http-server/index.js';
 import type { RunningServer } from '../../transports/http-server/index.js';
 import { TestAuthServer } from '../../test-support/auth-test-server.js';

@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import { ConfigError, parseHostConfig } from '../../host/index.js';
-import { serverTransport, openInBrowser } from '../../host/node.js';
+import { serverTransport } from '../../host/node.js';
+import { openInBrowser } from '../../host/supervision/node-transports.js';
 import type { HostConfig, ServerConfig } from '../../host/index.js';
 import { InspectorHost } from '../../inspector/inspector-host.js';
 import { startInspectorServer } from '../../inspector/server.js';

@@ -26,14 +26,10 @@ import {
   isModelVisible,
   supportsAppViews,
 } from '../../protocol/apps.js';
-import { McpServer } from '../../server/index.js';
-import type {
-  JsonSchemaObject,
-  MiddlewareRequest,
-  Registration,
-  ServerContext,
-  StandardSchemaLike,
-} from '../../server/index.js';
+import { McpServer } from '../../server/server.js';
+import type { MiddlewareRequest, Registration, StandardSchemaLike } from '../../server/index.js';
+import type { JsonSchemaObject } from '../../server/schema-adapter.js';
+import type { ServerContext } from '../../server/server-context.js';
 import { errorText } from '../policy/audit.js';
 import { HostError } from '../config/config-error.js';
 import type { CatalogTool } from '../catalog/catalog.js';

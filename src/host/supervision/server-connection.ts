@@ -4,8 +4,8 @@
  * server with exponential backoff up to a cap, and stop it cleanly. Its health is a small
  * state machine reported through `onhealth`.
  */
-import { Client } from '../../client/index.js';
-import type { ClientHandlers } from '../../client/index.js';
+import { Client } from '../../client/client.js';
+import type { ClientHandlers } from '../../client/types.js';
 import type { Transport } from '../../jsonrpc/index.js';
 import type { SessionLogger } from '../../session/index.js';
 import type { ServerConfig } from '../config/config-types.js';

@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ErrorCode, WireError } from '../../jsonrpc/index.js';
 import type { Transport, TransportSink } from '../../jsonrpc/index.js';
-import { McpServer } from '../../server/index.js';
+import { McpServer } from '../../server/server.js';
 import { memoryPair } from '../../transports/memory/index.js';
 import { startRedis } from '../../test-support/cluster.js';
 import { missing } from '../../test-support/services.js';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, describe, test } from 'node:test';
-import { Client } from '../../client/index.js';
+import { Client } from '../../client/client.js';
 import { createEverythingServer } from '../../demo/everything-server.js';
 import { LocalError } from '../../jsonrpc/index.js';
 import { nodeListener } from '../http-server/node-adapter.js';

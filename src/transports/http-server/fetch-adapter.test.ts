@@ -5,7 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createEverythingServer } from '../../demo/everything-server.js';
-import type { McpServer } from '../../server/index.js';
+import type { McpServer } from '../../server/server.js';
 import { FetchExchange, fetchHandler } from './fetch-adapter.js';
 import type { McpHttpHandler } from './mcp-http-handler.js';
 import {

@@ -5,9 +5,9 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client } from '../../client/index.js';
+import { Client } from '../../client/client.js';
 import { LocalError } from '../../jsonrpc/index.js';
-import { McpServer } from '../../server/index.js';
+import { McpServer } from '../../server/server.js';
 import { nodeListener } from './node-adapter.js';
 import { StreamableHttpClientTransport } from '../http-client/index.js';
 import {
