@@ -93,6 +93,7 @@ export type {
   NotificationHandler,
   PeerInfo,
   Progress,
+  RequestContextInit,
   RequestHandler,
   RequestOptions,
   SessionLogger,

@@ -613,14 +613,16 @@ export class Client {
   ): Promise<MrtrOutcome> {
     const session = this.connected();
     const outcome = await requestWithInput(
-      session,
-      this.connectedEra(),
-      this.handlers,
+      {
+        session,
+        era: this.connectedEra(),
+        answerer: this.handlers,
+        maxRounds: this.maxInputRounds,
+        closing: this.closing.signal,
+      },
       method,
       this.withMeta(params ?? {}),
       options,
-      this.maxInputRounds,
-      this.closing.signal,
     );
     if (!(method === 'tools/call' && this.tasks.isTask(outcome.result)))
       checkResultShape(method, outcome.result);

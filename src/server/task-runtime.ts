@@ -287,17 +287,17 @@ export class TaskRuntime {
       typeof origin.sendRaw === 'function' ? origin : undefined,
       ttl === null ? Infinity : now + ttl,
     );
-    const taskRc = new RequestContext(
-      running,
-      rc.requestId,
-      rc.method,
-      rc.params,
-      rc.protocolVersion,
-      rc.era,
-      rc.peerCapabilities,
-      rc.peerInfo,
-      rc.authInfo,
-    );
+    const taskRc = new RequestContext({
+      session: running,
+      requestId: rc.requestId,
+      method: rc.method,
+      params: rc.params,
+      protocolVersion: rc.protocolVersion,
+      era: rc.era,
+      peerCapabilities: rc.peerCapabilities,
+      peerInfo: rc.peerInfo,
+      authInfo: rc.authInfo,
+    });
     running.rc = taskRc;
     this.running.set(record.taskId, running);
     running.unwatch = this.store.watch(record.taskId, (r) => this.onRecord(running, r));
