@@ -38,11 +38,7 @@ function abortable<T>(work: Promise<T>, request: HttpRequest): Promise<T> {
  * const transport = new StreamableHttpClientTransport({ url, requester });
  * ```
  */
-export function authRequester(
-  source: TokenSource,
-  inner: HttpRequester,
-  maxAttempts = 3,
-): HttpRequester {
+export function authRequester(source: TokenSource, inner: HttpRequester, maxAttempts = 3): HttpRequester {
   return async (request: HttpRequest): Promise<HttpReply> => {
     if (request.url.origin !== source.serverUrl.origin) return inner(request);
     const url = request.url.href;
