@@ -19,11 +19,10 @@ export type {
 export { Subscription } from './subscription.js';
 export { ResultCache } from './result-cache.js';
 export type { CachePartition, ResultCacheOptions } from './result-cache.js';
-export { applyElicitationDefaults, urlRefusal } from './elicitation.js';
 export { DEFAULT_PROBE_TIMEOUT_MS } from './era-selection.js';
 export { DEFAULT_MAX_INPUT_ROUNDS } from './mrtr.js';
 export { MAX_PAGES } from './list-iterators.js';
-export { getSkill, listSkills, loadSkill, parseFrontmatter } from './skills.js';
+export { getSkill, listSkills, loadSkill } from './skills.js';
 export type { LoadedSkill, SkillEntry, SkillResource } from './skills.js';
 export { TaskClient, TaskHandle } from './tasks.js';
 export type { TaskInfo, TaskWaitOptions } from './tasks.js';

@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { listSkills, loadSkill, parseFrontmatter } from '../client/index.js';
+import { listSkills, loadSkill, parseFrontmatter } from '../client/skills.js';
 import { Client } from '../client/client.js';
 import { LocalError, WireError } from '../jsonrpc/index.js';
 import { registerSkills } from '../server/index.js';
