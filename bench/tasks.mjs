@@ -18,7 +18,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { Client } from '../dist/client/index.js';
 import { McpServer } from '../dist/server/index.js';
-import { createMemoryPair } from '../dist/transports/memory/index.js';
+import { memoryPair } from '../dist/transports/memory/index.js';
 
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(name);
@@ -66,7 +66,7 @@ async function mcpkit() {
     await g.wait;
     return 'done';
   });
-  const [a, b] = createMemoryPair();
+  const [a, b] = memoryPair();
   await server.connect(b);
   const client = new Client({ name: 'bench', version: '1.0.0' }, { era: 'legacy' });
   await client.connect(a);

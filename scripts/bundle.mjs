@@ -49,6 +49,14 @@ await build({
     format: 'esm',
     entryFileNames: '[name].js',
     chunkFileNames: 'chunks/[name]-[hash].js',
+    // The frame layer and the protocol's tables are small and reached by nearly every entry;
+    // left to the default they split into one chunk per set of entries reaching them, several
+    // tiny files an import pays for one by one. One chunk holds them all.
+    codeSplitting: {
+      groups: [
+        { name: 'core', test: /[\\/]dist[\\/](jsonrpc|protocol)[\\/](?!types[\\/]|apps\.js)[^\\/]+\.js$/ },
+      ],
+    },
     minify: false,
     sourcemap: false,
   },

@@ -6,7 +6,7 @@
 import inspector from 'node:inspector';
 import http from 'node:http';
 import { McpServer } from '../dist/index.js';
-import { createNodeListener } from '../dist/transports/http-server/index.js';
+import { nodeListener } from '../dist/transports/http-server/index.js';
 
 const session = new inspector.Session();
 session.connect();
@@ -46,7 +46,7 @@ server.tool({ name: 'echo', description: 'echo' }, () => {
   debugger; // eslint-disable-line no-debugger
   return 'ok';
 });
-const { listener } = createNodeListener(server);
+const { listener } = nodeListener(server);
 const end = http.ServerResponse.prototype.end;
 http.ServerResponse.prototype.end = function (...args) {
   debugger; // eslint-disable-line no-debugger

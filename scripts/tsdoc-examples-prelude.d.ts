@@ -2,14 +2,13 @@
 // with but does not create, and the application's own functions it calls. Checked by
 // scripts/check-tsdoc-examples.mjs (this file is copied next to the generated examples, so
 // the internal types below resolve from the built dist/).
-import type { Implementation, Transport } from 'mcpkit';
+import type { Client, McpServer, ServerContext, Transport } from 'mcpkit';
 import type { Session } from 'mcpkit/advanced';
-import type { Client } from 'mcpkit/client';
-import type { McpServer, ServerContext } from 'mcpkit/server';
 import type {
   CreateMessageRequestParams,
   CreateMessageResult,
   ElicitRequestParams,
+  Implementation,
   Tool,
 } from 'mcpkit/types';
 import type { AuthorizationInteraction, GuardedFetch, OAuthClient, StoredTokens } from 'mcpkit/auth';

@@ -10,11 +10,8 @@
  */
 // JSON-RPC frames.
 export {
-  ErrorCode,
   InvalidMessage,
-  LocalError,
   ParsedBatch,
-  WireError,
   errorResponse,
   httpStatusForCode,
   inspectMessage,
@@ -41,9 +38,7 @@ export type {
   LocalErrorCode,
   Params,
   ParsedFrame,
-  RequestId,
   SendOptions,
-  Transport,
   TransportSink,
 } from './jsonrpc/index.js';
 
@@ -61,8 +56,8 @@ export {
   isLegacyVersion,
   isModernVersion,
 } from './protocol/versions.js';
-export type { Era, LegacyVersion, ModernVersion, ProtocolVersion } from './protocol/versions.js';
-export { MetaKey } from './protocol/meta-keys.js';
+export type { LegacyVersion, ModernVersion } from './protocol/versions.js';
+export { APPS_EXTENSION, MetaKey, SKILLS_EXTENSION, TASKS_EXTENSION } from './protocol/meta-keys.js';
 export {
   METHODS,
   Method,
@@ -81,7 +76,6 @@ export type {
   ResultOf,
   WireResult,
 } from './protocol/methods.js';
-export type { ChangeEvent } from './protocol/change-event.js';
 
 // The session engine.
 export {
@@ -95,14 +89,13 @@ export {
   serverRole,
 } from './session/index.js';
 export type {
-  Implementation,
   LogLevel,
   NotificationHandler,
   PeerInfo,
   Progress,
+  RequestContextInit,
   RequestHandler,
   RequestOptions,
-  Role,
   SessionLogger,
   SessionOptions,
   SessionRole,
@@ -110,5 +103,5 @@ export type {
   RouteState,
 } from './session/index.js';
 
-// The in-memory transport, as a class (the root has `createMemoryPair`).
-export { MemoryTransport, createMemoryPair } from './transports/memory/index.js';
+// The in-memory transport, as a class (the root has `memoryPair`).
+export { MemoryTransport } from './transports/memory/index.js';

@@ -3,16 +3,13 @@
 // `mcpkit/http-server` (its Node build adds serve()), and every entry in
 // package.json's `exports` resolves to a built file.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { modulesLoadedBy } from './test-support/loaded-modules.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'mcpkit-entries-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
 
 const ours = (modules: string[]): string[] =>
   modules
@@ -29,24 +26,35 @@ describe('entry points', () => {
       'McpServer',
       'ServerContext',
       'WireError',
-      'createMemoryPair',
+      'memoryPair',
       'toolError',
     ]);
   });
 
-  test('the engine is mcpkit/advanced; the role entries hold their role whole', async () => {
+  test('the engine and the protocol tables are mcpkit/advanced; the role entries hold what the root does not', async () => {
     const advanced = (await import('./advanced.js')) as Record<string, unknown>;
-    for (const name of ['Session', 'RequestContext', 'METHODS', 'MetaKey', 'parseFrame', 'LATEST_VERSION'])
+    for (const name of [
+      'Session',
+      'RequestContext',
+      'METHODS',
+      'MetaKey',
+      'APPS_EXTENSION',
+      'SKILLS_EXTENSION',
+      'TASKS_EXTENSION',
+      'parseFrame',
+      'LATEST_VERSION',
+    ])
       assert.ok(name in advanced, name);
+    // mcpkit/types loads no code.
+    assert.deepEqual(Object.keys(await import('./protocol/types/index.js')), []);
     const server = (await import('./server/index.js')) as Record<string, unknown>;
     const client = (await import('./client/index.js')) as Record<string, unknown>;
-    const rootEntry = (await import('./index.js')) as Record<string, unknown>;
-    // The same class whichever entry it comes from.
-    assert.equal(server.McpServer, rootEntry.McpServer);
-    assert.equal(client.Client, rootEntry.Client);
     for (const name of ['registerApp', 'APP_MIME_TYPE', 'TaskRuntime', 'LocalChangeBus'])
       assert.ok(name in server, name);
     for (const name of ['Subscription', 'ResultCache', 'TaskClient']) assert.ok(name in client, name);
+    // Each name has one home: the root's classes are not repeated by the role entries.
+    for (const name of ['McpServer', 'ServerContext', 'toolError']) assert.ok(!(name in server), name);
+    assert.ok(!('Client' in client));
   });
 
   test('importing the root loads neither Apps, skills, post-message nor any Node module', () => {
@@ -92,7 +100,7 @@ describe('entry points', () => {
       'loadHostConfig',
       'JsonFileApprovalStore',
       'fileAudit',
-      'createTransport',
+      'serverTransport',
       'TerminalUi',
     ])
       assert.equal(typeof node[name], 'function', name);
@@ -120,7 +128,7 @@ describe('entry points', () => {
     assert.ok(!node.some((m) => m.includes('/node_modules/undici/')), 'undici loaded at import');
   });
 
-  test('mcpkit/http-server loads no Node module; on Node it adds serve and createNodeListener', async () => {
+  test('mcpkit/http-server loads no Node module; on Node it adds serve and nodeListener', async () => {
     assert.deepEqual(
       modulesLoadedBy("await import('./transports/http-server/index.js');").filter((m) =>
         m.startsWith('node:'),
@@ -129,36 +137,11 @@ describe('entry points', () => {
     );
     const neutral = (await import('./transports/http-server/index.js')) as Record<string, unknown>;
     const onNode = (await import('./serve/http-server-node.js')) as Record<string, unknown>;
-    assert.deepEqual(
-      Object.keys(onNode).sort(),
-      [...Object.keys(neutral), 'createNodeListener', 'serve'].sort(),
-    );
+    assert.deepEqual(Object.keys(onNode).sort(), [...Object.keys(neutral), 'nodeListener', 'serve'].sort());
     for (const [name, value] of Object.entries(neutral)) assert.equal(onNode[name], value, name);
   });
 
-  test("mcpkit/host's deprecated loadHostConfig forwards to mcpkit/host/node's", async () => {
-    const { loadHostConfig } = await import('./host/index.js');
-    const file = join(dir, 'mcp.json');
-    writeFileSync(file, JSON.stringify({ mcpServers: { a: { command: 'node', args: ['a.js'] } } }));
-    const config = await loadHostConfig(file);
-    assert.deepEqual(Object.keys(config.servers), ['a']);
-  });
-
-  test('the deprecated onToolsChanged is the same callback as ontoolschanged', async () => {
-    const { Client } = await import('./index.js');
-    const f = (): void => undefined;
-    const g = (): void => undefined;
-    const client = new Client({ name: 't', version: '1' }, { onToolsChanged: f });
-    assert.equal(client.ontoolschanged, f);
-    client.onToolsChanged = g;
-    assert.equal(client.ontoolschanged, g);
-    assert.equal(
-      new Client({ name: 't', version: '1' }, { ontoolschanged: f, onToolsChanged: g }).ontoolschanged,
-      f,
-    );
-  });
-
-  test('every exports entry resolves to a built file; mcpkit/http is mcpkit/http-server', () => {
+  test('every exports entry resolves to a built file; the never-released mcpkit/http alias is gone', () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
       exports: Record<string, string | Record<string, unknown>>;
     };
@@ -166,7 +149,7 @@ describe('entry points', () => {
       typeof e === 'string' ? [e] : Object.values(e as Record<string, unknown>).flatMap(targets);
     for (const [sub, entry] of Object.entries(pkg.exports))
       for (const target of targets(entry)) assert.ok(existsSync(join(root, target)), `${sub}: ${target}`);
-    assert.deepEqual(pkg.exports['./http'], pkg.exports['./http-server']);
+    assert.ok(!('./http' in pkg.exports));
     for (const sub of [
       './http-server',
       './http-client',

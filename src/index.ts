@@ -37,9 +37,8 @@ export type { CallOptions, ClientHandlers, ClientOptions } from './client/types.
 
 // Both
 export type { ChangeEvent } from './protocol/change-event.js';
-export { createMemoryPair } from './transports/memory/memory-transport.js';
+export { memoryPair } from './transports/memory/memory-transport.js';
 export type { Transport } from './jsonrpc/transport.js';
-export type { Implementation } from './session/session-types.js';
 export type { Era, ProtocolVersion } from './protocol/versions.js';
 
 // Errors: on the wire (a numeric JSON-RPC code) and local (a string code).

@@ -59,7 +59,7 @@ export function listenWithSessions(sdk, enableJsonResponse) {
           );
           return;
         }
-        const t = sdk.createTransport({
+        const t = sdk.serverTransport({
           sessionIdGenerator: () => randomUUID(),
           enableJsonResponse,
           onsessioninitialized: (id) => transports.set(id, t),

@@ -19,7 +19,7 @@ function makeServer() {
 const sdk = {
   isInitializeRequest,
   makeServer,
-  createTransport: (options) => new StreamableHTTPServerTransport(options),
+  serverTransport: (options) => new StreamableHTTPServerTransport(options),
   handle: (transport, req, res, body) => transport.handleRequest(req, res, body),
 };
 

@@ -31,7 +31,7 @@ function handleNode(transport, req, res, parsedBody) {
 const sdk = {
   isInitializeRequest,
   makeServer,
-  createTransport: (options) => new WebStandardStreamableHTTPServerTransport(options),
+  serverTransport: (options) => new WebStandardStreamableHTTPServerTransport(options),
   handle: handleNode,
 };
 

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from 'mcpkit';
 import { StreamableHttpClientTransport } from 'mcpkit/http-client';
-import { McpServer } from 'mcpkit/server';
+import { McpServer } from 'mcpkit';
 import { serve } from 'mcpkit/http-server';
 import {
   Agent,

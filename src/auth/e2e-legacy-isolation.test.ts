@@ -6,15 +6,15 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, it } from 'node:test';
-import { McpServer } from '../server/index.js';
-import { createNodeListener, serve } from '../serve/index.js';
+import { McpServer } from '../server/server.js';
+import { nodeListener, serve } from '../serve/index.js';
 import { OAuthClient } from './client/oauth-client.js';
 import { headlessInteraction } from './client/interaction.js';
 import { MemoryCredentialStore } from './client/store.js';
 import { findAuthError } from './errors.js';
 import { callText, connectWith, startProtectedMcp } from '../test-support/auth-fixtures.js';
 import { authInfoOf } from './server/auth-info.js';
-import { createBearerAuth } from './server/bearer-auth.js';
+import { bearerAuth } from './server/bearer-auth.js';
 import type { BearerAuth } from './server/bearer-auth.js';
 import { jwtVerifier } from './server/jwt-verifier.js';
 import { TestAuthServer } from '../test-support/auth-test-server.js';
@@ -49,7 +49,7 @@ async function legacyServer(options: TestAsOptions): Promise<{ as: TestAuthServe
   const server = new McpServer({ name: 'legacy', version: '1.0.0' });
   server.tool({ name: 'whoami' }, (_a, ctx) => JSON.stringify(authInfoOf(ctx) ?? null));
   let audience = '';
-  const { listener } = createNodeListener(server, {
+  const { listener } = nodeListener(server, {
     authenticate: async (req, res) => {
       const h = req.headers.authorization ?? '';
       try {
@@ -177,7 +177,7 @@ describe('credentials per authorization server', () => {
     const running = await serve(server, { authenticate: (req, res) => current!.node(req, res) });
     cleanup.push(() => running.close());
     const authFor = async (as: TestAuthServer) =>
-      createBearerAuth({
+      bearerAuth({
         resource: running.url,
         authorizationServers: [as.issuer],
         verifier: jwtVerifier({ issuer: as.issuer, audience: running.url, jwks: await as.jwks() }),

@@ -1,8 +1,9 @@
 import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
 import { createInterface } from 'node:readline/promises';
-import { Client } from '../client/index.js';
-import type { ClientHandlers, EraPreference } from '../client/index.js';
+import { Client } from '../client/client.js';
+import type { EraPreference } from '../client/index.js';
+import type { ClientHandlers } from '../client/types.js';
 import { LocalError, WireError } from '../jsonrpc/index.js';
 import type { Transport } from '../jsonrpc/index.js';
 import type { ElicitResult } from '../protocol/types/index.js';

@@ -407,8 +407,8 @@ for (const era of ['legacy', 'modern'] as const) {
       const server = createTestServer();
       {
         await using client = new Client(CLIENT_INFO, { era });
-        const { createMemoryPair } = await import('../transports/memory/index.js');
-        const [a, b] = createMemoryPair();
+        const { memoryPair } = await import('../transports/memory/index.js');
+        const [a, b] = memoryPair();
         await server.session.connect(b);
         await client.connect(a);
         assert.ok(client.isConnected);

@@ -148,7 +148,7 @@ export class Client {
     this.autoRefreshTools = options.autoRefreshTools ?? false;
     this.logger = options.logger;
     this.resubscribeOptions = options.resubscribe;
-    this.ontoolschanged = options.ontoolschanged ?? options.onToolsChanged;
+    this.ontoolschanged = options.ontoolschanged;
     this.outputs =
       options.validateOutput === false ? undefined : new OutputValidator(options.jsonSchemaValidator);
     const cache = options.cache ?? true;
@@ -193,14 +193,6 @@ export class Client {
       answerer: this.handlers,
       request: (method, params, options) => this.taskRequest(method, params, options),
     });
-  }
-
-  /** @deprecated Renamed {@link Client.ontoolschanged}, like the other callbacks; removed in the next release. */
-  get onToolsChanged(): ((tools: Tool[]) => void) | undefined {
-    return this.ontoolschanged;
-  }
-  set onToolsChanged(callback: ((tools: Tool[]) => void) | undefined) {
-    this.ontoolschanged = callback;
   }
 
   // ------------------------------------------------------------------ connection

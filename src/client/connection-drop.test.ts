@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client } from './index.js';
+import { Client } from './client.js';
 import { createEverythingServer } from '../demo/everything-server.js';
 import { serve } from '../serve/index.js';
 import { startCutProxy } from '../test-support/cut-proxy.js';

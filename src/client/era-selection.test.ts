@@ -186,7 +186,7 @@ describe('era selection: auto', () => {
   });
 
   test('the connection closing during the probe rejects connect', async () => {
-    const [a, b] = (await import('../transports/memory/index.js')).createMemoryPair();
+    const [a, b] = (await import('../transports/memory/index.js')).memoryPair();
     b.start({ frame: () => void b.close(), closed: () => undefined });
     const client = new Client(CLIENT_INFO);
     await assert.rejects(
@@ -288,7 +288,7 @@ describe('era selection: pinned', () => {
     );
     await client.close();
     const again = createTestServer();
-    const [a, b] = (await import('../transports/memory/index.js')).createMemoryPair();
+    const [a, b] = (await import('../transports/memory/index.js')).memoryPair();
     await again.session.connect(b);
     await client.connect(a);
     assert.equal(client.era, 'modern');

@@ -1,9 +1,10 @@
-export { Client } from './client.js';
+/**
+ * `mcpkit/client`: the client's names beyond the root's (`Client` and its options are
+ * `mcpkit`'s): subscriptions, the result cache, tasks, skills and the handler types.
+ *
+ * @packageDocumentation
+ */
 export type {
-  CallOptions,
-  ChangeEvent,
-  ClientHandlers,
-  ClientOptions,
   ElicitationConfig,
   ElicitationHandler,
   EraPreference,
@@ -27,11 +28,10 @@ export type {
 export { Subscription } from './subscription.js';
 export { ResultCache } from './result-cache.js';
 export type { CachePartition, ResultCacheOptions } from './result-cache.js';
-export { applyElicitationDefaults, urlRefusal } from './elicitation.js';
 export { DEFAULT_PROBE_TIMEOUT_MS } from './era-selection.js';
 export { DEFAULT_MAX_INPUT_ROUNDS } from './mrtr.js';
 export { MAX_PAGES } from './list-iterators.js';
-export { SKILLS_EXTENSION, getSkill, listSkills, loadSkill, parseFrontmatter } from './skills.js';
+export { getSkill, listSkills, loadSkill } from './skills.js';
 export type { LoadedSkill, SkillEntry, SkillResource } from './skills.js';
 export { TaskClient, TaskHandle } from './tasks.js';
 export type { TaskInfo, TaskWaitOptions } from './tasks.js';

@@ -13,10 +13,10 @@ const has = (modules: string[], file: string): boolean =>
   modules.some((m) => m.startsWith('file:') && m.endsWith(`/dist/${file}`));
 
 const connectCode = (clientOptions: string, check: string): string => `
-  const { McpServer, Client, createMemoryPair } = await import('./index.js');
+  const { McpServer, Client, memoryPair } = await import('./index.js');
   const server = new McpServer({ name: 's', version: '1' });
   server.resource({ uri: 'mem://a', name: 'a' }, () => [{ uri: 'mem://a', text: 'A' }]);
-  const [a, b] = createMemoryPair();
+  const [a, b] = memoryPair();
   await server.connect(a);
   const client = new Client({ name: 'c', version: '1' }, ${clientOptions});
   await client.connect(b);

@@ -20,6 +20,17 @@ export interface InputAnswerer {
   answer(method: string, params: Params, ctx: HandlerContext): Promise<Record<string, unknown>>;
 }
 
+/** Where the MRTR loop sends and who answers the server's questions. */
+export interface InputLoop {
+  session: Session;
+  era: ClientEra;
+  answerer: InputAnswerer;
+  /** Retries allowed before `TooManyRounds`. */
+  maxRounds: number;
+  /** Fires when the client closes: stops the handlers. */
+  closing: AbortSignal;
+}
+
 export interface MrtrOutcome {
   result: Record<string, unknown>;
   /** How many retries it took; 0 when the first answer was final. */
@@ -32,15 +43,12 @@ export interface MrtrOutcome {
  * request with the caller's timeouts; the caller's signal covers the handlers as well.
  */
 export async function requestWithInput(
-  session: Session,
-  era: ClientEra,
-  answerer: InputAnswerer,
+  loop: InputLoop,
   method: string,
   params: Params,
   options: RequestOptions | undefined,
-  maxRounds: number,
-  closing: AbortSignal,
 ): Promise<MrtrOutcome> {
+  const { session, era, answerer, maxRounds, closing } = loop;
   let current = params;
   for (let rounds = 0; ; rounds++) {
     const result = await session.request(method, current, options);

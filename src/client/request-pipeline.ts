@@ -70,14 +70,16 @@ export class RequestPipeline {
     const host = this.host;
     const session = host.connected();
     const outcome = await requestWithInput(
-      session,
-      host.connectedEra(),
-      this.options.answerer,
+      {
+        session,
+        era: host.connectedEra(),
+        answerer: this.options.answerer,
+        maxRounds: this.options.maxInputRounds,
+        closing: host.closing(),
+      },
       method,
       this.withMeta(params ?? {}),
       options,
-      this.options.maxInputRounds,
-      host.closing(),
     );
     if (!(method === 'tools/call' && host.isTask(outcome.result))) checkResultShape(method, outcome.result);
     return outcome;

@@ -8,8 +8,6 @@ import { LocalError } from '../jsonrpc/index.js';
 import type { Client } from './client.js';
 import { isObject } from '../jsonrpc/is-object.js';
 
-export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
-
 /** One file of a skill as the listing describes it. */
 export interface SkillResource {
   uri: string;

@@ -9,8 +9,8 @@
 import { afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { McpServer } from '../server/index.js';
-import { createMemoryPair } from '../transports/memory/index.js';
+import { McpServer } from '../server/server.js';
+import { memoryPair } from '../transports/memory/index.js';
 import { StdioClientTransport } from '../transports/stdio/index.js';
 import { WireTap } from '../test-support/mcp-harness.js';
 import { waitFor } from '../test-support/waiting.js';
@@ -67,7 +67,7 @@ async function pair(options: ClientOptions) {
       );
     return JSON.stringify({ listed, unknown });
   });
-  const [a, b] = createMemoryPair();
+  const [a, b] = memoryPair();
   await server.connect(b);
   const tap = new WireTap(a, REV);
   const client = new Client({ name: 'receiver', version: '1.0.0' }, { era: 'legacy', ...options });

@@ -15,6 +15,7 @@ import type { RequestContext, Session } from '../session/index.js';
 import { clientEraOf } from './client-era.js';
 import type { HandlerSet } from './handlers.js';
 import { isObject } from '../jsonrpc/is-object.js';
+import { MetaKey } from '../protocol/meta-keys.js';
 
 /** Limits of the tasks a client runs for its server. */
 export interface TaskRequestOptions {
@@ -46,8 +47,6 @@ interface ClientTask {
   waiters: (() => void)[] | undefined;
   expiry: ReturnType<typeof setTimeout> | undefined;
 }
-
-const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 
 function isTerminal(s: Status): boolean {
   return s !== 'working';
@@ -243,7 +242,7 @@ export class ClientTaskReceiver {
     }
     if (t.result) {
       const meta = isObject(t.result._meta) ? t.result._meta : {};
-      return { ...t.result, _meta: { ...meta, [RELATED_TASK]: { taskId: t.taskId } } };
+      return { ...t.result, _meta: { ...meta, [MetaKey.RelatedTask]: { taskId: t.taskId } } };
     }
     if (t.error) throw t.error;
     throw new WireError(

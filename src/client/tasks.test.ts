@@ -8,8 +8,8 @@ import { afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LocalError } from '../jsonrpc/index.js';
 import { createEverythingServer } from '../demo/everything-server.js';
-import type { McpServer } from '../server/index.js';
-import { createMemoryPair } from '../transports/memory/index.js';
+import type { McpServer } from '../server/server.js';
+import { memoryPair } from '../transports/memory/index.js';
 import { Client } from './client.js';
 import type { ClientOptions } from './types.js';
 import type { TaskInfo } from './tasks.js';
@@ -34,7 +34,7 @@ async function connect(
   era: 'legacy' | 'modern',
   options: ClientOptions = {},
 ): Promise<Client> {
-  const [a, b] = createMemoryPair();
+  const [a, b] = memoryPair();
   await server.connect(b);
   const client = new Client(
     { name: 'tasks-client-test', version: '1.0.0' },

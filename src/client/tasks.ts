@@ -12,11 +12,8 @@ import type { CallToolRequestParams, CallToolResult } from '../protocol/types/in
 import type { RequestOptions } from '../session/options.js';
 import type { ClientEra } from './client-era.js';
 import type { InputAnswerer } from './mrtr.js';
-
-import { TASKS_EXTENSION } from '../protocol/extension-ids.js';
 import { isObject } from '../jsonrpc/is-object.js';
-
-export { TASKS_EXTENSION };
+import { TASKS_EXTENSION } from '../protocol/meta-keys.js';
 
 /** A task's state, the same in both generations. */
 export interface TaskInfo {

@@ -161,8 +161,6 @@ export interface ClientOptions {
   taskRequests?: boolean | TaskRequestOptions;
   /** Called with the new tool list after an automatic refresh. */
   ontoolschanged?: (tools: Tool[]) => void;
-  /** @deprecated Renamed `ontoolschanged`, like the client's other callbacks; removed in the next release. */
-  onToolsChanged?: (tools: Tool[]) => void;
   /**
    * Cache results the server marks fresh (`ttlMs`, modern era). `true` (default) gives
    * the client a private cache; pass a {@link ResultCache} to share one between clients.

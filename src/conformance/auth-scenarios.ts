@@ -12,7 +12,7 @@ import { OAuthClient } from '../auth/client/oauth-client.js';
 import { workloadIdentity } from '../auth/client/workload-identity.js';
 import type { OAuthClientOptions } from '../auth/client/oauth-client.js';
 import type { PreRegisteredClient } from '../auth/client/registration.js';
-import type { Client } from '../client/index.js';
+import type { Client } from '../client/client.js';
 
 /** The Client ID Metadata Document URL the suite expects (auth/basic-cimd). */
 export const CONFORMANCE_CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';

@@ -10,9 +10,9 @@
  * The `auth/*` scenarios are in ./auth-scenarios.ts.
  */
 import { pathToFileURL } from 'node:url';
-import { Client } from '../client/index.js';
+import { Client } from '../client/client.js';
 import { listSkills, loadSkill } from '../client/index.js';
-import type { ClientHandlers } from '../client/index.js';
+import type { ClientHandlers } from '../client/types.js';
 import { ALL_VERSIONS, eraOf } from '../protocol/versions.js';
 import type { Era } from '../protocol/versions.js';
 import { StreamableHttpClientTransport } from '../transports/http-client/node.js';

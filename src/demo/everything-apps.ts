@@ -1,5 +1,5 @@
 import { registerApp, registerAppTool } from '../server/index.js';
-import type { McpServer } from '../server/index.js';
+import type { McpServer } from '../server/server.js';
 
 /** The demo app's view URI. */
 export const COUNTER_VIEW_URI = 'ui://mcpkit-demo/counter.html';

@@ -1,4 +1,4 @@
-import type { McpServer } from '../server/index.js';
+import type { McpServer } from '../server/server.js';
 import { ARG1_SUGGESTIONS, TINY_PNG_BASE64 } from './everything-media.js';
 
 /** The resource `touch_watched_resource` changes, for subscription demos. */

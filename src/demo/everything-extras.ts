@@ -1,4 +1,7 @@
-import type { JsonSchemaObject, McpServer, Registration, ServerContext } from '../server/index.js';
+import type { Registration } from '../server/index.js';
+import type { JsonSchemaObject } from '../server/schema-adapter.js';
+import type { McpServer } from '../server/server.js';
+import type { ServerContext } from '../server/server-context.js';
 import type { ElicitResult } from '../protocol/types/elicitation.js';
 import type { CreateMessageResult, SamplingMessage } from '../protocol/types/sampling.js';
 import type { Tool } from '../protocol/types/tools.js';

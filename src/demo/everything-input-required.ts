@@ -1,4 +1,4 @@
-import type { McpServer } from '../server/index.js';
+import type { McpServer } from '../server/server.js';
 import type { ElicitRequestParams } from '../protocol/types/elicitation.js';
 import { objectSchema, sampledText } from './everything-extras.js';
 

@@ -6,9 +6,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ErrorCode, WireError } from '../jsonrpc/index.js';
-import type { McpServer } from '../server/index.js';
+import type { McpServer } from '../server/server.js';
 import type { Progress } from '../session/index.js';
-import { createMemoryPair } from '../transports/memory/index.js';
+import { memoryPair } from '../transports/memory/index.js';
 import { openClient } from '../test-support/mcp-harness.js';
 import type { Obj, TestClient } from '../test-support/mcp-harness.js';
 import { createEverythingServer } from './everything-server.js';
@@ -19,7 +19,7 @@ const isInvalidParams = (e: unknown) => e instanceof WireError && e.code === Err
 const text = (r: Obj) => String((r.content as Obj[])[0]?.text);
 
 async function connect(server: McpServer, revision: string): Promise<TestClient> {
-  const [clientSide, serverSide] = createMemoryPair();
+  const [clientSide, serverSide] = memoryPair();
   await server.connect(serverSide);
   return openClient(clientSide, revision);
 }
@@ -96,7 +96,7 @@ for (const revision of ['2025-11-25', MODERN]) {
 describe('connection bookkeeping', () => {
   test('an application onclose on the session does not stop the server forgetting it', async () => {
     const server = createEverythingServer();
-    const [clientSide, serverSide] = createMemoryPair();
+    const [clientSide, serverSide] = memoryPair();
     const session = await server.connect(serverSide);
     let told = false;
     session.onclose = () => (told = true); // as the McpServer.connect example does

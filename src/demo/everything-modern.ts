@@ -1,4 +1,5 @@
-import type { McpServer, Registration } from '../server/index.js';
+import type { Registration } from '../server/index.js';
+import type { McpServer } from '../server/server.js';
 import { objectSchema, pause, sampledText } from './everything-extras.js';
 import { registerEverythingInputRequired } from './everything-input-required.js';
 

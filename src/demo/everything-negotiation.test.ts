@@ -5,8 +5,8 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { McpServer } from '../server/index.js';
-import { createMemoryPair } from '../transports/memory/index.js';
+import type { McpServer } from '../server/server.js';
+import { memoryPair } from '../transports/memory/index.js';
 import { openClient } from '../test-support/mcp-harness.js';
 import type { Obj, OpenClientOptions, TestClient } from '../test-support/mcp-harness.js';
 import { createEverythingServer } from './everything-server.js';
@@ -19,7 +19,7 @@ async function connect(
   revision: string,
   options?: OpenClientOptions,
 ): Promise<TestClient> {
-  const [clientSide, serverSide] = createMemoryPair();
+  const [clientSide, serverSide] = memoryPair();
   await server.connect(serverSide);
   return openClient(clientSide, revision, options);
 }

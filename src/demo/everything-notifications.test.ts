@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { LocalError } from '../jsonrpc/index.js';
 import type { Progress } from '../session/index.js';
 import type { Session } from '../session/index.js';
-import type { McpServer } from '../server/index.js';
+import type { McpServer } from '../server/server.js';
 import { MetaKey } from '../protocol/meta-keys.js';
-import { createMemoryPair } from '../transports/memory/index.js';
+import { memoryPair } from '../transports/memory/index.js';
 import { openClient } from '../test-support/mcp-harness.js';
 import type { Obj, TestClient } from '../test-support/mcp-harness.js';
 import { WATCHED_RESOURCE_URI, createEverythingServer } from './everything-server.js';
@@ -29,7 +29,7 @@ const open: Fixture[] = [];
 
 async function setup(revision: string, stepMs = STEP_MS): Promise<Fixture> {
   const server = createEverythingServer({ stepMs });
-  const [clientSide, serverSide] = createMemoryPair();
+  const [clientSide, serverSide] = memoryPair();
   const serverSession = await server.connect(serverSide);
   const client = await openClient(clientSide, revision);
   const f = { server, client, serverSession };

@@ -8,8 +8,8 @@ import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { crc32, inflateSync } from 'node:zlib';
 import { ErrorCode, WireError } from '../jsonrpc/index.js';
-import type { McpServer } from '../server/index.js';
-import { createMemoryPair } from '../transports/memory/index.js';
+import type { McpServer } from '../server/server.js';
+import { memoryPair } from '../transports/memory/index.js';
 import { openClient } from '../test-support/mcp-harness.js';
 import type { Obj, OpenClientOptions, TestClient } from '../test-support/mcp-harness.js';
 import { createEverythingServer } from './everything-server.js';
@@ -22,7 +22,7 @@ async function connect(
   revision: string,
   options?: OpenClientOptions,
 ): Promise<TestClient> {
-  const [clientSide, serverSide] = createMemoryPair();
+  const [clientSide, serverSide] = memoryPair();
   await server.connect(serverSide);
   return openClient(clientSide, revision, options);
 }

@@ -1,5 +1,5 @@
-import { McpServer } from '../server/index.js';
-import type { ServerOptions } from '../server/index.js';
+import { McpServer } from '../server/server.js';
+import type { ServerOptions } from '../server/server.js';
 import { registerEverythingApps } from './everything-apps.js';
 import { registerEverythingContent } from './everything-content.js';
 import {

@@ -6,15 +6,17 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { Client, listSkills, loadSkill, parseFrontmatter } from '../client/index.js';
+import { listSkills, loadSkill, parseFrontmatter } from '../client/skills.js';
+import { Client } from '../client/client.js';
 import { LocalError, WireError } from '../jsonrpc/index.js';
-import { McpServer, registerSkills } from '../server/index.js';
-import { createMemoryPair } from '../transports/memory/index.js';
+import { registerSkills } from '../server/index.js';
+import { McpServer } from '../server/server.js';
+import { memoryPair } from '../transports/memory/index.js';
 import { createEverythingServer } from './everything-server.js';
 import { SKILL_URIS } from '../test-support/demo-cases.js';
 
 async function connect(server: McpServer, era: 'legacy' | 'modern'): Promise<Client> {
-  const [a, b] = createMemoryPair();
+  const [a, b] = memoryPair();
   await server.connect(b);
   const client = new Client({ name: 'skills-test', version: '1.0.0' }, { era });
   await client.connect(a);

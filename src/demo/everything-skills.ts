@@ -1,5 +1,5 @@
 import { registerSkills } from '../server/index.js';
-import type { McpServer } from '../server/index.js';
+import type { McpServer } from '../server/server.js';
 
 /**
  * A skill (SEP-2640) that teaches an agent to use this demo server: `skill://demo/tour`,

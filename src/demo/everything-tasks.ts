@@ -4,8 +4,9 @@
  * handler; `execution.taskSupport` alone makes it a task.
  */
 import { WireError } from '../jsonrpc/index.js';
-import type { McpServer, ServerContext } from '../server/index.js';
-import { toolError } from '../server/index.js';
+import type { McpServer } from '../server/server.js';
+import type { ServerContext } from '../server/server-context.js';
+import { toolError } from '../server/tools.js';
 import { objectSchema, pause } from './everything-extras.js';
 
 const CONFIRM_SCHEMA = objectSchema({ confirm: { type: 'boolean', description: 'Go ahead?' } }, ['confirm']);

@@ -19,7 +19,7 @@ import {
 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { Client } from '../client/index.js';
+import { Client } from '../client/client.js';
 import { serve } from '../serve/index.js';
 import type { RunningServer } from '../serve/index.js';
 import { StreamableHttpClientTransport } from '../transports/http-client/index.js';

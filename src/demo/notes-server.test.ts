@@ -2,14 +2,14 @@
 // (structured search, progress, a confirmed delete, a task, an app view) works as it says.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { Client } from '../client/index.js';
+import { Client } from '../client/client.js';
 import type { Era } from '../protocol/versions.js';
-import { createMemoryPair } from '../transports/memory/index.js';
+import { memoryPair } from '../transports/memory/index.js';
 import { NOTES_BOARD_URI, createNotesServer } from './notes-server.js';
 
 async function connect(era: Era, confirm: boolean): Promise<{ client: Client; asked: string[] }> {
   const asked: string[] = [];
-  const [a, b] = createMemoryPair();
+  const [a, b] = memoryPair();
   await createNotesServer({ stepMs: 1 }).connect(b);
   const client = new Client(
     { name: 'notes-test', version: '1' },

@@ -6,8 +6,9 @@
  * resource, a template with completion and a prompt. JSON Schema keeps the package free of
  * a schema library; an application would as well write the inputs with zod.
  */
-import { McpServer, registerApp } from '../server/index.js';
-import type { ServerOptions } from '../server/index.js';
+import { registerApp } from '../server/index.js';
+import { McpServer } from '../server/server.js';
+import type { ServerOptions } from '../server/server.js';
 import { pause } from './everything-extras.js';
 
 /** A note. */

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '../client/index.js';
+import { Client } from '../client/client.js';
 import { createEverythingServer } from '../demo/everything-server.js';
 import type { CreateMessageRequestParams, Tool } from '../protocol/types/index.js';
 import { StreamableHttpClientTransport } from '../transports/http-client/index.js';

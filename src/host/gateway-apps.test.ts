@@ -6,10 +6,11 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client } from '../client/index.js';
+import { Client } from '../client/client.js';
 import { WireError } from '../jsonrpc/index.js';
 import { APP_MIME_TYPE, appResourceUri, appsClientCapabilities } from '../protocol/apps.js';
-import { McpServer, registerApp, registerAppTool } from '../server/index.js';
+import { registerApp, registerAppTool } from '../server/index.js';
+import { McpServer } from '../server/server.js';
 import { StreamableHttpClientTransport } from '../transports/http-client/index.js';
 import { serve } from '../serve/index.js';
 import type { RunningServer } from '../serve/index.js';

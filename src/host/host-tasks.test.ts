@@ -6,7 +6,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client } from '../client/index.js';
+import { Client } from '../client/client.js';
 import type { TaskInfo } from '../client/index.js';
 import { createEverythingServer } from '../demo/everything-server.js';
 import { StreamableHttpClientTransport } from '../transports/http-client/index.js';

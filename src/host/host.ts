@@ -2,7 +2,7 @@
  * The Host: many servers from one config, one policy, one catalog, one audit log, and
  * the LLM. It is what an application embeds to be an MCP host.
  */
-import type { Client } from '../client/index.js';
+import type { Client } from '../client/client.js';
 import { isModelVisible } from '../protocol/apps.js';
 import type { Transport } from '../jsonrpc/index.js';
 import type {
@@ -50,7 +50,7 @@ export interface HostOptions {
   /** Models and providers (default: from `config.llm`). */
   llm?: LlmSetup;
   /** Builds transports (default: stdio child processes and HTTP clients, loaded on first use). */
-  createTransport?: (config: ServerConfig) => Transport;
+  serverTransport?: (config: ServerConfig) => Transport;
   /** Opens an approved URL-mode elicitation (default: the system browser, without a shell). */
   openUrl?: (url: string) => Promise<void>;
   /** Sampling requests per server and minute (default 20). */
@@ -98,7 +98,7 @@ export class Host {
     readonly config: HostConfig,
     private readonly options: HostOptions = {},
   ) {
-    this.factory = options.createTransport;
+    this.factory = options.serverTransport;
     this.store = options.store ?? new MemoryApprovalStore();
     this.catalog = new Catalog(this.store, options.pinning);
     this.policy = Policy.fromConfig(config);
@@ -139,7 +139,7 @@ export class Host {
     // The policy reads the same map, so the new entry's rules apply at once.
     (this.config.servers as Record<string, ServerConfig>)[server.name] = server;
     const conn = this.register(server);
-    this.factory ??= (await import('./supervision/node-transports.js')).createTransport;
+    this.factory ??= (await import('./supervision/node-transports.js')).serverTransport;
     await conn.start();
     await this.listings.get(server.name);
     return conn.health();
@@ -177,7 +177,7 @@ export class Host {
    * server's trouble never holds up the others.
    */
   async start(): Promise<ServerHealth[]> {
-    this.factory ??= (await import('./supervision/node-transports.js')).createTransport;
+    this.factory ??= (await import('./supervision/node-transports.js')).serverTransport;
     await Promise.all([...this.connections.values()].map((c) => c.start()));
     // The first listing of every server that came up, so the catalog is complete on return.
     await Promise.all(this.listings.values());
@@ -344,7 +344,7 @@ export class Host {
         openUrl: (url) => this.openUrl(url),
         samplingLimiter: (s) => this.samplingLimiters.get(s)!,
       }),
-      createTransport: (c) => this.transport(c),
+      serverTransport: (c) => this.transport(c),
       consent: (c, signal) => this.consent(c, signal),
       logger,
     });

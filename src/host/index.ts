@@ -7,8 +7,6 @@
  *
  * @packageDocumentation
  */
-import type { ParseConfigOptions } from './config/config-parse.js';
-import type { HostConfig } from './config/config-types.js';
 
 export { Host } from './host.js';
 export type { HostOptions } from './host.js';
@@ -99,16 +97,3 @@ export { gatewayAuthenticator } from './serve/gateway-auth.js';
 export type { GatewayAuthenticator } from './serve/gateway-auth.js';
 export { bridge } from './serve/bridge.js';
 export type { BridgeOptions, RunningBridge } from './serve/bridge.js';
-
-/**
- * Reads and parses a host config file.
- *
- * @deprecated Import it from `mcpkit/host/node` (this forwarder loads the Node file code on
- * first call); removed in the next release.
- */
-export async function loadHostConfig(
-  path: string,
-  options?: Omit<ParseConfigOptions, 'file'>,
-): Promise<HostConfig> {
-  return (await import('./node-files.js')).loadHostConfig(path, options);
-}

@@ -5,7 +5,7 @@
  * history plus a live event feed, and the operations the API exposes.
  */
 import { Host, InteractiveProvider, parseHostConfig } from '../host/index.js';
-import { createTransport } from '../host/node.js';
+import { serverTransport } from '../host/node.js';
 import { appsClientCapabilities } from '../protocol/apps.js';
 import type { HostConfig, ServerConfig, ServerHealth } from '../host/index.js';
 import type { Transport } from '../jsonrpc/index.js';
@@ -86,7 +86,7 @@ const WIRE_MESSAGE_BYTES = 512 * 1024;
 /** Options of {@link InspectorHost}. */
 export interface InspectorHostOptions {
   /** Builds a server's transport (default: the host's stdio and HTTP transports). */
-  createTransport?: (config: ServerConfig) => Transport;
+  serverTransport?: (config: ServerConfig) => Transport;
 }
 
 /**
@@ -109,7 +109,7 @@ export class InspectorHost {
     readonly config: HostConfig,
     options: InspectorHostOptions = {},
   ) {
-    const make = options.createTransport ?? ((c: ServerConfig) => createTransport(c));
+    const make = options.serverTransport ?? ((c: ServerConfig) => serverTransport(c));
     this.host = new Host(config, {
       ui: this.ui,
       clientInfo: { name: 'mcpkit-inspector', version: '0.1.0' },
@@ -121,7 +121,7 @@ export class InspectorHost {
       logsPerSecond: 200,
       // The page renders MCP App views, so servers may offer them.
       clientCapabilities: appsClientCapabilities(),
-      createTransport: (c) =>
+      serverTransport: (c) =>
         new WireRecorder(make(c), (dir, message, invalid) => this.record(c.name, dir, message, invalid)),
     });
     this.ui.onchange = (change) => this.emit({ type: 'question', ...change });

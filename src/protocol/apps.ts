@@ -1,21 +1,16 @@
 import { isObject } from '../jsonrpc/is-object.js';
+import { APPS_EXTENSION, MetaKey } from './meta-keys.js';
 /**
  * The MCP Apps extension (`io.modelcontextprotocol/ui`, specification 2026-01-26): the
  * names and shapes both halves share. A server ships a view as a `ui://` resource of type
  * {@link APP_MIME_TYPE}; a tool names it in `_meta.ui.resourceUri`.
  */
 
-/** The extension's identifier in `capabilities.extensions`. */
-export const APPS_EXTENSION_ID = 'io.modelcontextprotocol/ui';
-
 /** The MIME type of an HTML app view. */
 export const APP_MIME_TYPE = 'text/html;profile=mcp-app';
 
 /** The Apps protocol revision this implementation speaks on the view channel. */
 export const APPS_PROTOCOL_VERSION = '2026-01-26';
-
-/** The deprecated flat key some hosts still read instead of `_meta.ui.resourceUri`. */
-export const LEGACY_RESOURCE_URI_KEY = 'ui/resourceUri';
 
 /** Who may call a tool: the model (the agent), the app's view, or both (the default). */
 export type AppVisibility = 'model' | 'app';
@@ -65,7 +60,7 @@ export function appResourceUri(tool: { _meta?: unknown }): string | undefined {
   if (!isObject(meta)) return undefined;
   const ui = meta.ui;
   const uri = isObject(ui) ? ui.resourceUri : undefined;
-  const chosen = typeof uri === 'string' ? uri : meta[LEGACY_RESOURCE_URI_KEY];
+  const chosen = typeof uri === 'string' ? uri : meta[MetaKey.LegacyAppResourceUri];
   return typeof chosen === 'string' && chosen.startsWith('ui://') ? chosen : undefined;
 }
 
@@ -98,7 +93,7 @@ export function appsCapability(
   capabilities: Readonly<Record<string, unknown>> | undefined,
 ): { mimeTypes: string[] } | undefined {
   const ext = capabilities?.extensions;
-  const apps = isObject(ext) ? ext[APPS_EXTENSION_ID] : undefined;
+  const apps = isObject(ext) ? ext[APPS_EXTENSION] : undefined;
   if (!isObject(apps)) return undefined;
   const mimeTypes = Array.isArray(apps.mimeTypes)
     ? apps.mimeTypes.filter((m): m is string => typeof m === 'string')
@@ -118,5 +113,5 @@ export function supportsAppViews(capabilities: Readonly<Record<string, unknown>>
 export function appsClientCapabilities(
   mimeTypes: readonly string[] = [APP_MIME_TYPE],
 ): Record<string, unknown> {
-  return { extensions: { [APPS_EXTENSION_ID]: { mimeTypes: [...mimeTypes] } } };
+  return { extensions: { [APPS_EXTENSION]: { mimeTypes: [...mimeTypes] } } };
 }

@@ -223,13 +223,13 @@ describe('JSON Schema validators: the default', () => {
       const { canGenerateCode, defaultJsonSchemaValidator } = await import(${JSON.stringify(seam)});
       const { McpServer } = await import(${JSON.stringify(server)});
       const { Client } = await import(${JSON.stringify(client)});
-      const { createMemoryPair } = await import(${JSON.stringify(memory)});
+      const { memoryPair } = await import(${JSON.stringify(memory)});
       const s = new McpServer({ name: 's', version: '1' });
       const input = { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] };
       const output = { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] };
       s.tool({ name: 'sum', input, output }, ({ a, b }) => ({ content: [], structuredContent: { sum: a + b } }));
       const c = new Client({ name: 'c', version: '1' }, { era: 'modern' });
-      const [x, y] = createMemoryPair();
+      const [x, y] = memoryPair();
       await s.connect(y);
       await c.connect(x);
       await c.listTools();

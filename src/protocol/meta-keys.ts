@@ -1,4 +1,9 @@
-/** Reserved `_meta` keys of the modern era. */
+/**
+ * The protocol's reserved names, in one place: the `_meta` keys and the extension identifiers
+ * (keys of `capabilities.extensions`). Transports may import this module, so it imports nothing.
+ */
+
+/** Reserved `_meta` keys. */
 export const MetaKey = {
   ProtocolVersion: 'io.modelcontextprotocol/protocolVersion',
   ClientInfo: 'io.modelcontextprotocol/clientInfo',
@@ -7,4 +12,15 @@ export const MetaKey = {
   SubscriptionId: 'io.modelcontextprotocol/subscriptionId',
   ServerInfo: 'io.modelcontextprotocol/serverInfo',
   ProgressToken: 'progressToken',
+  /** Ties a message to its task (tasks, 2025-11-25). */
+  RelatedTask: 'io.modelcontextprotocol/related-task',
+  /** The deprecated flat key some Apps hosts still read instead of `_meta.ui.resourceUri`. */
+  LegacyAppResourceUri: 'ui/resourceUri',
 } as const;
+
+/** The MCP Apps extension (specification 2026-01-26). */
+export const APPS_EXTENSION = 'io.modelcontextprotocol/ui';
+/** The skills extension (SEP-2640). */
+export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
+/** The tasks extension (2026-07-28): its capability key and reserved label. */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';

@@ -14,9 +14,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SignJWT, decodeJwt, generateKeyPair } from 'jose';
-import { OAuthClient, createBearerAuth, headlessInteraction, jwtVerifier } from '../auth/index.js';
+import { OAuthClient, bearerAuth, headlessInteraction, jwtVerifier } from '../auth/index.js';
 import type { BearerAuth } from '../auth/index.js';
-import { McpServer } from '../server/index.js';
+import { McpServer } from '../server/server.js';
 import { serve } from '../serve/index.js';
 import { startProtectedMcp } from '../test-support/auth-fixtures.js';
 import { TestAuthServer } from '../test-support/auth-test-server.js';
@@ -35,7 +35,7 @@ async function guardedServer(as: TestAuthServer) {
   });
   const jwks = await as.jwks();
   const running = await serve(server, { port: 0, authenticate: (req, res) => auth.node(req, res) });
-  const auth: BearerAuth = createBearerAuth({
+  const auth: BearerAuth = bearerAuth({
     resource: running.url,
     authorizationServers: [as.issuer],
     verifier: jwtVerifier({ issuer: as.issuer, audience: running.url, jwks }),

@@ -14,7 +14,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { McpServer } from '../server/index.js';
+import { McpServer } from '../server/server.js';
 import { serve } from '../serve/index.js';
 import { makeHost } from '../test-support/host-harness.js';
 import { startCli } from '../test-support/cli-process.js';

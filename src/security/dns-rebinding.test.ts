@@ -2,14 +2,14 @@
  * Threat: a web page on a foreign origin reaches a server bound to loopback (or to one host
  * name) through DNS rebinding. Defence: the Host and Origin checks run before anything else,
  * authentication included, so such a request is refused 403 as such, token or no token,
- * in the Node listener (`serve`, `createNodeListener`) and in the fetch handler alike. A
+ * in the Node listener (`serve`, `nodeListener`) and in the fetch handler alike. A
  * request with a good Host and no token is still challenged (401).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { McpServer } from '../server/index.js';
-import { createFetchHandler } from '../transports/http-server/index.js';
-import { createBearerAuth } from '../auth/server/bearer-auth.js';
+import { McpServer } from '../server/server.js';
+import { fetchHandler } from '../transports/http-server/index.js';
+import { bearerAuth } from '../auth/server/bearer-auth.js';
 import type { BearerAuth } from '../auth/server/bearer-auth.js';
 import { jwtVerifier } from '../auth/server/jwt-verifier.js';
 import { TestAuthServer } from '../test-support/auth-test-server.js';
@@ -72,12 +72,12 @@ describe('fetch handler', () => {
     const as = await TestAuthServer.create();
     as.attach('https://auth.example.com');
     server = new McpServer({ name: 'f', version: '1.0.0' });
-    auth = createBearerAuth({
+    auth = bearerAuth({
       resource: RESOURCE,
       authorizationServers: [as.issuer],
       verifier: jwtVerifier({ issuer: as.issuer, audience: RESOURCE, jwks: await as.jwks() }),
     });
-    const made = createFetchHandler(server, {
+    const made = fetchHandler(server, {
       authenticate: auth.fetch,
       bindHost: '0.0.0.0',
       allowedHosts: ['mcp.example.com'],

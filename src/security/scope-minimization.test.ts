@@ -8,10 +8,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
-import { Client } from '../client/index.js';
+import { Client } from '../client/client.js';
 import { ErrorCode } from '../jsonrpc/index.js';
-import { McpServer } from '../server/index.js';
-import { createMemoryPair } from '../transports/memory/index.js';
+import { McpServer } from '../server/server.js';
+import { memoryPair } from '../transports/memory/index.js';
 import { serve } from '../serve/index.js';
 import { OAuthClient } from '../auth/client/oauth-client.js';
 import { parseWwwAuthenticate } from '../auth/client/www-authenticate.js';
@@ -159,7 +159,7 @@ describe('without the bearer layer', () => {
   it('a connection with no authentication at all (local use) is not held to scopes', async () => {
     const ran: string[] = [];
     const server = scopedServer(ran);
-    const [clientSide, serverSide] = createMemoryPair();
+    const [clientSide, serverSide] = memoryPair();
     await server.connect(serverSide);
     const client = new Client({ name: 't', version: '1' });
     await client.connect(clientSide);

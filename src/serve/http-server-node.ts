@@ -7,7 +7,7 @@ export {
   McpHttpHandler,
   MemoryEventStore,
   MemoryLegacySessionStore,
-  createFetchHandler,
+  fetchHandler,
 } from '../transports/http-server/index.js';
 export type {
   AppendOptions,
@@ -31,5 +31,5 @@ export type {
   SessionLimits,
   SharedStores,
 } from '../transports/http-server/index.js';
-export { createNodeListener, serve } from './index.js';
+export { nodeListener, serve } from './index.js';
 export type { NodeAuthenticator, RunningServer, ServeOptions } from './index.js';

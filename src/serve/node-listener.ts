@@ -31,11 +31,11 @@ export type NodeAuthenticator = (
  *
  * @example
  * ```ts
- * const { listener } = createNodeListener(server);
+ * const { listener } = nodeListener(server);
  * http.createServer(listener).listen(3000, '127.0.0.1');
  * ```
  */
-export function createNodeListener(
+export function nodeListener(
   connector: McpConnector,
   options: McpHttpOptions & { authenticate?: NodeAuthenticator } = {},
 ): { listener: (req: IncomingMessage, res: ServerResponse) => void; handler: McpHttpHandler } {

@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { McpConnector, McpHttpHandler, McpHttpOptions } from '../transports/http-server/index.js';
 import type { RedisStoresOptions } from '../stores/redis/redis-options.js';
-import { createNodeListener } from './node-listener.js';
+import { nodeListener } from './node-listener.js';
 import type { NodeAuthenticator } from './node-listener.js';
 import { storesFor } from './redis-wiring.js';
 import { createTimedServer } from './timeouts.js';
@@ -55,7 +55,7 @@ export interface RunningServer {
 export async function serve(connector: McpConnector, options: ServeOptions = {}): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
   const { stores, own: ownStores } = await storesFor(options);
-  const { listener, handler } = createNodeListener(connector, {
+  const { listener, handler } = nodeListener(connector, {
     ...options,
     bindHost: host,
     ...(stores ? { stores } : {}),

@@ -1,5 +1,5 @@
 // The slow-client timeout policy of a Node HTTP server: what serve() sets on its own server,
-// and the warning createNodeListener gives once when the user's server keeps Node's defaults.
+// and the warning nodeListener gives once when the user's server keeps Node's defaults.
 import { createServer } from 'node:http';
 import type { IncomingMessage, RequestListener, Server } from 'node:http';
 import type { Socket } from 'node:net';
@@ -47,7 +47,7 @@ export function warnAboutTimeouts(req: IncomingMessage): void {
   const server = (req.socket as { server?: Server }).server;
   if (server && server.requestTimeout === 300_000 && server.headersTimeout === 60_000) {
     console.error(
-      "[mcpkit] createNodeListener: this http.Server keeps Node's default timeouts (headers 60 s, " +
+      "[mcpkit] nodeListener: this http.Server keeps Node's default timeouts (headers 60 s, " +
         'request 300 s); set server.headersTimeout and server.requestTimeout (serve() uses 10 s and 30 s) ' +
         'so slow clients cannot hold connections open',
     );

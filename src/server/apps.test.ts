@@ -5,15 +5,16 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client } from '../client/index.js';
+import { Client } from '../client/client.js';
 import { APP_MIME_TYPE, appResourceUri, isAppCallable, isModelVisible } from '../protocol/apps.js';
 import { assertAppsSchema } from '../test-support/apps-schema.js';
-import { createMemoryPair } from '../transports/memory/index.js';
-import { McpServer, registerApp, registerAppTool } from './index.js';
+import { memoryPair } from '../transports/memory/index.js';
+import { registerApp, registerAppTool } from './index.js';
+import { McpServer } from './server.js';
 
 async function pair(server: McpServer, era: 'legacy' | 'modern'): Promise<Client> {
   const client = new Client({ name: 'c', version: '1' }, { era, logger: () => undefined });
-  const [a, b] = createMemoryPair();
+  const [a, b] = memoryPair();
   await server.connect(b);
   await client.connect(a);
   return client;

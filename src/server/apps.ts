@@ -1,4 +1,5 @@
-import { APP_MIME_TYPE, LEGACY_RESOURCE_URI_KEY } from '../protocol/apps.js';
+import { APP_MIME_TYPE } from '../protocol/apps.js';
+import { MetaKey } from '../protocol/meta-keys.js';
 import type { AppCsp, AppPermissions, AppResourceMeta, AppVisibility } from '../protocol/apps.js';
 import type { SchemaInput } from './schema-adapter.js';
 import type { Registration, McpServer } from './server.js';
@@ -64,7 +65,7 @@ function toolMeta(def: AppToolDefinition): Record<string, unknown> {
   }
   const meta: Record<string, unknown> = { ...def._meta, ui: { ...(def._meta?.ui as object), ...ui } };
   // Hosts built before the nested form read only the flat key.
-  if (def.resourceUri !== undefined) meta[LEGACY_RESOURCE_URI_KEY] = def.resourceUri;
+  if (def.resourceUri !== undefined) meta[MetaKey.LegacyAppResourceUri] = def.resourceUri;
   return meta;
 }
 

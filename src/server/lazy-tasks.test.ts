@@ -18,10 +18,10 @@ describe('the task runtime loads on first use', () => {
   test('importing mcpkit, or serving plain tools over a connection, loads none of it', () => {
     assert.deepEqual(loadedOf(modulesLoadedBy("await import('./index.js');")), []);
     const code = `
-      const { McpServer, Client, createMemoryPair } = await import('./index.js');
+      const { McpServer, Client, memoryPair } = await import('./index.js');
       const server = new McpServer({ name: 's', version: '1' });
       server.tool({ name: 'plain' }, () => 'plain answer');
-      const [a, b] = createMemoryPair();
+      const [a, b] = memoryPair();
       await server.connect(a);
       const client = new Client({ name: 'c', version: '1' });
       await client.connect(b);
@@ -36,10 +36,10 @@ describe('the task runtime loads on first use', () => {
     // The call and tasks/list go out before the runtime's module can have loaded: they are
     // answered once it has, as a server that had it from the start would answer them.
     const code = `
-      const { McpServer, Client, createMemoryPair } = await import('./index.js');
+      const { McpServer, Client, memoryPair } = await import('./index.js');
       const server = new McpServer({ name: 's', version: '1' });
       server.tool({ name: 'plain' }, () => 'plain answer');
-      const [a, b] = createMemoryPair();
+      const [a, b] = memoryPair();
       await server.connect(a);
       const client = new Client({ name: 'c', version: '1' }, { versions: ['2025-11-25'] });
       await client.connect(b);
@@ -59,9 +59,9 @@ describe('the task runtime loads on first use', () => {
 
   test('options.tasks loads it before connect resolves', () => {
     const code = `
-      const { McpServer, createMemoryPair } = await import('./index.js');
+      const { McpServer, memoryPair } = await import('./index.js');
       const server = new McpServer({ name: 's', version: '1' }, { tasks: { defaultTtlMs: 1000 } });
-      await server.connect(createMemoryPair()[0]);
+      await server.connect(memoryPair()[0]);
       if (server.tasks === undefined) throw new Error('no runtime after connect');
       await server.close();`;
     assert.deepEqual(loadedOf(modulesLoadedBy(code)), LAZY.slice(0, 3));

@@ -5,10 +5,10 @@
 import { afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createEverythingServer } from '../demo/everything-server.js';
-import { createMemoryPair } from '../transports/memory/index.js';
+import { memoryPair } from '../transports/memory/index.js';
 import { openClient } from '../test-support/mcp-harness.js';
 import type { TestClient } from '../test-support/mcp-harness.js';
-import type { McpServer } from './index.js';
+import type { McpServer } from './server.js';
 import { waitFor } from '../test-support/waiting.js';
 
 const open: Array<{ server: McpServer; client: TestClient }> = [];
@@ -23,7 +23,7 @@ afterEach(async () => {
 describe('list_changed coalescing', () => {
   test('1,000 registrations in a burst: one tools/list_changed; a later change: one more', async () => {
     const server = createEverythingServer();
-    const [clientSide, serverSide] = createMemoryPair();
+    const [clientSide, serverSide] = memoryPair();
     await server.connect(serverSide);
     const client = await openClient(clientSide, '2025-11-25');
     open.push({ server, client });

@@ -4,15 +4,16 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client } from '../client/index.js';
+import { Client } from '../client/client.js';
 import { WireError } from '../jsonrpc/index.js';
-import { createMemoryPair } from '../transports/memory/index.js';
-import { McpServer, toolError } from './index.js';
-import type { Middleware } from './index.js';
+import { memoryPair } from '../transports/memory/index.js';
+import { McpServer } from './server.js';
+import { toolError } from './tools.js';
+import type { Middleware } from './middleware.js';
 
 async function pair(server: McpServer, era: 'legacy' | 'modern'): Promise<Client> {
   const client = new Client({ name: 'c', version: '1' }, { era, logger: () => undefined });
-  const [a, b] = createMemoryPair();
+  const [a, b] = memoryPair();
   await server.connect(b);
   await client.connect(a);
   return client;

@@ -3,10 +3,10 @@
 // is a tool error naming it, and the call itself succeeds.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { Client } from '../client/index.js';
+import { Client } from '../client/client.js';
 import { LocalError, WireError } from '../jsonrpc/index.js';
-import { createMemoryPair } from '../transports/memory/index.js';
-import { McpServer } from './index.js';
+import { memoryPair } from '../transports/memory/index.js';
+import { McpServer } from './server.js';
 
 const ASK = {
   message: 'Your name?',
@@ -28,7 +28,7 @@ async function pair(): Promise<Client> {
       return `refused: ${e instanceof LocalError ? e.code : 'other'} ${String(code)}`;
     }
   });
-  const [a, b] = createMemoryPair();
+  const [a, b] = memoryPair();
   await server.connect(b);
   const client = new Client(
     { name: 'refuser', version: '1' },

@@ -7,11 +7,11 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createMemoryPair } from '../transports/memory/index.js';
+import { memoryPair } from '../transports/memory/index.js';
 import { openClient } from '../test-support/mcp-harness.js';
 import type { Obj, TestClient } from '../test-support/mcp-harness.js';
 import { undefinedFields } from '../test-support/wire-fields.js';
-import { McpServer } from './index.js';
+import { McpServer } from './server.js';
 
 const REVISIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'] as const;
 const icons = [{ src: 'https://example.com/icon.png', mimeType: 'image/png' }];
@@ -110,7 +110,7 @@ for (const revision of REVISIONS) {
   describe(`shaped for ${revision}`, () => {
     test('every result is valid and has no field the revision lacks', async () => {
       const server = richServer();
-      const [a, b] = createMemoryPair();
+      const [a, b] = memoryPair();
       await server.connect(b);
       const client = await openClient(a, revision);
       await client.request('tools/list');

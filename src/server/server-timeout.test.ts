@@ -5,12 +5,12 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client } from '../client/index.js';
+import { Client } from '../client/client.js';
 import type { HandlerContext } from '../client/index.js';
 import { LocalError } from '../jsonrpc/index.js';
-import { createMemoryPair } from '../transports/memory/index.js';
-import { McpServer } from './index.js';
-import type { ServerContext } from './index.js';
+import { memoryPair } from '../transports/memory/index.js';
+import { McpServer } from './server.js';
+import type { ServerContext } from './server-context.js';
 import { within } from '../test-support/waiting.js';
 
 const TIMEOUT_MS = 1000;
@@ -75,7 +75,7 @@ async function setup(serverTimeoutMs: number | undefined) {
       },
     },
   );
-  const [a, b] = createMemoryPair();
+  const [a, b] = memoryPair();
   await server.connect(b);
   await client.connect(a);
   const call = async (name: string): Promise<string> => {

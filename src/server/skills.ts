@@ -8,8 +8,8 @@ import type { Params } from '../jsonrpc/index.js';
 import type { McpServer } from './server.js';
 import type { ServerContext } from './server-context.js';
 import { serverEraOf } from './server-era.js';
+import { SKILLS_EXTENSION } from '../protocol/meta-keys.js';
 
-export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
 /** The mimeType of a directory resource. */
 export const DIRECTORY_MIME_TYPE = 'inode/directory';
 const MAX_FILES = 512;

@@ -11,12 +11,14 @@ import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import * as v from 'valibot';
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
-import { Client } from '../client/index.js';
+import { Client } from '../client/client.js';
 import { WireError } from '../jsonrpc/index.js';
 import type { CallToolResult, Tool } from '../protocol/types/index.js';
-import { createMemoryPair } from '../transports/memory/index.js';
-import { McpServer, loadAjvValidator, loadInterpretingValidator } from './index.js';
-import type { JsonSchemaObject, JsonSchemaValidator, StandardSchemaLike } from './index.js';
+import { memoryPair } from '../transports/memory/index.js';
+import { loadAjvValidator, loadInterpretingValidator } from './index.js';
+import { McpServer } from './server.js';
+import type { JsonSchemaValidator, StandardSchemaLike } from './index.js';
+import type { JsonSchemaObject } from './schema-adapter.js';
 
 const textOf = (r: CallToolResult) => (r.content[0] as { text: string }).text;
 
@@ -180,7 +182,7 @@ for (const [validator, load] of VALIDATORS) {
         built = buildServer(load);
         server = built.server;
         client = new Client({ name: 'c', version: '1' }, { era });
-        const [a, b] = createMemoryPair();
+        const [a, b] = memoryPair();
         await server.connect(b);
         await client.connect(a);
         tools = new Map((await client.listTools()).tools.map((t) => [t.name, t]));
@@ -332,7 +334,7 @@ for (const [validator, load] of [['default', undefined], ...VALIDATORS] as const
           () => 'x',
         );
         const client = new Client({ name: 'c', version: '1' }, { era: 'modern' });
-        const [a, b] = createMemoryPair();
+        const [a, b] = memoryPair();
         await server.connect(b);
         await client.connect(a);
         const r = await client.callTool({ name: 'remote', arguments: { city: 'Oslo' } });

@@ -11,7 +11,7 @@ import type { LogLevel } from '../session/logging-levels.js';
 import type { InputRequest } from './mrtr.js';
 import type { InputAsker } from './server-context.js';
 import type { TaskEra } from './task-era.js';
-import { RELATED_TASK } from './task-wire.js';
+import { MetaKey } from '../protocol/meta-keys.js';
 import { isObject } from '../jsonrpc/is-object.js';
 
 /** The bits of the originating session a task still uses after its request was answered. */
@@ -29,7 +29,7 @@ export interface TaskRunOwner {
 /** `params` with the related-task `_meta` of 2025-11-25 added. */
 export function withRelatedTask(params: Params | undefined, taskId: string): Params {
   const meta = isObject(params?._meta) ? { ...params._meta } : {};
-  meta[RELATED_TASK] = { taskId };
+  meta[MetaKey.RelatedTask] = { taskId };
   return { ...params, _meta: meta };
 }
 

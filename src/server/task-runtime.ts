@@ -14,6 +14,7 @@ import type { Params } from '../jsonrpc/index.js';
 import type { CallToolResult } from '../protocol/types/tools.js';
 import { RequestContext } from '../session/index.js';
 import type { RequestOptions } from '../session/index.js';
+import { MetaKey } from '../protocol/meta-keys.js';
 import { principalKey } from '../protocol/principal.js';
 import { validAnswer } from './mrtr.js';
 import type { InputRequest } from './mrtr.js';
@@ -24,7 +25,7 @@ import { InMemoryTaskStore, isTerminal } from './task-store.js';
 import { TaskRun, withRelatedTask } from './task-run.js';
 import type { OriginSession } from './task-run.js';
 import type { StoredError, TaskRecord, TaskStore } from './task-store.js';
-import { RELATED_TASK, legacyTask, taskNotFound, tasksCapabilities } from './task-wire.js';
+import { legacyTask, taskNotFound, tasksCapabilities } from './task-wire.js';
 import { checkRunner, waitForTask, watchRunner } from './task-watch.js';
 import type { TaskSupport } from './task-wire.js';
 import { isObject } from '../jsonrpc/is-object.js';
@@ -250,17 +251,17 @@ export class TaskRuntime {
       typeof origin.sendRaw === 'function' ? origin : undefined,
       ttl === null ? Infinity : now + ttl,
     );
-    const taskRc = new RequestContext(
-      running,
-      rc.requestId,
-      rc.method,
-      rc.params,
-      rc.protocolVersion,
-      rc.era,
-      rc.peerCapabilities,
-      rc.peerInfo,
-      rc.authInfo,
-    );
+    const taskRc = new RequestContext({
+      session: running,
+      requestId: rc.requestId,
+      method: rc.method,
+      params: rc.params,
+      protocolVersion: rc.protocolVersion,
+      era: rc.era,
+      peerCapabilities: rc.peerCapabilities,
+      peerInfo: rc.peerInfo,
+      authInfo: rc.authInfo,
+    });
     running.rc = taskRc;
     this.running.set(record.taskId, running);
     running.unwatch = this.store.watch(record.taskId, (r) => this.onRecord(running, r));
@@ -446,7 +447,7 @@ export class TaskRuntime {
         if (set.size === 0) this.resultWaiters.delete(taskId);
       }
     }
-    const related = { [RELATED_TASK]: { taskId } };
+    const related = { [MetaKey.RelatedTask]: { taskId } };
     if (record.result) {
       const meta = isObject(record.result._meta) ? record.result._meta : {};
       return { ...record.result, _meta: { ...meta, ...related } };

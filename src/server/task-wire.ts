@@ -5,13 +5,7 @@
  */
 import { ErrorCode, WireError } from '../jsonrpc/index.js';
 import type { TaskRecord } from './task-store.js';
-
-import { TASKS_EXTENSION } from '../protocol/extension-ids.js';
-
-export { TASKS_EXTENSION };
-
-/** The `_meta` key that ties a message to its task (2025-11-25). */
-export const RELATED_TASK = 'io.modelcontextprotocol/related-task';
+import { TASKS_EXTENSION } from '../protocol/meta-keys.js';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 

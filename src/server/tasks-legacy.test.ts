@@ -8,7 +8,7 @@
 import { afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ErrorCode, WireError } from '../jsonrpc/index.js';
-import { createMemoryPair } from '../transports/memory/index.js';
+import { memoryPair } from '../transports/memory/index.js';
 import { openClient } from '../test-support/mcp-harness.js';
 import type { Obj, TestClient } from '../test-support/mcp-harness.js';
 import { McpServer } from './server.js';
@@ -77,7 +77,7 @@ function taskServer(options: ServerOptions = {}): { server: McpServer; probe: Pr
 }
 
 async function connect(server: McpServer): Promise<TestClient> {
-  const [a, b] = createMemoryPair();
+  const [a, b] = memoryPair();
   await server.connect(b);
   const c = await openClient(a, REV);
   clients.push(c);

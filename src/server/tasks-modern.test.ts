@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { ErrorCode, WireError } from '../jsonrpc/index.js';
 import { createEverythingServer } from '../demo/everything-server.js';
-import { createMemoryPair } from '../transports/memory/index.js';
+import { memoryPair } from '../transports/memory/index.js';
 import { openClient } from '../test-support/mcp-harness.js';
 import type { Obj, TestClient } from '../test-support/mcp-harness.js';
 import type { McpServer } from './server.js';
@@ -64,7 +64,7 @@ describe('tasks extension (2026-07-28): server', () => {
   let c: TestClient;
   let plain: TestClient;
   const open = async (capabilities: Obj): Promise<TestClient> => {
-    const [a, b] = createMemoryPair();
+    const [a, b] = memoryPair();
     await server.connect(b);
     return openClient(a, MODERN, { capabilities });
   };

@@ -43,7 +43,7 @@ export interface ToolDefinition<S extends SchemaInput = SchemaInput> {
   _meta?: Record<string, unknown>;
   /**
    * The OAuth scopes a caller must hold to call this tool, matched exactly against
-   * `ctx.authInfo.scopes` before the handler runs. Over HTTP behind `createBearerAuth` a
+   * `ctx.authInfo.scopes` before the handler runs. Over HTTP behind `bearerAuth` a
    * token without them gets 403 with an `insufficient_scope` challenge naming them (and the
    * client can step up); elsewhere the call gets a JSON-RPC error (-32600). A connection
    * with no authentication at all (stdio, in-memory, HTTP without `authenticate`) has no

@@ -1,5 +1,5 @@
 import { WireError } from '../jsonrpc/index.js';
-import { TASKS_EXTENSION } from '../protocol/extension-ids.js';
+import { TASKS_EXTENSION } from '../protocol/meta-keys.js';
 import { isLogLevel } from './logging-levels.js';
 import type { LogLevel } from './logging-levels.js';
 import { modernOnly } from './lifecycle.js';

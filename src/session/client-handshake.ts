@@ -11,7 +11,7 @@ import { isObject } from '../jsonrpc/is-object.js';
 interface HandshakeHost {
   readonly versions: readonly string[];
   readonly capabilities: Record<string, unknown>;
-  readonly info: Record<string, unknown>;
+  readonly info: object;
   protocolVersion: string | undefined;
   era: Era | undefined;
   peerCapabilities: Record<string, unknown> | undefined;

@@ -160,17 +160,17 @@ export class ExchangeServer {
       call.send(errorResponse(id, refusal ?? WireError.methodNotFound(method)), id);
       return true;
     }
-    const ctx = (call.ctx = new RequestContext(
-      call,
-      id,
+    const ctx = (call.ctx = new RequestContext({
+      session: call,
+      requestId: id,
       method,
       params,
-      route.version,
-      'modern',
-      route.capabilities,
-      route.clientInfo,
-      info.authInfo,
-    ));
+      protocolVersion: route.version,
+      era: 'modern',
+      peerCapabilities: route.capabilities,
+      peerInfo: route.clientInfo,
+      authInfo: info.authInfo,
+    }));
     if (info.transportMeta) ctx.transportMeta = info.transportMeta;
     this.live.add(call);
     let out: unknown;

@@ -217,17 +217,17 @@ export class InboundDispatch {
       this.refuse(id, WireError.methodNotFound(method), batch);
       return;
     }
-    const ctx = new RequestContext(
+    const ctx = new RequestContext({
       session,
-      id,
+      requestId: id,
       method,
       params,
-      route.version,
-      route.era,
-      route.peerCapabilities,
-      route.peerInfo,
-      info?.authInfo,
-    );
+      protocolVersion: route.version,
+      era: route.era,
+      peerCapabilities: route.peerCapabilities,
+      peerInfo: route.peerInfo,
+      authInfo: info?.authInfo,
+    });
     if (batch) {
       batch.expect();
       ctx.batch = batch;

@@ -14,7 +14,7 @@ export type {
   SessionOptions,
 } from './session-types.js';
 export { RequestContext } from './request-context.js';
-export type { PeerInfo } from './request-context.js';
+export type { PeerInfo, RequestContextInit } from './request-context.js';
 export type { Progress, RequestOptions } from './options.js';
 export { DEFAULT_MAX_TOTAL_TIMEOUT_MS, DEFAULT_TIMEOUT_MS } from './options.js';
 export { LOG_LEVELS, isLogLevel, passesLevel } from './logging-levels.js';

@@ -3,9 +3,9 @@ import { describeMethod } from '../protocol/methods.js';
 import { isObject } from '../jsonrpc/is-object.js';
 
 /** The `_meta` of results whose handler set none: one object per server info, not per result. */
-const serverMeta = new WeakMap<Record<string, unknown>, Record<string, unknown>>();
+const serverMeta = new WeakMap<object, Record<string, unknown>>();
 
-function metaFor(serverInfo: Record<string, unknown>): Record<string, unknown> {
+function metaFor(serverInfo: object): Record<string, unknown> {
   let meta = serverMeta.get(serverInfo);
   if (!meta) {
     meta = { [MetaKey.ServerInfo]: serverInfo };
@@ -23,7 +23,7 @@ function metaFor(serverInfo: Record<string, unknown>): Record<string, unknown> {
 export function decorateModernResult(
   method: string,
   value: Record<string, unknown>,
-  serverInfo: Record<string, unknown>,
+  serverInfo: object,
 ): Record<string, unknown> {
   const own = value._meta;
   // One literal, so the copy is one allocation of its final size: adding keys to a spread

@@ -66,17 +66,17 @@ export class OutboundCalls {
     }
     let pending!: PendingRequest;
     const promise = new Promise<Record<string, unknown>>((resolve, reject) => {
-      pending = new PendingRequest(
+      pending = new PendingRequest({
         id,
         method,
-        Date.now(),
-        options?.timeoutMs ?? this.timeoutMs,
-        options?.maxTotalTimeoutMs ?? this.maxTotalMs,
-        options?.resetTimeoutOnProgress ?? false,
+        startedAt: Date.now(),
+        timeoutMs: options?.timeoutMs ?? this.timeoutMs,
+        maxTotalMs: options?.maxTotalTimeoutMs ?? this.maxTotalMs,
+        resetOnProgress: options?.resetTimeoutOnProgress ?? false,
         onprogress,
         resolve,
         reject,
-      );
+      });
     });
     this.pending.set(id, pending);
     if (onprogress) {

@@ -24,17 +24,17 @@ function make(
   const seen: Progress[] = [];
   const onprogress =
     opts.onprogress === null ? undefined : (opts.onprogress ?? ((x: Progress) => seen.push(x)));
-  const p = new PendingRequest(
-    4,
-    'tools/call',
-    opts.startedAt ?? Date.now(),
-    opts.timeoutMs ?? 100,
-    opts.maxTotalMs ?? 1000,
-    opts.resetOnProgress ?? false,
+  const p = new PendingRequest({
+    id: 4,
+    method: 'tools/call',
+    startedAt: opts.startedAt ?? Date.now(),
+    timeoutMs: opts.timeoutMs ?? 100,
+    maxTotalMs: opts.maxTotalMs ?? 1000,
+    resetOnProgress: opts.resetOnProgress ?? false,
     onprogress,
-    () => undefined,
-    () => undefined,
-  );
+    resolve: () => undefined,
+    reject: () => undefined,
+  });
   return { p, fired, seen, fire: () => fired.push(Date.now()) };
 }
 

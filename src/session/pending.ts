@@ -6,6 +6,21 @@ import type { Progress } from './options.js';
  * One outbound request waiting for its answer. A class rather than a bag of closures: the
  * only per-request functions are the promise's own resolve and reject.
  */
+/** What a {@link PendingRequest} is made of. */
+export interface PendingRequestInit {
+  id: RequestId;
+  method: string;
+  startedAt: number;
+  timeoutMs: number;
+  /** The hard maximum from `startedAt`, progress or not. */
+  maxTotalMs: number;
+  /** Progress re-arms the timeout (never past `maxTotalMs`). */
+  resetOnProgress: boolean;
+  onprogress: ((p: Progress) => void) | undefined;
+  resolve: (result: Record<string, unknown>) => void;
+  reject: (error: Error) => void;
+}
+
 export class PendingRequest implements EventListenerObject {
   /** The session to tell when `signal` fires; set only when there is a signal. */
   owner: { cancelFromSignal(p: PendingRequest): void } | undefined;
@@ -15,17 +30,27 @@ export class PendingRequest implements EventListenerObject {
   done = false;
   private lastProgress = -Infinity;
 
-  constructor(
-    readonly id: RequestId,
-    readonly method: string,
-    readonly startedAt: number,
-    readonly timeoutMs: number,
-    readonly maxTotalMs: number,
-    readonly resetOnProgress: boolean,
-    readonly onprogress: ((p: Progress) => void) | undefined,
-    readonly resolve: (result: Record<string, unknown>) => void,
-    readonly reject: (error: Error) => void,
-  ) {}
+  readonly id: RequestId;
+  readonly method: string;
+  readonly startedAt: number;
+  readonly timeoutMs: number;
+  readonly maxTotalMs: number;
+  readonly resetOnProgress: boolean;
+  readonly onprogress: ((p: Progress) => void) | undefined;
+  readonly resolve: (result: Record<string, unknown>) => void;
+  readonly reject: (error: Error) => void;
+
+  constructor(init: PendingRequestInit) {
+    this.id = init.id;
+    this.method = init.method;
+    this.startedAt = init.startedAt;
+    this.timeoutMs = init.timeoutMs;
+    this.maxTotalMs = init.maxTotalMs;
+    this.resetOnProgress = init.resetOnProgress;
+    this.onprogress = init.onprogress;
+    this.resolve = init.resolve;
+    this.reject = init.reject;
+  }
 
   /** Arms (or re-arms) the timeout, never past the hard maximum. */
   arm(now: number, fire: (p: PendingRequest) => void): void {

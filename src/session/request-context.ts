@@ -28,6 +28,23 @@ export interface ContextHost {
   ): Promise<Record<string, unknown>>;
 }
 
+/** What a {@link RequestContext} is made of. */
+export interface RequestContextInit {
+  /** The session (connection) this request arrived on. */
+  session: ContextHost;
+  requestId: RequestId;
+  method: string;
+  params: Params;
+  /** The protocol version this request is served under. */
+  protocolVersion: string;
+  era: Era;
+  /** The peer's declared capabilities (per request in the modern era). */
+  peerCapabilities: Readonly<Record<string, unknown>>;
+  peerInfo: PeerInfo | undefined;
+  /** Authentication details from the transport, when there are any. */
+  authInfo?: unknown;
+}
+
 /**
  * Everything an inbound request's handler may need: its cancellation signal, a progress
  * sender, a logger, the request's `_meta`, who the peer is, and the protocol version.
@@ -47,21 +64,31 @@ export class RequestContext {
   /** Controls the transport offers for this request, such as `closeStream` on legacy HTTP. */
   transportMeta: Readonly<Record<string, unknown>> | undefined;
 
-  constructor(
-    /** The session (connection) this request arrived on. */
-    readonly session: ContextHost,
-    readonly requestId: RequestId,
-    readonly method: string,
-    readonly params: Params,
-    /** The protocol version this request is served under. */
-    readonly protocolVersion: string,
-    readonly era: Era,
-    /** The peer's declared capabilities (per request in the modern era). */
-    readonly peerCapabilities: Readonly<Record<string, unknown>>,
-    readonly peerInfo: PeerInfo | undefined,
-    /** Authentication details from the transport, when there are any. */
-    readonly authInfo: unknown,
-  ) {}
+  /** The session (connection) this request arrived on. */
+  readonly session: ContextHost;
+  readonly requestId: RequestId;
+  readonly method: string;
+  readonly params: Params;
+  /** The protocol version this request is served under. */
+  readonly protocolVersion: string;
+  readonly era: Era;
+  /** The peer's declared capabilities (per request in the modern era). */
+  readonly peerCapabilities: Readonly<Record<string, unknown>>;
+  readonly peerInfo: PeerInfo | undefined;
+  /** Authentication details from the transport, when there are any. */
+  readonly authInfo: unknown;
+
+  constructor(init: RequestContextInit) {
+    this.session = init.session;
+    this.requestId = init.requestId;
+    this.method = init.method;
+    this.params = init.params;
+    this.protocolVersion = init.protocolVersion;
+    this.era = init.era;
+    this.peerCapabilities = init.peerCapabilities;
+    this.peerInfo = init.peerInfo;
+    this.authInfo = init.authInfo;
+  }
 
   /** The request's `_meta`, if it had one. */
   get meta(): Readonly<Record<string, unknown>> | undefined {

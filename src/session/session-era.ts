@@ -32,11 +32,7 @@ export interface SessionEra {
     sessionLevel: LogLevel | undefined,
   ): LogLevel | undefined;
   /** A server's result with what the era adds to every result (modern: `resultType`, server info, cache hints). */
-  decorateResult(
-    method: string,
-    value: Record<string, unknown>,
-    serverInfo: Record<string, unknown>,
-  ): Record<string, unknown>;
+  decorateResult(method: string, value: Record<string, unknown>, serverInfo: object): Record<string, unknown>;
 }
 
 /** `initialize`-based sessions (2024-11-05 to 2025-11-25). */

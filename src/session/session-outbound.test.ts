@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { getEventListeners, setMaxListeners } from 'node:events';
 import { ErrorCode, LocalError, WireError } from '../jsonrpc/index.js';
 import type { LocalErrorCode } from '../jsonrpc/index.js';
-import { createMemoryPair } from '../transports/memory/index.js';
+import { memoryPair } from '../transports/memory/index.js';
 import { DEFAULT_TIMEOUT_MS } from './options.js';
 import type { Progress } from './options.js';
 import { Session } from './session.js';
@@ -114,7 +114,7 @@ describe('Session outbound: connection state', () => {
 
   test('connecting twice fails with AlreadyConnected', async () => {
     const { session } = await withRawPeer('client');
-    await assert.rejects(session.connect(createMemoryPair()[0]), isLocal('AlreadyConnected'));
+    await assert.rejects(session.connect(memoryPair()[0]), isLocal('AlreadyConnected'));
     assert.equal(session.isOpen, true);
   });
 

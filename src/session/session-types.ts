@@ -1,3 +1,4 @@
+import type { Implementation } from '../protocol/types/base.js';
 import type { Params } from '../jsonrpc/index.js';
 import type { RequestContext } from './request-context.js';
 import type { Session } from './session.js';
@@ -16,12 +17,8 @@ export interface SessionLogger {
   (level: 'debug' | 'warning' | 'error', message: string, detail?: unknown): void;
 }
 
-/** Identifies an implementation: ours in `info`, the peer's in `peerInfo`. */
-export interface Implementation {
-  name: string;
-  version: string;
-  [key: string]: unknown;
-}
+/** Identifies an implementation: ours in `info`, the peer's in `peerInfo` (the wire type). */
+export type { Implementation };
 
 export interface SessionOptions {
   /**

@@ -14,11 +14,11 @@ import { tmpdir } from 'node:os';
 import { join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Frame, FrameLocator, Page } from 'playwright-core';
-import { Client } from '../client/index.js';
+import { Client } from '../client/client.js';
 import type { Transport } from '../jsonrpc/index.js';
 import { appsClientCapabilities } from '../protocol/apps.js';
-import type { McpServer } from '../server/index.js';
-import { createMemoryPair } from '../transports/memory/index.js';
+import type { McpServer } from '../server/server.js';
+import { memoryPair } from '../transports/memory/index.js';
 import { CHROMIUM, CHROMIUM_ARGS } from './chromium.js';
 import { missing } from './services.js';
 import { startSandboxProxyServer } from '../host/serve/node-sandbox-server.js';
@@ -36,7 +36,7 @@ export async function appsClient(transport: Transport): Promise<Client> {
 
 /** The test host's client, connected to an in-process server. */
 export async function appsClientOf(server: McpServer): Promise<Client> {
-  const [a, b] = createMemoryPair();
+  const [a, b] = memoryPair();
   await server.connect(b);
   return appsClient(a);
 }

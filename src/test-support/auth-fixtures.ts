@@ -6,15 +6,15 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client } from '../client/index.js';
+import { Client } from '../client/client.js';
 import type { EraPreference } from '../client/index.js';
-import { McpServer } from '../server/index.js';
+import { McpServer } from '../server/server.js';
 import { serve } from '../serve/index.js';
 import { StreamableHttpClientTransport } from '../transports/http-client/node.js';
 import { headlessInteraction } from '../auth/client/interaction.js';
 import type { AuthorizationInteraction } from '../auth/client/interaction.js';
 import type { OAuthClient } from '../auth/client/oauth-client.js';
-import { createBearerAuth } from '../auth/server/bearer-auth.js';
+import { bearerAuth } from '../auth/server/bearer-auth.js';
 import type { BearerAuth, BearerAuthOptions } from '../auth/server/bearer-auth.js';
 import { authInfoOf } from '../auth/server/auth-info.js';
 import { jwtVerifier } from '../auth/server/jwt-verifier.js';
@@ -59,7 +59,7 @@ export async function startProtectedMcp(
     },
   });
   const { verifier, resource: _r, ...rest } = options;
-  const auth: BearerAuth = createBearerAuth({
+  const auth: BearerAuth = bearerAuth({
     authorizationServers: [as.issuer],
     ...rest,
     resource: running.url,

@@ -11,7 +11,7 @@ import { MetaKey } from '../protocol/meta-keys.js';
 import { Session } from '../session/index.js';
 import type { RequestContext } from '../session/request-context.js';
 import type { RequestHandler, SessionLogger } from '../session/index.js';
-import { createMemoryPair } from '../transports/memory/index.js';
+import { memoryPair } from '../transports/memory/index.js';
 import type { MemoryTransport } from '../transports/memory/index.js';
 import { Client } from '../client/client.js';
 import type { ClientOptions } from '../client/types.js';
@@ -286,7 +286,7 @@ export async function connectedPair(
   clientOptions: ClientOptions = {},
   server: TestServer = createTestServer(),
 ): Promise<{ client: Client; server: TestServer; clientSide: MemoryTransport }> {
-  const [clientSide, serverSide] = createMemoryPair();
+  const [clientSide, serverSide] = memoryPair();
   const deliver = serverSide.deliver.bind(serverSide);
   serverSide.deliver = (raw: string) => {
     server.wire.push(JSON.parse(raw) as Obj);
@@ -305,7 +305,7 @@ export async function connectedPair(
 export function rawServer(
   onMessage: (msg: Obj, peer: { send(msg: Obj | string): void }) => void,
 ): MemoryTransport {
-  const [clientSide, serverSide] = createMemoryPair();
+  const [clientSide, serverSide] = memoryPair();
   const peer = {
     send(msg: Obj | string): void {
       const textOut = typeof msg === 'string' ? msg : serializeMessage(msg as unknown as JsonRpcMessage);

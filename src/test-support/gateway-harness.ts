@@ -5,7 +5,7 @@
  * with or without a token. Everything is real HTTP on 127.0.0.1.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { Client } from '../client/index.js';
+import { Client } from '../client/client.js';
 import { parseHostConfig } from '../host/config/config-parse.js';
 import type { HostConfig } from '../host/config/config-types.js';
 import { Host } from '../host/host.js';
@@ -13,7 +13,7 @@ import { AuditTrail } from '../host/policy/audit.js';
 import { Gateway } from '../host/serve/gateway.js';
 import { gatewayAuthenticator } from '../host/serve/gateway-auth.js';
 import { ScriptedUi } from '../host/ui/ui.js';
-import { McpServer } from '../server/index.js';
+import { McpServer } from '../server/server.js';
 import { StreamableHttpClientTransport } from '../transports/http-client/node.js';
 import { serve } from '../serve/index.js';
 

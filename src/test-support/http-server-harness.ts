@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
 import { MetaKey } from '../protocol/meta-keys.js';
 import { createEverythingServer } from '../demo/everything-server.js';
-import type { McpServer } from '../server/index.js';
+import type { McpServer } from '../server/server.js';
 import { assertWireMessage } from './wire-schema.js';
 import { serve } from '../serve/index.js';
 import type { RunningServer, ServeOptions } from '../serve/index.js';

@@ -12,14 +12,14 @@
  */
 import { after, afterEach, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { Client } from '../client/index.js';
-import type { ClientOptions } from '../client/index.js';
+import { Client } from '../client/client.js';
+import type { ClientOptions } from '../client/types.js';
 import type { Transport } from '../jsonrpc/index.js';
 import type { Tool } from '../protocol/types/index.js';
 import { createEverythingServer } from '../demo/everything-server.js';
 import { ROOTS, elicit, sample } from './demo-cases.js';
-import type { McpServer } from '../server/index.js';
-import { createMemoryPair } from '../transports/memory/index.js';
+import type { McpServer } from '../server/server.js';
+import { memoryPair } from '../transports/memory/index.js';
 import { StdioClientTransport } from '../transports/stdio/index.js';
 import { serve } from '../serve/index.js';
 import type { RunningServer } from '../serve/index.js';
@@ -85,7 +85,7 @@ async function open(transport: TransportKind, era: EraKind): Promise<Combo> {
   let inner: Transport;
   if (transport === 'memory') {
     server = createEverythingServer({ stepMs: STEP_MS, pageSize: PAGE_SIZE });
-    const [clientSide, serverSide] = createMemoryPair();
+    const [clientSide, serverSide] = memoryPair();
     await server.connect(serverSide);
     inner = clientSide;
   } else if (transport === 'http' || transport === 'sse') {

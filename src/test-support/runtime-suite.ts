@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as SdkStreamableHttp } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { Client } from '../client/index.js';
+import { Client } from '../client/client.js';
 import type { Tool } from '../protocol/types/tools.js';
 import { StreamableHttpClientTransport } from '../transports/http-client/index.js';
 import { within } from './waiting.js';

@@ -3,9 +3,9 @@
  * tool behind the bearer layer, that records which tool handlers actually ran, plus the raw
  * requests an attacker sends (any header, either era, batches). Test-only.
  */
-import { McpServer } from '../server/index.js';
-import type { ToolDefinition } from '../server/index.js';
-import { createBearerAuth } from '../auth/server/bearer-auth.js';
+import { McpServer } from '../server/server.js';
+import type { ToolDefinition } from '../server/tools.js';
+import { bearerAuth } from '../auth/server/bearer-auth.js';
 import type { BearerAuth, BearerAuthOptions, NodeRequestLike } from '../auth/server/bearer-auth.js';
 import { jwtVerifier } from '../auth/server/jwt-verifier.js';
 import type { JwtVerifierOptions } from '../auth/server/jwt-verifier.js';
@@ -42,7 +42,7 @@ export interface ScopedMcpOptions {
   as?: TestAuthServer;
 }
 
-/** `whoami` for users, `admin_reset` for admins, behind createBearerAuth on a real socket. */
+/** `whoami` for users, `admin_reset` for admins, behind bearerAuth on a real socket. */
 export async function startScopedMcp(options: ScopedMcpOptions = {}): Promise<ScopedMcp> {
   let as = options.as;
   if (!as) {
@@ -74,7 +74,7 @@ export async function startScopedMcp(options: ScopedMcpOptions = {}): Promise<Sc
       return outcome;
     },
   });
-  const auth = (made.auth = createBearerAuth({
+  const auth = (made.auth = bearerAuth({
     authorizationServers: [as.issuer],
     ...options.bearer,
     resource: running.url,

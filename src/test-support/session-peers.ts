@@ -15,7 +15,7 @@ import type {
   TransportSink,
 } from '../jsonrpc/index.js';
 import { MetaKey } from '../protocol/meta-keys.js';
-import { createMemoryPair } from '../transports/memory/index.js';
+import { memoryPair } from '../transports/memory/index.js';
 import type { MemoryTransport } from '../transports/memory/index.js';
 import { Session } from '../session/session.js';
 import type { SessionLogger, SessionOptions } from '../session/session-types.js';
@@ -199,7 +199,7 @@ export async function withRawPeer(
   role: 'client' | 'server',
   options: PartialOptions = {},
 ): Promise<{ session: Session; peer: RawPeer; logs: LogEntry[]; transport: MemoryTransport }> {
-  const [mine, theirs] = createMemoryPair();
+  const [mine, theirs] = memoryPair();
   const { session, logs } = role === 'server' ? makeServer(options) : makeClient(options);
   await session.connect(mine);
   const peer = new RawPeer(theirs);
@@ -266,7 +266,7 @@ export async function sessionPair(
   server: PartialOptions = {},
   client: PartialOptions = {},
 ): Promise<{ server: Session; client: Session; serverLogs: LogEntry[]; clientLogs: LogEntry[] }> {
-  const [c, s] = createMemoryPair();
+  const [c, s] = memoryPair();
   const srv = makeServer(server);
   const cli = makeClient(client);
   await srv.session.connect(s);
@@ -321,7 +321,7 @@ export async function wrappedWithRawPeer(
   role: 'client' | 'server',
   options: PartialOptions = {},
 ): Promise<{ session: Session; peer: RawPeer; logs: LogEntry[]; wrapped: WrappedTransport }> {
-  const [mine, theirs] = createMemoryPair();
+  const [mine, theirs] = memoryPair();
   const wrapped = new WrappedTransport(mine);
   const { session, logs } = role === 'server' ? makeServer(options) : makeClient(options);
   await session.connect(wrapped);

@@ -6,10 +6,10 @@
  */
 import { decodeJwt } from 'jose';
 import { MetaKey } from '../protocol/meta-keys.js';
-import { McpServer } from '../server/index.js';
+import { McpServer } from '../server/server.js';
 import { serve } from '../serve/index.js';
 import type { ServeOptions } from '../serve/index.js';
-import { createBearerAuth } from '../auth/server/bearer-auth.js';
+import { bearerAuth } from '../auth/server/bearer-auth.js';
 import { InvalidTokenError } from '../auth/server/auth-info.js';
 import type { TokenVerifier } from '../auth/server/auth-info.js';
 import { jwtVerifier } from '../auth/server/jwt-verifier.js';
@@ -106,7 +106,7 @@ function tenantMcpServer(): McpServer {
 /** A {@link tenantMcpServer} on loopback behind bearer auth trusting both tenants. */
 export async function startTenantNode(tenants: Tenants, options: ServeOptions = {}): Promise<Fixture> {
   const server = tenantMcpServer();
-  const auth = createBearerAuth({
+  const auth = bearerAuth({
     resource: TENANT_RESOURCE,
     authorizationServers: [tenants.a.issuer, tenants.b.issuer],
     verifier: tenants.verifier,

@@ -5,7 +5,7 @@
 import { InvalidMessage, LocalError, ParsedBatch, parseFrame } from '../../dist/jsonrpc/index.js';
 import { readSse } from '../../dist/transports/http-client/sse-reader.js';
 import { UriTemplate } from '../../dist/server/uri-template.js';
-import { createFetchHandler } from '../../dist/transports/http-server/fetch-adapter.js';
+import { fetchHandler } from '../../dist/transports/http-server/fetch-adapter.js';
 import { createEverythingServer } from '../../dist/demo/everything-server.js';
 import { scriptedReply } from './scripted-reply.mjs';
 
@@ -168,7 +168,7 @@ export const guidedTargets = [
     async run(text) {
       http ??= (() => {
         const server = createEverythingServer({ stepMs: 1 });
-        return { server, ...createFetchHandler(server, { maxBodyBytes: 64 * 1024 }) };
+        return { server, ...fetchHandler(server, { maxBodyBytes: 64 * 1024 }) };
       })();
       // First line: the method; then header lines up to a blank line; then the body.
       const [head, ...rest] = text.split('\n\n');

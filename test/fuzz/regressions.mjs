@@ -7,7 +7,7 @@ import { AuthError } from '../../dist/auth/errors.js';
 import { discover } from '../../dist/auth/client/discovery.js';
 import { GuardedFetch } from '../../dist/auth/client/guarded-fetch.js';
 import { requireS256 } from '../../dist/auth/client/authorization-code.js';
-import { createFetchHandler } from '../../dist/transports/http-server/fetch-adapter.js';
+import { fetchHandler } from '../../dist/transports/http-server/fetch-adapter.js';
 import { createEverythingServer } from '../../dist/demo/everything-server.js';
 
 /** A fetch serving fixed JSON documents by URL, 404 elsewhere. */
@@ -33,7 +33,7 @@ export const regressions = [
       // Found by the coverage-guided loop (guided.mjs, http-handler): it was dispatched as a
       // request, and its HTTP response never came.
       const server = createEverythingServer({ stepMs: 1 });
-      const { fetch, handler } = createFetchHandler(server, {});
+      const { fetch, handler } = fetchHandler(server, {});
       try {
         const body = JSON.stringify({
           jsonrpc: '2.0',

@@ -7,7 +7,7 @@ import { InvalidMessage, ParsedBatch, parseFrame } from '../../dist/jsonrpc/inde
 import { LineFramer } from '../../dist/transports/stdio/line-framer.js';
 import { sseEvent } from '../../dist/transports/http-server/sse-format.js';
 import { readSse } from '../../dist/transports/http-client/sse-reader.js';
-import { createFetchHandler } from '../../dist/transports/http-server/fetch-adapter.js';
+import { fetchHandler } from '../../dist/transports/http-server/fetch-adapter.js';
 import { createEverythingServer } from '../../dist/demo/everything-server.js';
 import { UriTemplate } from '../../dist/server/uri-template.js';
 import { ConfigError, parseHostConfig } from '../../dist/host/index.js';
@@ -42,7 +42,7 @@ let http;
 function httpHandler() {
   if (!http) {
     const server = createEverythingServer({ stepMs: 1 });
-    http = { server, ...createFetchHandler(server, { maxBodyBytes: 64 * 1024 }) };
+    http = { server, ...fetchHandler(server, { maxBodyBytes: 64 * 1024 }) };
   }
   return http;
 }

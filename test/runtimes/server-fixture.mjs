@@ -4,7 +4,7 @@
 //
 // `buildServer()` returns a fresh McpServer. Run as a script, this file serves it on the
 // runtime's own HTTP server (Node: `serve()`; Bun: `Bun.serve`; Deno: `Deno.serve`, both
-// with `createFetchHandler`) at http://127.0.0.1:<port>/mcp, both eras, and prints exactly
+// with `fetchHandler`) at http://127.0.0.1:<port>/mcp, both eras, and prints exactly
 // one line `listening http://127.0.0.1:<port>/mcp` on stdout once it accepts connections.
 // Options: `--port N` (0, the default, picks a free port).
 //
@@ -110,14 +110,14 @@ export async function serveFixture(port = 0) {
   const server = buildServer();
   const hostname = '127.0.0.1';
   if (globalThis.Bun) {
-    const { createFetchHandler } = await import('mcpkit/http-server');
-    const { fetch } = createFetchHandler(server);
+    const { fetchHandler } = await import('mcpkit/http-server');
+    const { fetch } = fetchHandler(server);
     const running = globalThis.Bun.serve({ hostname, port, fetch, idleTimeout: 0 });
     return `http://${hostname}:${running.port}/mcp`;
   }
   if (globalThis.Deno) {
-    const { createFetchHandler } = await import('mcpkit/http-server');
-    const { fetch } = createFetchHandler(server);
+    const { fetchHandler } = await import('mcpkit/http-server');
+    const { fetch } = fetchHandler(server);
     return await new Promise((resolve) => {
       globalThis.Deno.serve(
         { hostname, port, onListen: ({ port: bound }) => resolve(`http://${hostname}:${bound}/mcp`) },

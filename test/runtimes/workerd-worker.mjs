@@ -1,12 +1,12 @@
 // The runtime fixture as a Cloudflare Worker: the McpServer is built once, at module scope
 // (constructing it starts no timer and draws no randomness, as Workers require), and served
-// with createFetchHandler. Bundled by workerd-launcher.mjs with the workerd/worker/browser
+// with fetchHandler. Bundled by workerd-launcher.mjs with the workerd/worker/browser
 // conditions and run by `workerd serve` without nodejs_compat.
 //
 // Legacy sessions (2025-03-26 to 2025-11-25, Mcp-Session-Id) need state shared between the
 // isolates that serve one Worker: the Durable Object store keeps them, so the handler that
 // uses it is made on the first request, when `env` (the binding) is known.
-import { createFetchHandler } from 'mcpkit/http-server';
+import { fetchHandler } from 'mcpkit/http-server';
 import { connectDurableObjectStores, McpSessionObject } from 'mcpkit/durable-object';
 import { buildServer } from './server-fixture.mjs';
 
@@ -28,7 +28,7 @@ let handler;
 function handlerFor(env) {
   if (!server) throw new Error(`the server could not be built at module scope: ${moduleScope}`);
   return (handler ??= connectDurableObjectStores(env.MCP_SESSIONS).then(
-    (stores) => createFetchHandler(server, { stores }).fetch,
+    (stores) => fetchHandler(server, { stores }).fetch,
   ));
 }
 

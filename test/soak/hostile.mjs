@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { spawn } from 'node:child_process';
 import { openConnections as connections } from './raw-clients.mjs';
-import { createFetchHandler } from '../../dist/transports/http-server/index.js';
+import { fetchHandler } from '../../dist/transports/http-server/index.js';
 import { serve } from '../../dist/serve/index.js';
 import { createEverythingServer } from '../../dist/demo/everything-server.js';
 
@@ -182,7 +182,7 @@ const report = (what, outcome) => {
 // ---------------------------------------------------------------- pending requests
 {
   const server = createEverythingServer({ stepMs: 60_000 });
-  const { fetch: handle, handler } = createFetchHandler(server, { responseMode: 'json' });
+  const { fetch: handle, handler } = fetchHandler(server, { responseMode: 'json' });
   const url = 'http://127.0.0.1/mcp';
   const r = await handle(new Request(url, { method: 'POST', headers: POST, body: init() }));
   await r.text();

@@ -10,7 +10,7 @@ import { fork } from 'node:child_process';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
-import { createFetchHandler } from '../../dist/transports/http-server/index.js';
+import { fetchHandler } from '../../dist/transports/http-server/index.js';
 import { createEverythingServer } from '../../dist/demo/everything-server.js';
 import { Client } from '../../dist/client/index.js';
 import { StdioClientTransport } from '../../dist/transports/stdio/index.js';
@@ -45,7 +45,7 @@ const initBody = JSON.stringify({
 
 async function sessions(cycles) {
   const server = createEverythingServer();
-  const { fetch, handler } = createFetchHandler(server, {
+  const { fetch, handler } = fetchHandler(server, {
     responseMode: 'json',
     maxSessionsPerClient: 1e9,
   });

@@ -57,7 +57,7 @@ function makeServer() {
 const sdk = {
   isInitializeRequest,
   makeServer,
-  createTransport: (options) => new StreamableHTTPServerTransport(options),
+  serverTransport: (options) => new StreamableHTTPServerTransport(options),
   handle: (transport, req, res, body) => transport.handleRequest(req, res, body),
 };
 const options = JSON.parse(process.argv[2] ?? '{}');

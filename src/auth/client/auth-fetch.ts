@@ -6,7 +6,7 @@
 import type { BearerChallenge } from './www-authenticate.js';
 import { bearerChallengeOf } from './www-authenticate.js';
 
-/** What {@link createAuthFetch} needs from the OAuth client. */
+/** What {@link authFetch} needs from the OAuth client. */
 export interface TokenSource {
   /** The MCP server; the token is only ever sent to its origin. */
   readonly serverUrl: URL;
@@ -62,10 +62,10 @@ function abortable<T>(work: Promise<T>, signal: AbortSignal | null | undefined):
  *
  * @example
  * ```ts
- * const transport = new StreamableHttpClientTransport({ url, fetch: createAuthFetch(oauth, fetch, 3) });
+ * const transport = new StreamableHttpClientTransport({ url, fetch: authFetch(oauth, fetch, 3) });
  * ```
  */
-export function createAuthFetch(
+export function authFetch(
   source: TokenSource,
   base: typeof fetch = (input, init) => fetch(input, init),
   maxAttempts = 3,

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { Cancel } from '../../transports/http-client/requester.js';
 import type { HttpReply, HttpRequest } from '../../transports/http-client/requester.js';
 import type { TokenSource } from './auth-fetch.js';
-import { createAuthRequester } from './auth-requester.js';
+import { authRequester } from './auth-requester.js';
 
 /** A reply with a status and headers, whose body is never read. */
 function reply(status: number, headers: Record<string, string> = {}): HttpReply & { discarded: boolean } {
@@ -39,10 +39,10 @@ const request = (url = 'https://mcp.example.com/mcp', cancel = new Cancel()): Ht
   cancel,
 });
 
-describe('createAuthRequester', () => {
+describe('authRequester', () => {
   test('adds the bearer token for the server origin only, without touching the caller headers', async () => {
     const seen: HttpRequest[] = [];
-    const wrapped = createAuthRequester(source(), (r) => (seen.push(r), Promise.resolve(reply(200))));
+    const wrapped = authRequester(source(), (r) => (seen.push(r), Promise.resolve(reply(200))));
     const mine = request();
     await wrapped(mine);
     await wrapped(request('https://elsewhere.example.com/mcp'));
@@ -58,7 +58,7 @@ describe('createAuthRequester', () => {
     });
     const replies = [reply(401, { 'www-authenticate': 'Bearer error="invalid_token"' }), reply(200)];
     const seen: string[] = [];
-    const wrapped = createAuthRequester(s, (r) => {
+    const wrapped = authRequester(s, (r) => {
       seen.push(r.headers.authorization!);
       return Promise.resolve(replies.shift()!);
     });
@@ -71,10 +71,10 @@ describe('createAuthRequester', () => {
   test('a 403 without insufficient_scope is returned as it is; attempts are bounded', async () => {
     let recovered = 0;
     const s = source(() => (recovered++, Promise.resolve()));
-    const forbidden = createAuthRequester(s, () => Promise.resolve(reply(403)));
+    const forbidden = authRequester(s, () => Promise.resolve(reply(403)));
     assert.equal((await forbidden(request())).status, 403);
     assert.equal(recovered, 0);
-    const always401 = createAuthRequester(s, () => Promise.resolve(reply(401)), 2);
+    const always401 = authRequester(s, () => Promise.resolve(reply(401)), 2);
     assert.equal((await always401(request())).status, 401);
     assert.equal(recovered, 2);
   });
@@ -87,7 +87,7 @@ describe('createAuthRequester', () => {
       flowStarted();
       return new Promise(() => undefined);
     });
-    const wrapped = createAuthRequester(s, () => Promise.resolve(reply(401)));
+    const wrapped = authRequester(s, () => Promise.resolve(reply(401)));
     const cancel = new Cancel();
     const pending = wrapped(request(undefined, cancel));
     await running;

@@ -1,6 +1,6 @@
 /**
  * The transports' requester, with the bearer token on and 401/403 recovery: the same
- * behaviour as {@link createAuthFetch}, for transports that do not run on `fetch` (the
+ * behaviour as {@link authFetch}, for transports that do not run on `fetch` (the
  * Node default of `mcpkit/http-client`). Pass the OAuth client as the transport's `auth`.
  */
 import type { HttpReply, HttpRequest, HttpRequester } from '../../transports/http-client/requester.js';
@@ -34,15 +34,11 @@ function abortable<T>(work: Promise<T>, request: HttpRequest): Promise<T> {
  *
  * @example
  * ```ts
- * const requester = createAuthRequester(oauth, undiciRequester(), 3);
+ * const requester = authRequester(oauth, undiciRequester(), 3);
  * const transport = new StreamableHttpClientTransport({ url, requester });
  * ```
  */
-export function createAuthRequester(
-  source: TokenSource,
-  inner: HttpRequester,
-  maxAttempts = 3,
-): HttpRequester {
+export function authRequester(source: TokenSource, inner: HttpRequester, maxAttempts = 3): HttpRequester {
   return async (request: HttpRequest): Promise<HttpReply> => {
     if (request.url.origin !== source.serverUrl.origin) return inner(request);
     const url = request.url.href;

@@ -9,7 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { calculateJwkThumbprint, decodeProtectedHeader, importJWK, jwtVerify } from 'jose';
 import type { JWK } from 'jose';
-import { createAuthFetch } from './auth-fetch.js';
+import { authFetch } from './auth-fetch.js';
 import { DpopProver } from './dpop.js';
 import { GuardedFetch } from './guarded-fetch.js';
 
@@ -102,7 +102,7 @@ describe('DpopProver', () => {
         prover.rememberNonce(url, headers) && status === 401,
       recover: () => Promise.resolve(),
     };
-    const f = createAuthFetch(source);
+    const f = authFetch(source);
     seen.length = 0;
     const res = await f(`${origin}/mcp`, { method: 'POST', body: '{}' });
     assert.equal(res.status, 200);

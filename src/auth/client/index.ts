@@ -1,8 +1,8 @@
 // The OAuth 2.1 client of mcpkit, listed by name. Browser-safe.
 export { OAuthClient } from './oauth-client.js';
 export type { OAuthClientOptions, OAuthGrant } from './oauth-client.js';
-export { createAuthFetch } from './auth-fetch.js';
-export { createAuthRequester } from './auth-requester.js';
+export { authFetch } from './auth-fetch.js';
+export { authRequester } from './auth-requester.js';
 export type { TokenSource } from './auth-fetch.js';
 export { callbackFromUrl, checkRedirectUri, headlessInteraction, isRedirectTo } from './interaction.js';
 export type { AuthorizationCallback, AuthorizationInteraction, InteractionContext } from './interaction.js';

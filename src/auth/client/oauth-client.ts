@@ -4,9 +4,9 @@
  */
 import type { AuthorizationServer } from 'oauth4webapi';
 import { AuthError } from '../errors.js';
-import { createAuthFetch } from './auth-fetch.js';
+import { authFetch } from './auth-fetch.js';
 import type { TokenSource } from './auth-fetch.js';
-import { createAuthRequester } from './auth-requester.js';
+import { authRequester } from './auth-requester.js';
 import type { HttpRequester } from '../../transports/http-client/requester.js';
 import { authorizationCodeGrant, requireS256 } from './authorization-code.js';
 import type { ResolvedClient } from './client-auth.js';
@@ -147,7 +147,7 @@ export class OAuthClient implements TokenSource {
     if (grant === 'authorization_code') this.registration.redirectUri = options.interaction!.redirectUri;
     if (options.clientMetadataUrl !== undefined)
       this.registration.clientMetadataUrl = options.clientMetadataUrl;
-    this.fetch = createAuthFetch(this, base, options.maxAuthorizationAttempts ?? 3);
+    this.fetch = authFetch(this, base, options.maxAuthorizationAttempts ?? 3);
   }
 
   /**
@@ -165,7 +165,7 @@ export class OAuthClient implements TokenSource {
    * transport on its fast requester (undici on Node) instead of `fetch`.
    */
   wrapRequester(inner: HttpRequester): HttpRequester {
-    return createAuthRequester(this, inner, this.options.maxAuthorizationAttempts ?? 3);
+    return authRequester(this, inner, this.options.maxAuthorizationAttempts ?? 3);
   }
 
   /** The issuer of the authorization server in use, once discovered. */

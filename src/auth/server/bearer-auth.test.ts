@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { SignJWT, UnsecuredJWT } from 'jose';
-import { McpServer } from '../../server/index.js';
-import { createFetchHandler } from '../../transports/http-server/index.js';
+import { McpServer } from '../../server/server.js';
+import { fetchHandler } from '../../transports/http-server/index.js';
 import { serve } from '../../serve/index.js';
 import type { RunningServer } from '../../serve/index.js';
 import { TestAuthServer } from '../../test-support/auth-test-server.js';
 import { InvalidTokenError, authInfoOf } from './auth-info.js';
 import type { TokenVerifier } from './auth-info.js';
-import { bearerChallenge, createBearerAuth } from './bearer-auth.js';
+import { bearerChallenge, bearerAuth } from './bearer-auth.js';
 import type { BearerAuthOptions, BearerRequest } from './bearer-auth.js';
 import { introspectionVerifier } from './introspection-verifier.js';
 import { jwtVerifier } from './jwt-verifier.js';
@@ -26,7 +26,7 @@ before(async () => {
 });
 
 async function bearer(options: Partial<BearerAuthOptions> = {}) {
-  return createBearerAuth({
+  return bearerAuth({
     resource: RESOURCE,
     authorizationServers: [ISSUER],
     verifier: jwtVerifier({ issuer: ISSUER, audience: RESOURCE, jwks: await as.jwks() }),
@@ -263,7 +263,7 @@ describe('DPoP in the bearer layer', () => {
   it('refuses proof algorithms that are not asymmetric', () => {
     assert.throws(
       () =>
-        createBearerAuth({
+        bearerAuth({
           resource: RESOURCE,
           authorizationServers: [ISSUER],
           verifier: { verify: () => Promise.reject(new InvalidTokenError('x')) },
@@ -285,7 +285,7 @@ describe('bearer layer on the HTTP server', () => {
     const lazy = { verify: (t: string) => jwtVerifier({ issuer: ISSUER, audience, jwks }).verify(t) };
     running = await serve(server, { authenticate: (q, s) => auth.node(q, s) });
     audience = running.url;
-    const auth = createBearerAuth({ resource: running.url, authorizationServers: [ISSUER], verifier: lazy });
+    const auth = bearerAuth({ resource: running.url, authorizationServers: [ISSUER], verifier: lazy });
   });
   after(async () => {
     await running.close();
@@ -372,7 +372,7 @@ describe('bearer layer on the fetch handler', () => {
   it('serves the metadata, answers 401, and hands the principal to handlers', async () => {
     const server = new McpServer({ name: 'p', version: '1.0.0' });
     const auth = await bearer();
-    const { fetch: handle, handler } = createFetchHandler(server, {
+    const { fetch: handle, handler } = fetchHandler(server, {
       authenticate: auth.fetch,
       bindHost: '0.0.0.0',
       allowedHosts: ['mcp.example.com'],

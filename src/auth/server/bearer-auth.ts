@@ -43,7 +43,7 @@ export interface ResourceMetadataDocument {
   [name: string]: unknown;
 }
 
-/** Options of {@link createBearerAuth}. */
+/** Options of {@link bearerAuth}. */
 export interface BearerAuthOptions {
   /** This server's resource identifier: the public URL of the MCP endpoint. */
   resource: string;
@@ -83,7 +83,7 @@ export type BearerDecision =
   | { kind: 'pass' }
   | { kind: 'respond'; status: number; headers: Record<string, string>; body: string };
 
-/** A request as `createNodeListener` passes it (structural, so no node:http import). */
+/** A request as `nodeListener` passes it (structural, so no node:http import). */
 export interface NodeRequestLike {
   method?: string;
   url?: string;
@@ -92,7 +92,7 @@ export interface NodeRequestLike {
   rawHeaders?: string[];
 }
 
-/** A response as `createNodeListener` passes it. */
+/** A response as `nodeListener` passes it. */
 export interface NodeResponseLike {
   writeHead(status: number, headers: Record<string, string>): unknown;
   end(body?: string): unknown;
@@ -119,14 +119,14 @@ export interface BearerAuth {
   /** Where the metadata is served (the `resource_metadata` of challenges). */
   readonly metadataUrl: string;
   /**
-   * The `authenticate` option of `serve()` and `createNodeListener()`: answers and returns
+   * The `authenticate` option of `serve()` and `nodeListener()`: answers and returns
    * false, or returns the principal with its authorizer (undefined for a CORS preflight).
    */
   readonly node: (
     req: NodeRequestLike,
     res: NodeResponseLike,
   ) => Promise<Authentication<AuthInfo> | false | undefined>;
-  /** The `authenticate` option of `createFetchHandler()`. */
+  /** The `authenticate` option of `fetchHandler()`. */
   readonly fetch: (request: Request) => Promise<Authentication<AuthInfo> | Response | undefined>;
   /**
    * The decision itself, for other frameworks. Per-message scopes are the authorizer's to
@@ -223,7 +223,7 @@ function boundKey(info: AuthInfo): string | null | undefined {
  *
  * @example
  * ```ts
- * const auth = createBearerAuth({
+ * const auth = bearerAuth({
  *   resource: 'https://mcp.example.com/mcp',
  *   authorizationServers: ['https://auth.example.com'],
  *   verifier: jwtVerifier({ issuer: 'https://auth.example.com', audience: 'https://mcp.example.com/mcp',
@@ -233,7 +233,7 @@ function boundKey(info: AuthInfo): string | null | undefined {
  * await serve(server, { host: '0.0.0.0', allowedHosts: ['mcp.example.com'], authenticate: auth.node });
  * ```
  */
-export function createBearerAuth(options: BearerAuthOptions): BearerAuth {
+export function bearerAuth(options: BearerAuthOptions): BearerAuth {
   const resource = new URL(options.resource);
   if (resource.hash !== '') throw new TypeError('A resource identifier has no fragment');
   if (options.authorizationServers.length === 0)

@@ -5,7 +5,7 @@
  */
 import { loadJose } from '../jose-lazy.js';
 
-/** Options of the bearer layer's DPoP checks (`createBearerAuth({ dpop })`). */
+/** Options of the bearer layer's DPoP checks (`bearerAuth({ dpop })`). */
 export interface DpopOptions {
   /**
    * Accept only DPoP-bound tokens; advertised as `dpop_bound_access_tokens_required`

@@ -1,5 +1,5 @@
 // The resource-server side of mcpkit's auth layer, listed by name. Runs on Node, Bun, Deno and workers.
-export { createBearerAuth, bearerChallenge, resourceMetadataUrl } from './bearer-auth.js';
+export { bearerAuth, bearerChallenge, resourceMetadataUrl } from './bearer-auth.js';
 export type {
   BearerAuth,
   BearerAuthOptions,

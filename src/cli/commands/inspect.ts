@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import { ConfigError, parseHostConfig } from '../../host/index.js';
-import { createTransport, openInBrowser } from '../../host/node.js';
+import { serverTransport } from '../../host/node.js';
+import { openInBrowser } from '../../host/supervision/node-transports.js';
 import type { HostConfig, ServerConfig } from '../../host/index.js';
 import { InspectorHost } from '../../inspector/inspector-host.js';
 import { startInspectorServer } from '../../inspector/server.js';
@@ -114,7 +115,7 @@ export async function inspect(argv: string[]): Promise<number> {
   const url = global.url;
   const session = new InspectorHost(config, {
     // A URL given on the command line uses the tokens `mcpkit login` stored for it.
-    createTransport: (c: ServerConfig) =>
+    serverTransport: (c: ServerConfig) =>
       url !== undefined && c.transport === 'http' && c.url === url
         ? new StreamableHttpClientTransport({
             url,
@@ -122,7 +123,7 @@ export async function inspect(argv: string[]): Promise<number> {
             legacySseFallback: true,
             auth: storedCredentials(url),
           })
-        : createTransport(c),
+        : serverTransport(c),
   });
   let server;
   try {

@@ -1,4 +1,4 @@
-import type { Client } from '../../client/index.js';
+import type { Client } from '../../client/client.js';
 import { ExitCode } from '../exit-codes.js';
 import { openClient, parseCommand, TARGET_HELP } from '../connection.js';
 import { table } from '../format.js';

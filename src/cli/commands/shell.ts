@@ -1,6 +1,7 @@
 import { createInterface } from 'node:readline/promises';
 import type { Interface } from 'node:readline/promises';
-import type { Client, ClientHandlers } from '../../client/index.js';
+import type { Client } from '../../client/client.js';
+import type { ClientHandlers } from '../../client/types.js';
 import type { ElicitResult } from '../../protocol/types/index.js';
 import { coerceArguments, describeError } from '../arguments.js';
 import { askFormFields, openClient, parseCommand, TARGET_HELP } from '../connection.js';

@@ -5,9 +5,9 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Client } from '../../client/index.js';
+import type { Client } from '../../client/client.js';
 import { createEverythingServer } from '../../demo/everything-server.js';
-import type { McpServer } from '../../server/index.js';
+import type { McpServer } from '../../server/server.js';
 import { AppsTestBed, appsClientOf, SKIP_CHROMIUM } from '../../test-support/apps-harness.js';
 
 describe('AppBridge in Chromium: the demo counter app', { skip: SKIP_CHROMIUM }, () => {

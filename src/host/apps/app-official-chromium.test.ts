@@ -6,9 +6,10 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Client } from '../../client/index.js';
+import type { Client } from '../../client/client.js';
 import { WireError } from '../../jsonrpc/index.js';
-import { McpServer, registerApp, registerAppTool } from '../../server/index.js';
+import { registerApp, registerAppTool } from '../../server/index.js';
+import { McpServer } from '../../server/server.js';
 import { assertAppsSchema } from '../../test-support/apps-schema.js';
 import {
   AppsTestBed,

@@ -7,8 +7,9 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Client } from '../../client/index.js';
-import { McpServer, registerApp, registerAppTool } from '../../server/index.js';
+import type { Client } from '../../client/client.js';
+import { registerApp, registerAppTool } from '../../server/index.js';
+import { McpServer } from '../../server/server.js';
 import { AppsTestBed, appsClientOf, HOST_SECRET, SKIP_CHROMIUM } from '../../test-support/apps-harness.js';
 
 type Obj = Record<string, unknown>;

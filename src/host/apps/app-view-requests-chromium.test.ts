@@ -7,8 +7,9 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Client } from '../../client/index.js';
-import { McpServer, registerApp } from '../../server/index.js';
+import type { Client } from '../../client/client.js';
+import { registerApp } from '../../server/index.js';
+import { McpServer } from '../../server/server.js';
 import { appDomainLabel } from './app-domain.js';
 import {
   AppsTestBed,

@@ -1,6 +1,8 @@
 /**
  * The host half of MCP Apps, browser-safe (no `node:*`): the app bridge, the sandbox
  * proxy page and its CSP, and view discovery. Import it as `mcpkit/host/apps` in a web page.
+ * The extension's shared shapes are `mcpkit/types`', its MIME type `mcpkit/server`'s, its id
+ * `mcpkit/advanced`'s; the view's transport is `mcpkit/post-message`'s `PostMessageTransport`.
  */
 export { AppBridge } from './app-bridge.js';
 export type { AppBridgeOptions, AppMountOptions } from './app-bridge.js';
@@ -31,9 +33,7 @@ export {
 } from './sandbox-proxy.js';
 export type { SandboxProxyOptions, SandboxResourceReady } from './sandbox-proxy.js';
 export {
-  APPS_EXTENSION_ID,
   APPS_PROTOCOL_VERSION,
-  APP_MIME_TYPE,
   appResourceUri,
   appVisibility,
   appsCapability,
@@ -42,12 +42,3 @@ export {
   isModelVisible,
   supportsAppViews,
 } from '../../protocol/apps.js';
-export type {
-  AppCsp,
-  AppPermissions,
-  AppResourceMeta,
-  AppToolMeta,
-  AppVisibility,
-} from '../../protocol/apps.js';
-export { PostMessageTransport } from '../../transports/post-message/index.js';
-export type { PostMessageTransportOptions } from '../../transports/post-message/index.js';

@@ -3,7 +3,8 @@
  * refresh of each kind on its `list_changed` (coalesced, so a flood of notifications
  * costs one listing at a time per kind), in either era.
  */
-import type { CallOptions, Client } from '../../client/index.js';
+import type { CallOptions } from '../../client/types.js';
+import type { Client } from '../../client/client.js';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../../protocol/types/index.js';
 import { errorText } from '../errors.js';
 import type { Catalog } from './catalog.js';

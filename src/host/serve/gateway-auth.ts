@@ -1,11 +1,11 @@
 /**
  * How the gateway's HTTP endpoint knows who calls it: static bearer tokens (each one a named
- * caller) and JWT access tokens (through the resource-server helpers: `createBearerAuth`
+ * caller) and JWT access tokens (through the resource-server helpers: `bearerAuth`
  * with a `jwtVerifier`, which also serves the RFC 9728 metadata). Without this, any process
  * that reaches the port calls every upstream tool under the gateway's own credentials.
  * Browser-safe: Node's request and response are used structurally.
  */
-import { createBearerAuth, removeCredentials } from '../../auth/server/bearer-auth.js';
+import { bearerAuth, removeCredentials } from '../../auth/server/bearer-auth.js';
 import type { NodeRequestLike, NodeResponseLike } from '../../auth/server/bearer-auth.js';
 import type { AuthInfo } from '../../auth/server/auth-info.js';
 import { jwtVerifier } from '../../auth/server/jwt-verifier.js';
@@ -86,7 +86,7 @@ export function gatewayAuthenticator(config: GatewayAuthConfig): GatewayAuthenti
     throw new TypeError('The gateway needs at least one token or a jwt section');
   let digests: Promise<[string, Uint8Array][]> | undefined;
   const bearer = jwt
-    ? createBearerAuth({
+    ? bearerAuth({
         resource: jwt.resource,
         authorizationServers: jwt.authorizationServers,
         verifier: jwtVerifier({ issuer: jwt.issuer, audience: jwt.audience, jwksUrl: jwt.jwksUrl }),

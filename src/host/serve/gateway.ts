@@ -26,14 +26,10 @@ import {
   isModelVisible,
   supportsAppViews,
 } from '../../protocol/apps.js';
-import { McpServer } from '../../server/index.js';
-import type {
-  JsonSchemaObject,
-  MiddlewareRequest,
-  Registration,
-  ServerContext,
-  StandardSchemaLike,
-} from '../../server/index.js';
+import { McpServer } from '../../server/server.js';
+import type { MiddlewareRequest, Registration, StandardSchemaLike } from '../../server/index.js';
+import type { JsonSchemaObject } from '../../server/schema-adapter.js';
+import type { ServerContext } from '../../server/server-context.js';
 import { HostError, errorText } from '../errors.js';
 import type { CatalogTool } from '../catalog/catalog.js';
 import type { Host } from '../host.js';
@@ -66,7 +62,7 @@ export interface GatewayHttpOptions extends Pick<
   host?: string;
   /**
    * Authenticates every HTTP request before MCP sees it, answering 401 itself when it
-   * refuses: `gatewayAuthenticator(config.gateway.auth)`, or `createBearerAuth(...).node`.
+   * refuses: `gatewayAuthenticator(config.gateway.auth)`, or `bearerAuth(...).node`.
    * The caller's principal is then named in the audit log and matched by the per-caller
    * rules (`mcpkit.gateway.principals`).
    */

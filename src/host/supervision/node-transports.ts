@@ -17,10 +17,10 @@ import type { ServerConfig } from '../config/config-types.js';
  *
  * @example
  * ```ts
- * const host = new Host(config, { createTransport: (s) => (s.name === 'mock' ? memoryEnd : createTransport(s)) });
+ * const host = new Host(config, { serverTransport: (s) => (s.name === 'mock' ? memoryEnd : serverTransport(s)) });
  * ```
  */
-export function createTransport(config: ServerConfig, options: { fetch?: typeof fetch } = {}): Transport {
+export function serverTransport(config: ServerConfig, options: { fetch?: typeof fetch } = {}): Transport {
   if (config.transport === 'stdio') {
     return new StdioClientTransport({
       command: config.command,

@@ -4,8 +4,8 @@
  * server with exponential backoff up to a cap, and stop it cleanly. Its health is a small
  * state machine reported through `onhealth`.
  */
-import { Client } from '../../client/index.js';
-import type { ClientHandlers } from '../../client/index.js';
+import { Client } from '../../client/client.js';
+import type { ClientHandlers } from '../../client/types.js';
 import type { Transport } from '../../jsonrpc/index.js';
 import type { SessionLogger } from '../../session/index.js';
 import type { ServerConfig } from '../config/config-types.js';
@@ -50,7 +50,7 @@ export interface ConnectionDeps {
   capabilities?: Record<string, unknown>;
   handlers: ClientHandlers;
   /** Builds the transport of one attempt (the host's factory: stdio or HTTP). */
-  createTransport(config: ServerConfig): Transport;
+  serverTransport(config: ServerConfig): Transport;
   /** Asked before a local command's first start; false leaves the server `refused`. */
   consent(config: ServerConfig, signal: AbortSignal): Promise<boolean>;
   logger: SessionLogger;
@@ -221,7 +221,7 @@ export class ServerConnection {
     });
     let transport: Transport;
     try {
-      transport = this.deps.createTransport(config);
+      transport = this.deps.serverTransport(config);
     } catch (e) {
       return this.failed(e);
     }

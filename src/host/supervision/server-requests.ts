@@ -4,7 +4,8 @@
  * URLs opened only after consent, only http(s), never through a shell) and roots (each
  * server is told only its own).
  */
-import type { ClientHandlers, HandlerContext } from '../../client/index.js';
+import type { HandlerContext } from '../../client/index.js';
+import type { ClientHandlers } from '../../client/types.js';
 import { WireError } from '../../jsonrpc/index.js';
 import type {
   CreateMessageRequestParams,

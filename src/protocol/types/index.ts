@@ -1,4 +1,11 @@
-/** The MCP wire vocabulary, as types only: a superset of every supported revision. */
+/**
+ * `mcpkit/types`: the MCP wire vocabulary, as types only (it loads no code): a superset of
+ * every supported revision, and the Apps extension's shapes both halves share. The reserved
+ * `_meta` keys and extension ids are values: `mcpkit/advanced` has them.
+ *
+ * @packageDocumentation
+ */
+export type { AppCsp, AppPermissions, AppResourceMeta, AppToolMeta, AppVisibility } from '../apps.js';
 
 export type {
   Annotations,

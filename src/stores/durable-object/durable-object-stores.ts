@@ -170,14 +170,14 @@ class IsolateBus implements ClusterBus {
 export type DurableObjectStoresOptions = DurableObjectEventStoreOptions;
 
 /**
- * The shared stores for `createFetchHandler(server, { stores })` over a Durable Object
+ * The shared stores for `fetchHandler(server, { stores })` over a Durable Object
  * namespace bound to {@link McpSessionObject}. Call it inside a request (it reads the MRTR
  * key from the namespace), once per isolate.
  *
  * @example
  * ```ts
  * import { McpServer } from 'mcpkit/server';
- * import { createFetchHandler } from 'mcpkit/http-server';
+ * import { fetchHandler } from 'mcpkit/http-server';
  * import { connectDurableObjectStores, type DurableObjectNamespaceLike } from 'mcpkit/durable-object';
  *
  * const server = new McpServer({ name: 'demo', version: '1.0.0' });
@@ -186,7 +186,7 @@ export type DurableObjectStoresOptions = DurableObjectEventStoreOptions;
  * const worker = {
  *   async fetch(request: Request, env: { MCP_SESSIONS: DurableObjectNamespaceLike }): Promise<Response> {
  *     handler ??= connectDurableObjectStores(env.MCP_SESSIONS).then(
- *       (stores) => createFetchHandler(server, { stores }).fetch,
+ *       (stores) => fetchHandler(server, { stores }).fetch,
  *     );
  *     return (await handler)(request);
  *   },

@@ -11,8 +11,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ErrorCode, WireError } from '../../jsonrpc/index.js';
 import type { Transport, TransportSink } from '../../jsonrpc/index.js';
-import { McpServer } from '../../server/index.js';
-import { createMemoryPair } from '../../transports/memory/index.js';
+import { McpServer } from '../../server/server.js';
+import { memoryPair } from '../../transports/memory/index.js';
 import { startRedis } from '../../test-support/cluster.js';
 import { missing } from '../../test-support/services.js';
 import type { RedisProcess } from '../../test-support/cluster.js';
@@ -90,7 +90,7 @@ describe('2025-11-25 tasks across server processes sharing a Redis task store', 
   });
 
   async function connect(node: McpServer, subject?: string): Promise<TestClient> {
-    const [a, b] = createMemoryPair();
+    const [a, b] = memoryPair();
     await node.connect(subject === undefined ? b : authenticated(b, subject));
     const client = await openClient(a, REV);
     clients.push(client);

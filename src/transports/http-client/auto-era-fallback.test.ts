@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, describe, test } from 'node:test';
-import { Client } from '../../client/index.js';
+import { Client } from '../../client/client.js';
 import { createEverythingServer } from '../../demo/everything-server.js';
 import { LocalError } from '../../jsonrpc/index.js';
-import { createNodeListener } from '../../serve/index.js';
+import { nodeListener } from '../../serve/index.js';
 import { StreamableHttpClientTransport } from './node.js';
 
 interface Refusal {
@@ -23,7 +23,7 @@ interface Refusal {
 async function serverRefusing(
   refusal: Refusal,
 ): Promise<{ origin: string; seen: string[]; close(): Promise<void> }> {
-  const { listener } = createNodeListener(createEverythingServer());
+  const { listener } = nodeListener(createEverythingServer());
   const seen: string[] = [];
   const server = http.createServer((req, res) => {
     const method = req.headers['mcp-method'];

@@ -2,10 +2,7 @@ export { StreamableHttpClientTransport } from './streamable-http-client-transpor
 export type { StreamableHttpClientTransportOptions } from './streamable-http-client-transport.js';
 export { SseClientTransport } from './sse-client-transport.js';
 export type { SseClientTransportOptions } from './sse-client-transport.js';
-export { jsonRpcErrorIn, shouldFallBackToSse } from './http-fallback.js';
 export { HttpError, SessionExpiredError, isSessionExpired } from './errors.js';
-export { encodeHeaderValue } from './header-values.js';
-export { readParamHeaders } from './x-mcp-header.js';
 export type { ParamHeader } from './x-mcp-header.js';
 export type { HeadersOption } from './http.js';
 export { fetchRequester } from './http.js';

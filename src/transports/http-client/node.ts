@@ -68,8 +68,5 @@ export { fetchRequester } from './http.js';
 export type { HeadersOption } from './http.js';
 export type { HttpReply, HttpRequest, HttpRequester, HeaderRecord, RequesterWrapper } from './requester.js';
 export { Cancel } from './requester.js';
-export { jsonRpcErrorIn, shouldFallBackToSse } from './http-fallback.js';
 export { HttpError, SessionExpiredError, isSessionExpired } from './errors.js';
-export { encodeHeaderValue } from './header-values.js';
-export { readParamHeaders } from './x-mcp-header.js';
 export type { ParamHeader } from './x-mcp-header.js';

@@ -1,12 +1,12 @@
 /**
- * The same HTTP core through the web-standard binding: `createFetchHandler` called in
+ * The same HTTP core through the web-standard binding: `fetchHandler` called in
  * process with `Request` objects, no socket at all.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createEverythingServer } from '../../demo/everything-server.js';
-import type { McpServer } from '../../server/index.js';
-import { FetchExchange, createFetchHandler } from './fetch-adapter.js';
+import type { McpServer } from '../../server/server.js';
+import { FetchExchange, fetchHandler } from './fetch-adapter.js';
 import type { McpHttpHandler } from './mcp-http-handler.js';
 import {
   LEGACY,
@@ -41,7 +41,7 @@ before(() => {
     entry.aborted = true;
     return 'aborted';
   });
-  ({ fetch: handle, handler } = createFetchHandler(server, { maxBodyBytes: 1 << 20 }));
+  ({ fetch: handle, handler } = fetchHandler(server, { maxBodyBytes: 1 << 20 }));
 });
 after(async () => {
   await handler.close();

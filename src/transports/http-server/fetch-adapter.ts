@@ -176,11 +176,11 @@ export interface FetchExecutionContext {
  *
  * @example
  * ```ts
- * const { fetch } = createFetchHandler(server);
+ * const { fetch } = fetchHandler(server);
  * Bun.serve({ port: 3000, hostname: '127.0.0.1', fetch });
  * ```
  */
-export function createFetchHandler(
+export function fetchHandler(
   connector: McpConnector,
   options: McpHttpOptions & {
     authenticate?: (request: Request) => Promise<unknown | Response> | unknown | Response;

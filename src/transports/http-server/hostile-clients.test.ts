@@ -11,7 +11,7 @@ import net from 'node:net';
 import { WATCHED_RESOURCE_URI } from '../../demo/everything-content.js';
 import { createEverythingServer } from '../../demo/everything-server.js';
 import { MemoryEventStore } from './event-store.js';
-import { createFetchHandler } from './fetch-adapter.js';
+import { fetchHandler } from './fetch-adapter.js';
 import {
   LEGACY,
   POST_HEADERS,
@@ -77,7 +77,7 @@ describe('hostile HTTP clients', () => {
 
   test('the fetch binding: an unread GET stream is dropped at its cap too', async () => {
     const server = createEverythingServer();
-    const { fetch: handle, handler } = createFetchHandler(server, { maxStreamBufferBytes: 64 << 10 });
+    const { fetch: handle, handler } = fetchHandler(server, { maxStreamBufferBytes: 64 << 10 });
     const URL_ = 'http://127.0.0.1/mcp';
     const post = (body: unknown, headers: Record<string, string> = {}): Promise<Response> =>
       handle(

@@ -9,7 +9,7 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { createEverythingServer } from '../../demo/everything-server.js';
-import { createNodeListener } from '../../serve/index.js';
+import { nodeListener } from '../../serve/index.js';
 import {
   LEGACY,
   POST_HEADERS,
@@ -244,7 +244,7 @@ describe('oversized and slow bodies', () => {
 describe('sessions and principals', () => {
   test("a forged session id and another principal's session id get the same 404", async () => {
     const server = createEverythingServer();
-    const { listener, handler } = createNodeListener(server, {
+    const { listener, handler } = nodeListener(server, {
       authenticate: (req) => ({ subject: String(req.headers['x-user'] ?? 'anonymous') }),
     });
     const httpServer = http.createServer(listener);

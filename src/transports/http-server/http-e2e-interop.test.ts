@@ -13,7 +13,7 @@ import {
   ElicitRequestSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { Client } from '../../client/index.js';
+import { Client } from '../../client/client.js';
 import { WireTap, formAnswer } from '../../test-support/mcp-harness.js';
 import { SseClientTransport, StreamableHttpClientTransport } from '../http-client/index.js';
 import { LEGACY, request, startEverything } from '../../test-support/http-server-harness.js';

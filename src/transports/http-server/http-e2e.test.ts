@@ -5,8 +5,9 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client } from '../../client/index.js';
-import type { ChangeEvent, EraPreference } from '../../client/index.js';
+import { Client } from '../../client/client.js';
+import type { EraPreference } from '../../client/index.js';
+import type { ChangeEvent } from '../../client/types.js';
 import type { Progress } from '../../session/index.js';
 import { WireTap, formAnswer } from '../../test-support/mcp-harness.js';
 import { bindings } from '../../test-support/http-client-bindings.js';

@@ -1,11 +1,11 @@
 // `mcpkit/http-server` everywhere: the fetch core and its seams, no Node module. On Node, Bun
-// and Deno the entry is serve/http-server-node.ts, these names plus `serve` and `createNodeListener`.
+// and Deno the entry is serve/http-server-node.ts, these names plus `serve` and `nodeListener`.
 export { McpHttpHandler } from './mcp-http-handler.js';
 export type { McpHttpOptions } from './mcp-http-handler.js';
 export type { McpConnector } from './respond.js';
 export { Authentication } from './request-authorizer.js';
 export type { HttpRefusal, McpCall, RequestAuthorizer } from './request-authorizer.js';
-export { createFetchHandler } from './fetch-adapter.js';
+export { fetchHandler } from './fetch-adapter.js';
 export { MemoryEventStore } from './event-store.js';
 export type { EventStore } from './event-store.js';
 export { HostGuard } from './host-guard.js';

@@ -5,10 +5,10 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client } from '../../client/index.js';
+import { Client } from '../../client/client.js';
 import { LocalError } from '../../jsonrpc/index.js';
-import { McpServer } from '../../server/index.js';
-import { createNodeListener } from '../../serve/index.js';
+import { McpServer } from '../../server/server.js';
+import { nodeListener } from '../../serve/index.js';
 import { StreamableHttpClientTransport } from '../http-client/index.js';
 import {
   LEGACY,
@@ -35,7 +35,7 @@ describe('keepAliveMs on legacy streams', { timeout: 30_000 }, () => {
     for (const bad of [0, -5, Number.NaN, Number.POSITIVE_INFINITY]) {
       for (const key of ['keepAliveMs', 'retryMs', 'sessionIdleMs', 'maxSessions', 'maxBodyBytes']) {
         assert.throws(
-          () => createNodeListener(server, { [key]: bad }),
+          () => nodeListener(server, { [key]: bad }),
           (e: unknown) =>
             e instanceof LocalError && e.code === 'InvalidConfiguration' && e.message.includes(key),
         );

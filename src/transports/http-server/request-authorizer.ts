@@ -43,7 +43,7 @@ export interface RequestAuthorizer {
  *
  * @example
  * ```ts
- * // In front of createFetchHandler: a principal, and a rule over the parsed calls.
+ * // In front of fetchHandler: a principal, and a rule over the parsed calls.
  * const authenticate = async (_request: Request) =>
  *   new Authentication({ subject: 'alice', scopes: ['mcp'] }, {
  *     authorize: (calls) =>

@@ -5,8 +5,8 @@
  */
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { McpServer } from '../../server/index.js';
-import { createFetchHandler } from './fetch-adapter.js';
+import { McpServer } from '../../server/server.js';
+import { fetchHandler } from './fetch-adapter.js';
 import { McpHttpHandler } from './mcp-http-handler.js';
 import {
   POST_HEADERS,
@@ -64,21 +64,21 @@ describe('Workers: global scope', () => {
     const g = guard([...TIMERS, ...RANDOM], true);
     let server: McpServer;
     let handler: McpHttpHandler;
-    let fetchHandler: ReturnType<typeof createFetchHandler>;
+    let fetchFn: ReturnType<typeof fetchHandler>;
     try {
       server = new McpServer({ name: 'global-scope', version: '1.0.0' });
       server.tool({ name: 'echo', description: 'echo' }, () => 'ok');
       server.prompt({ name: 'hello' }, () => [{ role: 'user', content: { type: 'text', text: 'hi' } }]);
       server.resource({ uri: 'mem://a', name: 'a' }, () => [{ uri: 'mem://a', text: 'a' }]);
       handler = new McpHttpHandler(server);
-      fetchHandler = createFetchHandler(server, { legacySse: null });
+      fetchFn = fetchHandler(server, { legacySse: null });
     } finally {
       g.restore();
     }
     assert.deepEqual(g.calls, []);
     // They work once a request comes: the key and the sweeper are made on first use.
     const m = modern('tools/call', { name: 'echo', arguments: {} });
-    const res = await fetchHandler.fetch(
+    const res = await fetchFn.fetch(
       new Request('http://127.0.0.1/mcp', {
         method: 'POST',
         headers: { ...POST_HEADERS, ...m.headers },
@@ -87,7 +87,7 @@ describe('Workers: global scope', () => {
     );
     assert.equal(res.status, 200);
     await handler.close();
-    await fetchHandler.handler.close();
+    await fetchFn.handler.close();
     await server.close();
   });
 });
@@ -99,7 +99,7 @@ describe('Workers: nothing scheduled after the response', () => {
     server.tool({ name: `added_${++added}` }, () => 'x');
     return 'added';
   });
-  const { fetch, handler } = createFetchHandler(server);
+  const { fetch, handler } = fetchHandler(server);
   after(async () => {
     await handler.close();
     await server.close();

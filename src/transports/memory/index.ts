@@ -1,1 +1,1 @@
-export { MemoryTransport, createMemoryPair } from './memory-transport.js';
+export { MemoryTransport, memoryPair } from './memory-transport.js';

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ErrorCode, InvalidMessage, LocalError, ParsedBatch } from '../../jsonrpc/index.js';
 import type { JsonRpcMessage, ParsedFrame, TransportSink } from '../../jsonrpc/index.js';
-import { MemoryTransport, createMemoryPair } from './memory-transport.js';
+import { MemoryTransport, memoryPair } from './memory-transport.js';
 
 const tick = () => new Promise<void>((r) => setImmediate(r));
 
@@ -22,9 +22,9 @@ function recorder(): { sink: TransportSink; frames: ParsedFrame[]; closed: numbe
 const note = (method: string, params?: Record<string, unknown>): JsonRpcMessage =>
   params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
 
-describe('createMemoryPair', () => {
+describe('memoryPair', () => {
   test('links the two ends to each other', () => {
-    const [a, b] = createMemoryPair();
+    const [a, b] = memoryPair();
     assert.ok(a instanceof MemoryTransport);
     assert.ok(b instanceof MemoryTransport);
     assert.notEqual(a, b);
@@ -36,7 +36,7 @@ describe('createMemoryPair', () => {
 
 describe('MemoryTransport: delivery', () => {
   test('delivers asynchronously, never inside send()', async () => {
-    const [a, b] = createMemoryPair();
+    const [a, b] = memoryPair();
     const rb = recorder();
     b.start(rb.sink);
     const sent = a.send(note('x/y'));
@@ -48,13 +48,13 @@ describe('MemoryTransport: delivery', () => {
   });
 
   test('send() resolves to undefined', async () => {
-    const [a, b] = createMemoryPair();
+    const [a, b] = memoryPair();
     b.start(recorder().sink);
     assert.equal(await a.send(note('x')), undefined);
   });
 
   test('serializes: the receiver gets an equal copy, never the sender object', async () => {
-    const [a, b] = createMemoryPair();
+    const [a, b] = memoryPair();
     const rb = recorder();
     b.start(rb.sink);
     const nested = { deep: [1, 2, { three: 3 }] };
@@ -76,7 +76,7 @@ describe('MemoryTransport: delivery', () => {
   });
 
   test('carries only what JSON carries (undefined members vanish)', async () => {
-    const [a, b] = createMemoryPair();
+    const [a, b] = memoryPair();
     const rb = recorder();
     b.start(rb.sink);
     await a.send(note('m', { keep: 1, gone: undefined, date: new Date(0) }));
@@ -90,7 +90,7 @@ describe('MemoryTransport: delivery', () => {
   });
 
   test('keeps order across many messages, both directions', async () => {
-    const [a, b] = createMemoryPair();
+    const [a, b] = memoryPair();
     const ra = recorder();
     const rb = recorder();
     a.start(ra.sink);
@@ -111,7 +111,7 @@ describe('MemoryTransport: delivery', () => {
   });
 
   test('queues messages that arrive before start() and hands them over in order', async () => {
-    const [a, b] = createMemoryPair();
+    const [a, b] = memoryPair();
     await a.send(note('first'));
     await a.send(note('second'));
     await tick();
@@ -127,7 +127,7 @@ describe('MemoryTransport: delivery', () => {
   });
 
   test('a JSON array arrives as a ParsedBatch', async () => {
-    const [a, b] = createMemoryPair();
+    const [a, b] = memoryPair();
     const rb = recorder();
     b.start(rb.sink);
     await a.send([note('one'), { jsonrpc: '2.0', id: 1, method: 'two' }]);
@@ -139,7 +139,7 @@ describe('MemoryTransport: delivery', () => {
   });
 
   test('deliver() parses raw text: invalid JSON becomes a -32700 InvalidMessage', () => {
-    const [, b] = createMemoryPair();
+    const [, b] = memoryPair();
     const rb = recorder();
     b.start(rb.sink);
     b.deliver('{not json');
@@ -151,7 +151,7 @@ describe('MemoryTransport: delivery', () => {
   });
 
   test('deliver() of an envelope that is not JSON-RPC gives -32600', () => {
-    const [, b] = createMemoryPair();
+    const [, b] = memoryPair();
     const rb = recorder();
     b.start(rb.sink);
     b.deliver('{"jsonrpc":"2.0","id":3,"method":5}');
@@ -164,7 +164,7 @@ describe('MemoryTransport: delivery', () => {
 
 describe('MemoryTransport: close', () => {
   test('close() tells its own sink at once and the peer a little later', async () => {
-    const [a, b] = createMemoryPair();
+    const [a, b] = memoryPair();
     const ra = recorder();
     const rb = recorder();
     a.start(ra.sink);
@@ -178,7 +178,7 @@ describe('MemoryTransport: close', () => {
   });
 
   test('close() is idempotent on both ends', async () => {
-    const [a, b] = createMemoryPair();
+    const [a, b] = memoryPair();
     const ra = recorder();
     const rb = recorder();
     a.start(ra.sink);
@@ -193,7 +193,7 @@ describe('MemoryTransport: close', () => {
   });
 
   test('the peer closing closes this end too', async () => {
-    const [a, b] = createMemoryPair();
+    const [a, b] = memoryPair();
     const ra = recorder();
     a.start(ra.sink);
     b.start(recorder().sink);
@@ -208,7 +208,7 @@ describe('MemoryTransport: close', () => {
   });
 
   test('send after close rejects with LocalError ConnectionClosed and delivers nothing', async () => {
-    const [a, b] = createMemoryPair();
+    const [a, b] = memoryPair();
     const rb = recorder();
     b.start(rb.sink);
     a.start(recorder().sink);
@@ -223,7 +223,7 @@ describe('MemoryTransport: close', () => {
   });
 
   test('a message sent just before close is still delivered, before the close', async () => {
-    const [a, b] = createMemoryPair();
+    const [a, b] = memoryPair();
     const rb = recorder();
     b.start(rb.sink);
     a.start(recorder().sink);
@@ -235,7 +235,7 @@ describe('MemoryTransport: close', () => {
   });
 
   test('a closed end drops what is delivered to it', async () => {
-    const [a, b] = createMemoryPair();
+    const [a, b] = memoryPair();
     const ra = recorder();
     a.start(ra.sink);
     b.start(recorder().sink);

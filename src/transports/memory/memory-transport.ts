@@ -50,12 +50,12 @@ export class MemoryTransport implements Transport {
  *
  * @example
  * ```ts
- * const [clientSide, serverSide] = createMemoryPair();
+ * const [clientSide, serverSide] = memoryPair();
  * await server.connect(serverSide);
  * await client.connect(clientSide);
  * ```
  */
-export function createMemoryPair(): [MemoryTransport, MemoryTransport] {
+export function memoryPair(): [MemoryTransport, MemoryTransport] {
   const a = new MemoryTransport();
   const b = new MemoryTransport();
   a.peer = b;
