@@ -35,6 +35,8 @@ class NodeExchange implements HttpExchange {
     private readonly res: ServerResponse,
     private readonly drainLimit = 8 << 20,
     private readonly maxStreamBuffer = 4 << 20,
+    /** The body a framework's parser already read from `req` (see `createNodeListener`). */
+    private readonly preread?: string | Uint8Array,
   ) {
     this.method = req.method ?? 'GET';
     const url = req.url ?? '/';
@@ -78,6 +80,7 @@ class NodeExchange implements HttpExchange {
   }
 
   readBody(limit: number): Promise<BodyResult> {
+    if (this.preread !== undefined) return Promise.resolve(prereadBody(this.preread, limit));
     const req = this.req;
     return new Promise((resolve) => {
       const chunks: Buffer[] = [];
@@ -159,6 +162,15 @@ class NodeExchange implements HttpExchange {
   stream(status: number, headers: Record<string, string>, whole?: Record<string, string>): ResponseStream {
     return new NodeSseStream(this.res, status, headers, this.maxStreamBuffer, whole ?? headers);
   }
+}
+
+/** A body already read by a framework, held to the same limit and UTF-8 check as one read here. */
+function prereadBody(body: string | Uint8Array, limit: number): BodyResult {
+  const buf = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+  if (buf.length > limit) return { ok: false, reason: 'too-large' };
+  if (typeof body === 'string') return { ok: true, text: body };
+  if (!isUtf8(buf)) return { ok: false, reason: 'invalid-utf8' };
+  return { ok: true, text: Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength).toString('utf8') };
 }
 
 /**
@@ -324,13 +336,20 @@ export type NodeAuthenticator = (
 export function createNodeListener(
   connector: McpConnector,
   options: McpHttpOptions & { authenticate?: NodeAuthenticator } = {},
-): { listener: (req: IncomingMessage, res: ServerResponse) => void; handler: McpHttpHandler } {
+): {
+  /**
+   * Serves one request. `body` is the request body when a framework's parser has already
+   * read it from `req` (Express's `express.json()`): it gets the same size limit and checks.
+   */
+  listener: (req: IncomingMessage, res: ServerResponse, body?: string | Uint8Array) => void;
+  handler: McpHttpHandler;
+} {
   const handler = new McpHttpHandler(connector, options);
   const authenticate = options.authenticate;
   const drainLimit = 2 * (options.maxBodyBytes ?? 4 * 1024 * 1024);
   const maxStreamBuffer = options.maxStreamBufferBytes ?? 4 * 1024 * 1024;
-  const listener = (req: IncomingMessage, res: ServerResponse): void => {
-    const ex = new NodeExchange(req, res, drainLimit, maxStreamBuffer);
+  const listener = (req: IncomingMessage, res: ServerResponse, body?: string | Uint8Array): void => {
+    const ex = new NodeExchange(req, res, drainLimit, maxStreamBuffer, body);
     warnAboutTimeouts(req);
     if (!authenticate) {
       void handler.handle(ex);
