@@ -26,7 +26,8 @@ export interface AdapterOptions extends McpHttpOptions {
  */
 export function ownedPaths(options: AdapterOptions): ReadonlySet<string> {
   const paths = new Set([options.path ?? '/mcp']);
-  const sse = options.legacySse === undefined ? { ssePath: '/sse', messagesPath: '/messages' } : options.legacySse;
+  const sse =
+    options.legacySse === undefined ? { ssePath: '/sse', messagesPath: '/messages' } : options.legacySse;
   if (sse) paths.add(sse.ssePath).add(sse.messagesPath);
   if (options.auth) paths.add(new URL(options.auth.metadataUrl).pathname);
   return paths;

@@ -63,7 +63,11 @@ export function mcpExpress(connector: McpConnector, options: McpExpressOptions =
     ...(authenticate ? { authenticate } : {}),
   });
   const owned = ownedPaths(options);
-  const middleware = (req: ExpressRequestLike, res: ServerResponse, next: (error?: unknown) => void): void => {
+  const middleware = (
+    req: ExpressRequestLike,
+    res: ServerResponse,
+    next: (error?: unknown) => void,
+  ): void => {
     const target = req.originalUrl ?? req.url ?? '/';
     if (!owned.has(pathOf(target))) return next();
     // The core and the auth layer read req.url: give them the path the client addressed.
