@@ -6,6 +6,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as SdkStreamableHttp } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SSEClientTransport as SdkSse } from '@modelcontextprotocol/sdk/client/sse.js';
@@ -209,4 +210,63 @@ export function runFrameworkSuite(
       assert.equal(own.status, 200, 'the auth covers the MCP paths only');
     });
   });
+}
+
+/** A child process serving MCP, started by a command that prints `listening <url>` when ready. */
+export interface ServingProcess {
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `command args` in `cwd` and waits for its `listening http://...` line on stdout;
+ * fails with its output when it exits first or says nothing within `timeoutMs`.
+ */
+export function startServing(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; timeoutMs?: number; env?: NodeJS.ProcessEnv },
+): Promise<ServingProcess> {
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: options.env ?? process.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => {
+      void stop();
+      reject(new Error(`${command} ${args.join(' ')} printed no URL in time: ${out}`));
+    }, options.timeoutMs ?? 30_000);
+    const onData = (chunk: Buffer): void => {
+      out += chunk.toString();
+      const m = /^listening (http:\/\/\S+)$/m.exec(out);
+      if (!m) return;
+      clearTimeout(timer);
+      child.stdout.off('data', onData);
+      resolve({ url: m[1]!, stop });
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${command} ${args.join(' ')} exited (${code}) before printing a URL: ${out}`));
+    });
+  });
+}
+
+/** Calls echo at `url` with mcpkit's client in `era`; returns the text. */
+export async function echoAt(url: string, text: string, era: EraPreference = 'modern'): Promise<string> {
+  const client = new Client({ name: 'framework-example-test', version: '1.0.0' }, { era, timeoutMs: 10_000 });
+  await client.connect(new StreamableHttpClientTransport({ url }));
+  try {
+    return textOf(await client.callTool({ name: 'echo', arguments: { text } }));
+  } finally {
+    await client.close();
+  }
 }
