@@ -225,7 +225,13 @@ export interface ServingProcess {
 export function startServing(
   command: string,
   args: readonly string[],
-  options: { cwd: string; timeoutMs?: number; env?: NodeJS.ProcessEnv },
+  options: {
+    cwd: string;
+    timeoutMs?: number;
+    env?: NodeJS.ProcessEnv;
+    /** For a command that prints something else when ready: that line, and the URL it serves. */
+    ready?: { line: RegExp; url: string };
+  },
 ): Promise<ServingProcess> {
   const child = spawn(command, args, {
     cwd: options.cwd,
@@ -245,11 +251,12 @@ export function startServing(
     }, options.timeoutMs ?? 30_000);
     const onData = (chunk: Buffer): void => {
       out += chunk.toString();
-      const m = /^listening (http:\/\/\S+)$/m.exec(out);
+      const ready = options.ready;
+      const m = ready ? ready.line.exec(out) : /^listening (http:\/\/\S+)$/m.exec(out);
       if (!m) return;
       clearTimeout(timer);
       child.stdout.off('data', onData);
-      resolve({ url: m[1]!, stop });
+      resolve({ url: ready ? ready.url : m[1]!, stop });
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
