@@ -42,12 +42,13 @@ export interface McpRouteHandlers {
  *
  * @example
  * ```ts
- * // app/mcp/route.ts
  * import { McpServer } from 'mcpkit';
  * import { mcpNext } from 'mcpkit/next';
  *
  * const server = new McpServer({ name: 'demo', version: '1.0.0' });
- * export const { GET, POST, DELETE } = mcpNext(server, { allowedHosts: ['localhost', 'mcp.example.com'] });
+ * const routes = mcpNext(server, { allowedHosts: ['localhost', 'mcp.example.com'] });
+ * // app/mcp/route.ts exports them: export const { GET, POST, DELETE } = routes;
+ * const { GET, POST, DELETE } = routes;
  * ```
  */
 export function mcpNext(connector: McpConnector, options: McpNextOptions = {}): McpRouteHandlers {

@@ -240,8 +240,12 @@ export function startServing(
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async (): Promise<void> => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    // A program whose SIGTERM handler leaves something open is cut off, and the test goes on.
+    const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
     await exited;
+    clearTimeout(kill);
   };
   return new Promise((resolve, reject) => {
     let out = '';
