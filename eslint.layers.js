@@ -1,4 +1,5 @@
-// The layer order, checked: jsonrpc <- protocol <- session <- {server, client} <- host <- cli.
+// The layer order, checked: jsonrpc <- protocol <- session <- {server, client} <- host <- cli,
+// with transports, auth and stores beside them and serve (composition) above transports and stores.
 // Each row names the folders a layer must not import and the files allowed to use `node:*`
 // (the core runs in browsers, workers and Bun). Tests, test helpers and fixtures are exempt:
 // an integration test may wire any two layers together. A new folder is one new row.
@@ -17,6 +18,8 @@ const ALL = [
   'stores',
   'auth',
   'host',
+  'serve',
+  'inspector',
   'cli',
   'demo',
   'conformance',
@@ -35,15 +38,11 @@ export const LAYERS = [
   {
     folder: 'transports',
     // Transports see the protocol only through its constants (meta keys, versions and eras,
-    // and the pure principal key every transport binds what it opens to),
-    // and the stores only where `serve({ redis })` loads them on demand (EXCEPTIONS below).
+    // and the pure principal key every transport binds what it opens to). The HTTP server is
+    // the fetch core: its Node listener and serve() are the serve layer's.
     mayImport: ['jsonrpc', 'protocol'],
     protocolConstantsOnly: true,
-    node: [
-      'src/transports/stdio/**',
-      'src/transports/http-server/node-adapter.ts',
-      'src/transports/http-client/node-requester.ts',
-    ],
+    node: ['src/transports/stdio/**', 'src/transports/http-client/node-requester.ts'],
   },
   // OAuth sits beside the transports: it wraps the HTTP client's requester. Its Node parts
   // (file store, loopback redirect, DNS) are the separate `mcpkit/auth/node` entry, and the
@@ -56,18 +55,44 @@ export const LAYERS = [
   // Shared-state backends behind the HTTP seams (sessions, events, bus, tasks); Redis is Node.
   {
     folder: 'stores',
-    mayImport: ['jsonrpc', 'protocol', 'server', 'transports'],
+    mayImport: ['jsonrpc', 'server', 'transports'],
     node: ['src/stores/redis/**'],
   },
-  { folder: 'demo', mayImport: ['jsonrpc', 'protocol', 'session', 'server', 'transports'] },
+  // Composition above transports and stores: serve(), the Node listener and its timeouts, the
+  // Redis wiring, and the framework adapters (each a thin translation to the fetch core, with
+  // the auth helpers). The Node files are named; an adapter over web Requests is not one.
+  {
+    folder: 'serve',
+    mayImport: ['jsonrpc', 'protocol', 'transports', 'stores', 'auth'],
+    node: [
+      'src/serve/node-*.ts',
+      'src/serve/serve.ts',
+      'src/serve/timeouts.ts',
+      'src/serve/express.ts',
+      'src/serve/fastify.ts',
+    ],
+  },
+  { folder: 'demo', mayImport: ['jsonrpc', 'protocol', 'server', 'transports'] },
   {
     folder: 'host',
-    mayImport: ['jsonrpc', 'protocol', 'session', 'server', 'client', 'transports', 'auth', 'demo'],
+    // The gateway serves over HTTP through serve() (loaded when a gateway starts).
+    mayImport: ['jsonrpc', 'protocol', 'session', 'server', 'client', 'transports', 'auth', 'serve'],
     node: ['src/host/**/node-*.ts', 'src/host/ui/terminal-ui.ts'],
+  },
+  // The web inspector: a host of its own over the client, and a small local server (Node).
+  {
+    folder: 'inspector',
+    mayImport: ['jsonrpc', 'protocol', 'client', 'host'],
+    node: [
+      'src/inspector/server.ts',
+      'src/inspector/request-guard.ts',
+      'src/inspector/static-assets.ts',
+      'src/inspector/package-root.ts',
+    ],
   },
   {
     folder: 'conformance',
-    mayImport: except('cli', 'host', 'demo', 'test-support'),
+    mayImport: except('cli', 'host', 'serve', 'inspector', 'demo', 'test-support'),
     node: ['src/conformance/**'],
   },
   { folder: 'cli', mayImport: except('test-support', 'conformance'), node: ['src/cli/**'] },
@@ -125,25 +150,65 @@ const DEPTHS = [1, 2, 3, 4];
 const atDepth = (folder, depth) => `src/${folder}/${'*/'.repeat(depth - 1)}*.ts`;
 
 /**
- * Known exceptions, each a reasoned one: a later block for the same files replaces the layer's.
- * The Node HTTP adapter is where `serve({ redis })` composes the Redis stores (a type import
- * and a lazy load), although the stores implement the transports' seams.
+ * host/ in one direction: its parts from the bottom up, each importing (at run time) only parts
+ * of the levels before it (the folders of one level do not import each other; the files of one
+ * level are one part); `import type` may point anywhere. The errors sit at the bottom, the
+ * Host itself above its subsystems, the gateway above the Host, the entries at the top.
  */
-const EXCEPTIONS = [
-  {
-    files: ['src/transports/http-server/node-adapter.ts'],
-    layer: 'transports',
-    depth: 2,
-    alsoImport: ['stores'],
-    node: true,
-  },
+export const HOST_ORDER = [
+  ['errors.ts'],
+  ['config/', 'apps/'],
+  ['llm/', 'policy/'],
+  ['ui/', 'catalog/'],
+  ['supervision/'],
+  ['host.ts', 'host-calls.ts', 'events.ts', 'node-files.ts'],
+  ['serve/'],
+  ['index.ts', 'node.ts'],
 ];
+
+function hostOrderBlocks() {
+  const flat = HOST_ORDER.flatMap((level, i) => level.map((part) => ({ part, level: i })));
+  return flat.map(({ part, level }) => {
+    const folder = part.endsWith('/');
+    // Folders of one level are independent of each other; the files of one level are one part.
+    const banned = flat
+      .filter(
+        (o) => o.level > level || (o.level === level && o.part !== part && (folder || o.part.endsWith('/'))),
+      )
+      .map((o) => o.part);
+    const up = folder ? '\\.\\./' : '\\./';
+    const folders = banned.filter((b) => b.endsWith('/')).map((b) => escape(b.slice(0, -1)));
+    const files = banned.filter((b) => !b.endsWith('/')).map((b) => escape(b.replace(/\.ts$/, '')));
+    const message = `host/${part} may import at run time only the host/ parts below it (${HOST_ORDER.map((l) => l.join(' ')).join(' < ')}).`;
+    return {
+      files: [folder ? `src/host/${part}*.ts` : `src/host/${part}`],
+      ignores: TEST_FILES,
+      rules: {
+        '@typescript-eslint/no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              folders.length > 0 && `^${up}(${folders.join('|')})/`,
+              files.length > 0 && `^${up}(${files.join('|')})\\.js$`,
+            ]
+              .filter(Boolean)
+              .map((regex) => ({ regex, message, allowTypeImports: true, caseSensitive: true })),
+          },
+        ],
+      },
+    };
+  });
+}
 
 export const layerRules = [
   // The package root: the public names, never a Node module or the host/CLI.
   block(
     ['src/index.ts', 'src/advanced.ts'],
-    patternsFor({ folder: 'index', mayImport: except('host', 'cli', 'demo') }, 0, false),
+    patternsFor(
+      { folder: 'index', mayImport: except('host', 'serve', 'inspector', 'cli', 'demo') },
+      0,
+      false,
+    ),
   ),
   ...LAYERS.flatMap((layer) =>
     DEPTHS.flatMap((depth) => [
@@ -155,8 +220,5 @@ export const layerRules = [
       ),
     ]),
   ),
-  ...EXCEPTIONS.map(({ files, layer, depth, alsoImport, node }) => {
-    const row = LAYERS.find((l) => l.folder === layer);
-    return block(files, patternsFor({ ...row, mayImport: [...row.mayImport, ...alsoImport] }, depth, node));
-  }),
+  ...hostOrderBlocks(),
 ];

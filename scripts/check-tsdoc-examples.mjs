@@ -50,7 +50,7 @@ const ENTRIES = [
   ['mcpkit/server', 'server/index.d.ts'],
   ['mcpkit/client', 'client/index.d.ts'],
   ['mcpkit/stdio', 'transports/stdio/index.d.ts'],
-  ['mcpkit/http-server', 'transports/http-server/index.d.ts'],
+  ['mcpkit/http-server', 'serve/http-server-node.d.ts'],
   ['mcpkit/post-message', 'transports/post-message/index.d.ts'],
   ['mcpkit/http-client', 'transports/http-client/node.d.ts'],
   ['mcpkit/auth', 'auth/index.d.ts'],

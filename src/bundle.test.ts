@@ -6,12 +6,12 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { cliScript, packageFile } from './inspector/package-root.js';
 import { defaultUiDir } from './inspector/static-assets.js';
-import { modulesLoadedBy } from './test-support/loaded-modules.js';
+import { modulesLoadedBy, traceModules } from './test-support/loaded-modules.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
@@ -109,6 +109,60 @@ describe('the bundled entry points', () => {
         spec,
       );
     }
+  });
+
+  test('the default-condition bundles of the root, the roles and http-server import no Node module', () => {
+    // What a worker or a browser bundler gets: each file reached by static imports from the
+    // entry, chunks included (a dynamic import() is loaded on first use, not at load).
+    const staticImports =
+      /^\s*(?:import|export)\b[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]/gm;
+    const builtinsOf = (target: string): string[] => {
+      const seen = new Set<string>();
+      const builtins: string[] = [];
+      const visit = (file: string): void => {
+        if (seen.has(file)) return;
+        seen.add(file);
+        for (const m of readFileSync(file, 'utf8').matchAll(staticImports)) {
+          const spec = (m[1] ?? m[2])!;
+          if (spec.startsWith('.')) visit(join(dirname(file), spec));
+          else if (spec.startsWith('node:')) builtins.push(spec);
+        }
+      };
+      visit(join(root, target));
+      assert.ok(seen.size > 1, `${target} reached no chunk`);
+      return builtins;
+    };
+    for (const sub of ['.', './server', './client', './http-server'])
+      assert.deepEqual(builtinsOf((pkg.exports[sub] as { default: string }).default), [], sub);
+    // The Node build of mcpkit/http-server is the one that brings node:http (serve()).
+    const onNode = (pkg.exports['./http-server'] as { node: { default: string } }).node.default;
+    assert.ok(builtinsOf(onNode).includes('node:http'), onNode);
+  });
+
+  test('a Worker or a browser gets the fetch core of mcpkit/http-server; Node gets serve too', () => {
+    for (const condition of ['workerd', 'worker', 'browser']) {
+      const r = traceModules([
+        `--conditions=${condition}`,
+        '--input-type=module',
+        '-e',
+        "const m = await import('mcpkit/http-server'); console.log(typeof m.createFetchHandler, typeof m.serve);",
+      ]);
+      assert.equal(r.status, 0, r.stderr);
+      assert.equal(r.stdout.trim(), 'function undefined', condition);
+      assert.ok(
+        r.modules.some((m) => m.endsWith('/dist/bundle/http-server.js')),
+        condition,
+      );
+      assert.deepEqual(
+        r.modules.filter((m) => m.startsWith('node:')),
+        [],
+        condition,
+      );
+    }
+    const onNode = modulesLoadedBy(
+      "const m = await import('mcpkit/http-server'); if (typeof m.serve !== 'function') throw new Error('no serve');",
+    );
+    assert.ok(onNode.some((m) => m.endsWith('/dist/bundle/http-server-node.js')));
   });
 
   test('the bin is the bundled CLI; it finds the package root and runs the demo from its chunks', () => {

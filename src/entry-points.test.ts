@@ -1,5 +1,6 @@
 // The package's entry points: the root is the short list, the engine is `mcpkit/advanced`,
-// `mcpkit/host` loads no Node-only module (those are `mcpkit/host/node`), and every entry in
+// `mcpkit/host` loads no Node-only module (those are `mcpkit/host/node`), nor does
+// `mcpkit/http-server` (its Node build adds serve()), and every entry in
 // package.json's `exports` resolves to a built file.
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -77,7 +78,14 @@ describe('entry points', () => {
       'host/apps/',
     ])
       assert.ok(!files.some((f) => f.startsWith(unwanted)), `${unwanted} loaded`);
-    for (const builtin of ['node:child_process', 'node:fs', 'node:fs/promises', 'node:readline', 'node:http'])
+    for (const builtin of [
+      'node:child_process',
+      'node:fs',
+      'node:fs/promises',
+      'node:readline',
+      'node:http',
+      'node:buffer',
+    ])
       assert.ok(!loaded.includes(builtin), `${builtin} loaded`);
     const node = (await import('./host/node.js')) as Record<string, unknown>;
     for (const name of [
@@ -110,6 +118,22 @@ describe('entry points', () => {
     );
     const node = modulesLoadedBy("await import('./auth/index-node.js');");
     assert.ok(!node.some((m) => m.includes('/node_modules/undici/')), 'undici loaded at import');
+  });
+
+  test('mcpkit/http-server loads no Node module; on Node it adds serve and createNodeListener', async () => {
+    assert.deepEqual(
+      modulesLoadedBy("await import('./transports/http-server/index.js');").filter((m) =>
+        m.startsWith('node:'),
+      ),
+      [],
+    );
+    const neutral = (await import('./transports/http-server/index.js')) as Record<string, unknown>;
+    const onNode = (await import('./serve/http-server-node.js')) as Record<string, unknown>;
+    assert.deepEqual(
+      Object.keys(onNode).sort(),
+      [...Object.keys(neutral), 'createNodeListener', 'serve'].sort(),
+    );
+    for (const [name, value] of Object.entries(neutral)) assert.equal(onNode[name], value, name);
   });
 
   test("mcpkit/host's deprecated loadHostConfig forwards to mcpkit/host/node's", async () => {

@@ -5,7 +5,7 @@ import { ready } from './http-common.mjs';
 
 const dist = process.env.MCPKIT_DIST ?? new URL('../../dist', import.meta.url).href;
 const { McpServer } = await import(`${dist}/index.js`);
-const { serve } = await import(`${dist}/transports/http-server/index.js`);
+const { serve } = await import(`${dist}/serve/index.js`);
 
 const server = new McpServer({ name: 'mcpkit-echo', version: '1.0.0' });
 server.tool({ name: 'echo', input: z.object({ text: z.string() }) }, ({ text }) => ({

@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, it } from 'node:test';
 import { McpServer } from '../server/index.js';
-import { createNodeListener, serve } from '../transports/http-server/index.js';
+import { createNodeListener, serve } from '../serve/index.js';
 import { OAuthClient } from './client/oauth-client.js';
 import { headlessInteraction } from './client/interaction.js';
 import { MemoryCredentialStore } from './client/store.js';

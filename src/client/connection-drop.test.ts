@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from './index.js';
 import { createEverythingServer } from '../demo/everything-server.js';
-import { serve } from '../transports/http-server/index.js';
+import { serve } from '../serve/index.js';
 import { startCutProxy } from '../test-support/cut-proxy.js';
 import { bindings } from '../test-support/http-client-bindings.js';
 

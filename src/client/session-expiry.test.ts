@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Client } from './client.js';
 import { createEverythingServer } from '../demo/everything-server.js';
-import { serve } from '../transports/http-server/index.js';
+import { serve } from '../serve/index.js';
 import { StreamableHttpClientTransport } from '../transports/http-client/index.js';
 import { WAIT_MS, waitFor } from '../test-support/waiting.js';
 

@@ -9,8 +9,8 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { McpServer } from '../server/index.js';
-import { serve } from '../transports/http-server/index.js';
-import type { RunningServer } from '../transports/http-server/index.js';
+import { serve } from '../serve/index.js';
+import type { RunningServer } from '../serve/index.js';
 import { eraFor, runScenario } from './client.js';
 
 const PROGRAM = fileURLToPath(new URL('./client.js', import.meta.url));

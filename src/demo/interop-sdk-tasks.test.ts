@@ -20,8 +20,8 @@ import {
 import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client } from '../client/index.js';
-import { serve } from '../transports/http-server/index.js';
-import type { RunningServer } from '../transports/http-server/index.js';
+import { serve } from '../serve/index.js';
+import type { RunningServer } from '../serve/index.js';
 import { StreamableHttpClientTransport } from '../transports/http-client/index.js';
 import { StdioClientTransport } from '../transports/stdio/index.js';
 import { createEverythingServer } from './everything-server.js';

@@ -6,10 +6,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createEverythingServer } from '../demo/everything-server.js';
-import { serve } from '../transports/http-server/index.js';
-import type { RunningServer } from '../transports/http-server/index.js';
+import { serve } from '../serve/index.js';
+import type { RunningServer } from '../serve/index.js';
 import { parseHostConfig } from './config/config-parse.js';
-import { HostError } from './config/config-error.js';
+import { HostError } from './errors.js';
 import type { Host } from './host.js';
 import { makeHost } from '../test-support/host-harness.js';
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { createEverythingServer } from '../demo/everything-server.js';
 import { LocalError } from '../jsonrpc/index.js';
-import { serve } from '../transports/http-server/index.js';
+import { serve } from '../serve/index.js';
 import type { ServerHealth } from './supervision/server-connection.js';
 import { OURS, ROGUE, alive, makeHost, nodeServer } from '../test-support/host-harness.js';
 import { WAIT_MS, waitFor } from '../test-support/waiting.js';

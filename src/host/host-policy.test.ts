@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { jsonLinesAudit } from './policy/audit.js';
 import { shellQuote } from './policy/command-consent.js';
 import type { AuditEntry } from './policy/audit.js';
-import { HostError } from './config/config-error.js';
+import { HostError } from './errors.js';
 import { JsonFileApprovalStore, fileAudit } from './node-files.js';
 import { NODE, ROGUE, makeHost, nodeServer, tempDir } from '../test-support/host-harness.js';
 import { ScriptedUi } from './ui/ui.js';

@@ -18,7 +18,7 @@ import { Catalog } from './catalog/catalog.js';
 import type { CatalogTool, PinningMode } from './catalog/catalog.js';
 import { CatalogSync } from './catalog/catalog-sync.js';
 import { decide } from './policy/decide.js';
-import { HostError } from './config/config-error.js';
+import { HostError } from './errors.js';
 import type { HostConfig, ServerConfig } from './config/config-types.js';
 import { Emitter } from './events.js';
 import type { HostEvents } from './events.js';

@@ -19,8 +19,8 @@ export type { ServerHealth, ServerState } from './supervision/server-connection.
 // Config
 export { parseHostConfig } from './config/config-parse.js';
 export type { ParseConfigOptions } from './config/config-parse.js';
-export { ConfigError, HostError } from './config/config-error.js';
-export type { ConfigIssue, HostErrorCode } from './config/config-error.js';
+export { ConfigError, HostError } from './errors.js';
+export type { ConfigIssue, HostErrorCode } from './errors.js';
 export type {
   Decision,
   GatewayAuthConfig,
@@ -88,7 +88,7 @@ export { AnthropicProvider } from './llm/anthropic-provider.js';
 export type { AnthropicProviderOptions } from './llm/anthropic-provider.js';
 export { LlmRouter } from './llm/llm-router.js';
 export type { LlmSetup, ModelChoice, ProviderFactory } from './llm/llm-router.js';
-export type { ProviderType } from './llm/provider-registry.js';
+export type { ProviderType } from './config/config-types.js';
 export { Agent } from './llm/agent.js';
 export type { AgentOptions, AgentResult, AgentStep } from './llm/agent.js';
 

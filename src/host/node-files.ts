@@ -14,7 +14,7 @@ import {
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { AuditSink } from './policy/audit.js';
-import { ConfigError } from './config/config-error.js';
+import { ConfigError } from './errors.js';
 import { parseHostConfig } from './config/config-parse.js';
 import type { ParseConfigOptions } from './config/config-parse.js';
 import type { HostConfig } from './config/config-types.js';

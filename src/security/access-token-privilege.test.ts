@@ -17,7 +17,7 @@ import { SignJWT, decodeJwt, generateKeyPair } from 'jose';
 import { OAuthClient, createBearerAuth, headlessInteraction, jwtVerifier } from '../auth/index.js';
 import type { BearerAuth } from '../auth/index.js';
 import { McpServer } from '../server/index.js';
-import { serve } from '../transports/http-server/index.js';
+import { serve } from '../serve/index.js';
 import { startProtectedMcp } from '../test-support/auth-fixtures.js';
 import { TestAuthServer } from '../test-support/auth-test-server.js';
 import { LEGACY, modern, postJson, request, rpc } from '../test-support/http-server-harness.js';

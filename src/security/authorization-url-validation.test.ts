@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { McpServer } from '../server/index.js';
-import { serve } from '../transports/http-server/index.js';
+import { serve } from '../serve/index.js';
 import { makeHost } from '../test-support/host-harness.js';
 import { startCli } from '../test-support/cli-process.js';
 import { closeAfterEach, fakeOpener, startProtected } from '../test-support/oauth-attacks.js';

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { HostError } from '../host/config/config-error.js';
+import { HostError } from '../host/errors.js';
 import { parseHostConfig } from '../host/config/config-parse.js';
 import { Host } from '../host/host.js';
 import { bridge } from '../host/serve/bridge.js';

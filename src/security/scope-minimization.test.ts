@@ -12,7 +12,7 @@ import { Client } from '../client/index.js';
 import { ErrorCode } from '../jsonrpc/index.js';
 import { McpServer } from '../server/index.js';
 import { createMemoryPair } from '../transports/memory/index.js';
-import { serve } from '../transports/http-server/index.js';
+import { serve } from '../serve/index.js';
 import { OAuthClient } from '../auth/client/oauth-client.js';
 import { parseWwwAuthenticate } from '../auth/client/www-authenticate.js';
 import { callText, connectWith, spyInteraction } from '../test-support/auth-fixtures.js';

@@ -5,8 +5,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { McpHttpHandler } from '../transports/http-server/mcp-http-handler.js';
-import { createNodeListener } from '../transports/http-server/node-adapter.js';
-import type { NodeAuthenticator } from '../transports/http-server/node-adapter.js';
+import { createNodeListener } from './node-listener.js';
+import type { NodeAuthenticator } from './node-listener.js';
 import type { McpConnector } from '../transports/http-server/respond.js';
 import { oneAuth, ownedPaths, pathOf } from './adapter-options.js';
 import type { AdapterOptions } from './adapter-options.js';

@@ -7,8 +7,8 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { LocalError } from '../jsonrpc/index.js';
 import type { McpHttpHandler } from '../transports/http-server/mcp-http-handler.js';
-import { createNodeListener } from '../transports/http-server/node-adapter.js';
-import type { NodeAuthenticator } from '../transports/http-server/node-adapter.js';
+import { createNodeListener } from './node-listener.js';
+import type { NodeAuthenticator } from './node-listener.js';
 import type { McpConnector } from '../transports/http-server/respond.js';
 import { oneAuth, ownedPaths } from './adapter-options.js';
 import type { AdapterOptions } from './adapter-options.js';

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { Client } from '../client/index.js';
 import type { EraPreference } from '../client/index.js';
 import { McpServer } from '../server/index.js';
-import { serve } from '../transports/http-server/index.js';
+import { serve } from '../serve/index.js';
 import { StreamableHttpClientTransport } from '../transports/http-client/node.js';
 import { headlessInteraction } from '../auth/client/interaction.js';
 import type { AuthorizationInteraction } from '../auth/client/interaction.js';

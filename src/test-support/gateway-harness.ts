@@ -15,7 +15,7 @@ import { gatewayAuthenticator } from '../host/serve/gateway-auth.js';
 import { ScriptedUi } from '../host/ui/ui.js';
 import { McpServer } from '../server/index.js';
 import { StreamableHttpClientTransport } from '../transports/http-client/node.js';
-import { serve } from '../transports/http-server/index.js';
+import { serve } from '../serve/index.js';
 
 /** A random token of 32 hex digits. */
 export function token(): string {

@@ -10,8 +10,8 @@ import { MetaKey } from '../protocol/meta-keys.js';
 import { createEverythingServer } from '../demo/everything-server.js';
 import type { McpServer } from '../server/index.js';
 import { assertWireMessage } from './wire-schema.js';
-import { serve } from '../transports/http-server/node-adapter.js';
-import type { RunningServer, ServeOptions } from '../transports/http-server/node-adapter.js';
+import { serve } from '../serve/index.js';
+import type { RunningServer, ServeOptions } from '../serve/index.js';
 import { WAIT_MS } from './waiting.js';
 
 export type Obj = Record<string, unknown>;

@@ -10,7 +10,7 @@ import type { BearerAuth, BearerAuthOptions, NodeRequestLike } from '../auth/ser
 import { jwtVerifier } from '../auth/server/jwt-verifier.js';
 import type { JwtVerifierOptions } from '../auth/server/jwt-verifier.js';
 import { authInfoOf } from '../auth/server/auth-info.js';
-import { serve } from '../transports/http-server/index.js';
+import { serve } from '../serve/index.js';
 import { TestAuthServer } from './auth-test-server.js';
 import { initializeRequest, notification, postJson } from './http-server-harness.js';
 import type { RawResponse } from './http-server-harness.js';

@@ -7,8 +7,8 @@
 import { decodeJwt } from 'jose';
 import { MetaKey } from '../protocol/meta-keys.js';
 import { McpServer } from '../server/index.js';
-import { serve } from '../transports/http-server/node-adapter.js';
-import type { ServeOptions } from '../transports/http-server/node-adapter.js';
+import { serve } from '../serve/index.js';
+import type { ServeOptions } from '../serve/index.js';
 import { createBearerAuth } from '../auth/server/bearer-auth.js';
 import { InvalidTokenError } from '../auth/server/auth-info.js';
 import type { TokenVerifier } from '../auth/server/auth-info.js';

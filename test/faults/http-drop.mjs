@@ -7,7 +7,7 @@
 //   node test/faults/http-drop.mjs [--calls N]
 import { Client } from '../../dist/client/index.js';
 import { createEverythingServer } from '../../dist/demo/everything-server.js';
-import { serve } from '../../dist/transports/http-server/index.js';
+import { serve } from '../../dist/serve/index.js';
 import { StreamableHttpClientTransport } from '../../dist/transports/http-client/index.js';
 import { startCutProxy } from '../../dist/test-support/cut-proxy.js';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';

@@ -9,7 +9,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { spawn } from 'node:child_process';
 import { openConnections as connections } from './raw-clients.mjs';
-import { createFetchHandler, serve } from '../../dist/transports/http-server/index.js';
+import { createFetchHandler } from '../../dist/transports/http-server/index.js';
+import { serve } from '../../dist/serve/index.js';
 import { createEverythingServer } from '../../dist/demo/everything-server.js';
 
 const heap = () => {

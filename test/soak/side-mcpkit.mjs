@@ -4,7 +4,7 @@
 // serve() come as JSON in argv[2] (for example raised session caps for the soak cases).
 import { z } from 'zod';
 import { McpServer } from '../../dist/index.js';
-import { serve } from '../../dist/transports/http-server/index.js';
+import { serve } from '../../dist/serve/index.js';
 import { pause, ready, tools } from './side-common.mjs';
 
 const WATCHED = 'test://watched';

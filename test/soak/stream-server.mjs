@@ -1,6 +1,6 @@
 // The server side of the idle-streams soak, in its own process so its memory is its own:
 // the demo server over serve(), reporting memoryUsage() (after GC) when asked over IPC.
-import { serve } from '../../dist/transports/http-server/index.js';
+import { serve } from '../../dist/serve/index.js';
 import { createEverythingServer } from '../../dist/demo/everything-server.js';
 
 const running = await serve(createEverythingServer(), {

@@ -62,7 +62,7 @@ export async function demoServer(argv: string[]): Promise<number> {
     }
     const allowed = values['allow-host'];
     // The HTTP server loads only for --port: a stdio start stays a small module graph.
-    const { serve } = await import('../../transports/http-server/index.js');
+    const { serve } = await import('../../serve/index.js');
     let running;
     try {
       running = await serve(server, {

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { NOTES_BOARD_URI, createNotesServer } from '../../demo/notes-server.js';
 import { Host, ScriptedUi, parseHostConfig } from '../../host/index.js';
 import { cliScript } from '../../inspector/package-root.js';
-import { serve } from '../../transports/http-server/index.js';
+import { serve } from '../../serve/index.js';
 import { CliFailure, ExitCode } from '../exit-codes.js';
 import { argumentsError } from '../parse-error.js';
 import { palette, progressBar } from '../format.js';

@@ -1,6 +1,6 @@
 import { WireError } from '../../jsonrpc/index.js';
 import type { Params, Transport } from '../../jsonrpc/index.js';
-import { APPS_PROTOCOL_VERSION, isAppCallable } from '../../protocol/apps.js';
+import { APPS_PROTOCOL_VERSION } from '../../protocol/apps.js';
 import { LATEST_LEGACY_VERSION, LEGACY_VERSIONS } from '../../protocol/versions.js';
 import { Session, serverRole } from '../../session/index.js';
 import type { SessionRole } from '../../session/index.js';
@@ -15,7 +15,6 @@ import type {
   AppSandbox,
   DisplayMode,
   HostContext,
-  ToolLike,
   ViewTool,
 } from './app-bridge-types.js';
 import type { AppResource } from './app-resource.js';
@@ -23,6 +22,7 @@ import { appDomainLabel } from './app-domain.js';
 import { approvedCsp, buildAppCsp, grantPermissions, permissionsAllow } from './csp.js';
 import { DEFAULT_VIEW_SANDBOX } from './sandbox-proxy.js';
 import { checkSamplingParams, readDownloadItems, readViewTools } from './view-requests.js';
+import { ViewProxy, denied } from './view-proxy.js';
 import { isObject } from '../../jsonrpc/is-object.js';
 
 export type { AppBridgeOptions, AppMountOptions } from './app-bridge-types.js';
@@ -34,14 +34,8 @@ export type { AppBridgeOptions, AppMountOptions } from './app-bridge-types.js';
  */
 const VIEW_CHANNEL_ROLE: SessionRole = { ...serverRole, checkMethods: false };
 
-/** Denied by the host's policy or the user (the Apps specification's implementation-defined code). */
-const DENIED = -32000;
 const DISPLAY_MODES: readonly DisplayMode[] = ['inline', 'fullscreen', 'pip'];
 const CONTENT_KINDS = { text: {}, image: {}, audio: {}, resource: {}, resourceLink: {} };
-
-function denied(message: string): WireError {
-  return new WireError(DENIED, message);
-}
 
 /**
  * The host half of MCP Apps for one view: it frames the view through a sandbox proxy on
@@ -110,15 +104,13 @@ export class AppBridge {
   private readonly options: AppBridgeOptions;
   private readonly session: Session;
   private context: HostContext;
-  private tools: Map<string, ToolLike> | undefined;
-  private toolsLoading: Promise<Map<string, ToolLike>> | undefined;
+  private readonly proxy: ViewProxy;
   private resource: AppResource | undefined;
   private resourceSent = false;
   private initializedFlag = false;
   private inputSent = false;
   private queue: Array<[string, Params]> = [];
   private closed = false;
-  private inFlight = 0;
   private markReady!: () => void;
   private failReady!: (e: Error) => void;
 
@@ -129,7 +121,7 @@ export class AppBridge {
       availableDisplayModes: ['inline'],
       ...options.hostContext,
     };
-    if (options.tools) this.tools = new Map(options.tools.map((t) => [t.name, t]));
+    this.proxy = new ViewProxy(options);
     this.ready = new Promise<void>((resolve, reject) => {
       this.markReady = resolve;
       this.failReady = reject;
@@ -361,9 +353,20 @@ export class AppBridge {
     s.setNotificationHandler('ui/notifications/sandbox-proxy-ready', () => this.sendResource());
     s.setRequestHandler('ui/initialize', (p) => this.initialize(p));
     s.setNotificationHandler('ui/notifications/initialized', () => this.onInitialized());
-    s.setRequestHandler('tools/call', (p, ctx) => this.bounded(() => this.callTool(p, ctx)));
-    s.setRequestHandler('resources/read', (p, ctx) => this.bounded(() => this.readResource(p, ctx)));
-    s.setRequestHandler('resources/list', (p, ctx) => this.bounded(() => this.listResources(p, ctx)));
+    // The requests proxied to the view's server (view-proxy.ts), once the handshake is done.
+    const proxied = (
+      method: string,
+      run: (p: Params, ctx: RequestContext) => Promise<Record<string, unknown>>,
+    ) =>
+      s.setRequestHandler(method, (p, ctx) =>
+        this.proxy.bounded(() => {
+          this.requireInitialized(method);
+          return run(p, ctx);
+        }),
+      );
+    proxied('tools/call', (p, ctx) => this.proxy.callTool(p, ctx));
+    proxied('resources/read', (p, ctx) => this.proxy.readResource(p, ctx));
+    proxied('resources/list', (p, ctx) => this.proxy.listResources(p, ctx));
     s.setRequestHandler('ui/open-link', (p) => this.openLink(p));
     s.setRequestHandler('ui/message', (p) => this.message(p));
     s.setRequestHandler('ui/update-model-context', (p) => this.updateModelContext(p));
@@ -393,7 +396,7 @@ export class AppBridge {
   private async sample(p: Params, ctx: RequestContext): Promise<Record<string, unknown>> {
     this.requireInitialized('sampling/createMessage');
     checkSamplingParams(p);
-    return this.bounded(() => this.options.onSampling!(p, ctx.signal));
+    return this.proxy.bounded(() => this.options.onSampling!(p, ctx.signal));
   }
 
   private sendResource(): void {
@@ -459,81 +462,8 @@ export class AppBridge {
     this.markReady();
   }
 
-  /** Runs a proxied request unless the view already has too many in flight (memory stays bounded). */
-  private async bounded(run: () => Promise<Record<string, unknown>>): Promise<Record<string, unknown>> {
-    if (this.inFlight >= (this.options.maxInFlight ?? 8)) {
-      this.options.onRejected?.('too many proxied requests in flight', this.inFlight);
-      throw denied('Too many requests in flight; wait for an answer first');
-    }
-    this.inFlight++;
-    try {
-      return await run();
-    } finally {
-      this.inFlight--;
-    }
-  }
-
   private requireInitialized(method: string): void {
     if (!this.appInfo) throw WireError.invalidRequest(`${method} before ui/initialize`);
-  }
-
-  private async toolNamed(name: string): Promise<ToolLike | undefined> {
-    if (!this.tools) {
-      const list = this.options.server.listTools;
-      if (!list) return undefined;
-      this.toolsLoading ??= list
-        .call(this.options.server)
-        .then((r) => new Map(r.tools.map((t) => [t.name, t as ToolLike])));
-      try {
-        this.tools = await this.toolsLoading;
-      } finally {
-        this.toolsLoading = undefined;
-      }
-    }
-    return this.tools.get(name);
-  }
-
-  private async callTool(p: Params, ctx: RequestContext): Promise<Record<string, unknown>> {
-    this.requireInitialized('tools/call');
-    const name = p.name;
-    if (typeof name !== 'string') throw WireError.invalidParams('tools/call needs a tool name');
-    const args = p.arguments === undefined ? {} : p.arguments;
-    if (!isObject(args)) throw WireError.invalidParams('tools/call arguments must be an object');
-    const tool = await this.toolNamed(name);
-    if (!tool) {
-      this.options.onRejected?.('tools/call of an unknown tool', name);
-      throw WireError.invalidParams(`Unknown tool: ${name}`);
-    }
-    if (!isAppCallable(tool)) {
-      this.options.onRejected?.('tools/call of a tool not visible to apps', name);
-      throw denied(`Tool ${name} is not callable by apps (its visibility excludes "app")`);
-    }
-    const policy = this.options.canCallTool;
-    if (policy && !(await policy({ name, arguments: args, tool }))) {
-      this.options.onRejected?.('tools/call denied by the host policy', name);
-      throw denied(`Tool call denied: ${name}`);
-    }
-    return this.options.server.callTool({ name, arguments: args }, { signal: ctx.signal });
-  }
-
-  private async readResource(p: Params, ctx: RequestContext): Promise<Record<string, unknown>> {
-    this.requireInitialized('resources/read');
-    const uri = p.uri;
-    if (typeof uri !== 'string') throw WireError.invalidParams('resources/read needs a uri');
-    const policy = this.options.canReadResource;
-    if (policy && !(await policy(uri))) {
-      this.options.onRejected?.('resources/read denied by the host policy', uri);
-      throw denied(`Resource read denied: ${uri}`);
-    }
-    return this.options.server.readResource({ uri }, { signal: ctx.signal });
-  }
-
-  private async listResources(p: Params, ctx: RequestContext): Promise<Record<string, unknown>> {
-    this.requireInitialized('resources/list');
-    const server = this.options.server;
-    if (!server.listResources) throw WireError.methodNotFound('resources/list (not proxied by this host)');
-    const params = typeof p.cursor === 'string' ? { cursor: p.cursor } : {};
-    return server.listResources(params, { signal: ctx.signal });
   }
 
   private async openLink(p: Params): Promise<Record<string, unknown>> {

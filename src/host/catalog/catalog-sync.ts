@@ -5,7 +5,7 @@
  */
 import type { CallOptions, Client } from '../../client/index.js';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../../protocol/types/index.js';
-import { errorText } from '../policy/audit.js';
+import { errorText } from '../errors.js';
 import type { Catalog } from './catalog.js';
 
 type Kind = 'tools' | 'resources' | 'prompts';

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConfigError } from './config-error.js';
+import { ConfigError } from '../errors.js';
 import { parseHostConfig } from './config-parse.js';
 import { Policy } from '../policy/policy.js';
 

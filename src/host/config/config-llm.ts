@@ -1,7 +1,7 @@
 /** The `mcpkit.llm` section of a config: providers and the models they serve. */
 import type { LlmConfig, ModelConfig, ProviderConfig } from './config-types.js';
+import { PROVIDER_TYPES } from './config-types.js';
 import type { FieldReader } from './config-reader.js';
-import { PROVIDER_TYPES } from '../llm/provider-registry.js';
 
 const ONE_OF_TYPES = `one of ${PROVIDER_TYPES.map((t) => JSON.stringify(t)).join(', ')}`;
 const UNIT = { min: 0, max: 1 };

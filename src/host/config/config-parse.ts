@@ -12,8 +12,8 @@
  * Host-wide settings live under `"mcpkit"`: `roots`, `defaultPolicy`, `llm`, `gateway`.
  */
 import { describeJsonError } from '../../jsonrpc/json-position.js';
-import { ConfigError } from './config-error.js';
-import type { ConfigIssue } from './config-error.js';
+import { ConfigError } from '../errors.js';
+import type { ConfigIssue } from '../errors.js';
 import type {
   Decision,
   HostConfig,

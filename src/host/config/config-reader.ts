@@ -2,7 +2,7 @@
  * The small toolkit the config parser reads with: typed field access that records an
  * issue (file, server, field, expected, got) instead of throwing, and `${...}` expansion.
  */
-import type { ConfigIssue } from './config-error.js';
+import type { ConfigIssue } from '../errors.js';
 
 /** Where variables in `${...}` come from. */
 export interface ExpandSources {

@@ -5,7 +5,15 @@
  */
 import type { EraPreference } from '../../client/index.js';
 import type { Principal } from '../../protocol/principal.js';
-import type { ProviderType } from '../llm/provider-registry.js';
+
+/**
+ * The LLM provider types a config may name (`mcpkit.llm.providers.<name>.type`), in the order
+ * messages list them. Each has one row in llm/provider-registry.ts, which builds it.
+ */
+export const PROVIDER_TYPES = ['openai', 'anthropic', 'interactive'] as const;
+
+/** A provider type a config may name. */
+export type ProviderType = (typeof PROVIDER_TYPES)[number];
 
 /** What a policy says about a call: run it, refuse it, or ask the user first. */
 export type Decision = 'allow' | 'deny' | 'ask';

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError } from './config-error.js';
+import { ConfigError } from '../errors.js';
 import { parseHostConfig } from './config-parse.js';
 import { loadHostConfig } from '../node-files.js';
 import { tempDir } from '../../test-support/host-harness.js';

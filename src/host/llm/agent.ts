@@ -9,8 +9,7 @@ import type {
   ToolResultContent,
   ToolUseContent,
 } from '../../protocol/types/index.js';
-import { errorText } from '../policy/audit.js';
-import { HostError } from '../config/config-error.js';
+import { HostError, errorText } from '../errors.js';
 import type { Host } from '../host.js';
 import { blocksOf, textOf } from './llm.js';
 import type { LlmProvider } from './llm.js';

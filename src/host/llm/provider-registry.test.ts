@@ -1,17 +1,19 @@
 /**
- * The provider registry is the one list of provider types: the config reader accepts exactly
- * its rows and names them in its message, and every row builds a working provider of its type.
+ * The config's PROVIDER_TYPES and the provider registry agree: the config reader accepts exactly
+ * those types and names them in its message, the registry has one row for each, and every row
+ * builds a working provider of its type.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConfigError } from '../config/config-error.js';
+import { ConfigError } from '../errors.js';
 import { parseHostConfig } from '../config/config-parse.js';
 import { ScriptedUi } from '../ui/ui.js';
 import { AnthropicProvider } from './anthropic-provider.js';
 import { InteractiveProvider } from './llm.js';
 import { LlmRouter } from './llm-router.js';
 import { OpenAiProvider } from './openai-provider.js';
-import { PROVIDER_REGISTRY, PROVIDER_TYPES, buildProvider } from './provider-registry.js';
+import { PROVIDER_REGISTRY, buildProvider } from './provider-registry.js';
+import { PROVIDER_TYPES } from '../config/config-types.js';
 
 const configWith = (type: unknown): unknown => ({
   mcpServers: {},
@@ -42,6 +44,11 @@ describe('LLM provider registry', () => {
       interactive: InteractiveProvider,
     };
     assert.deepEqual(Object.keys(expected).sort(), [...PROVIDER_TYPES].sort());
+    // One row per type the config accepts, in the config's order.
+    assert.deepEqual(
+      PROVIDER_REGISTRY.map((row) => row.type),
+      [...PROVIDER_TYPES],
+    );
     const ui = new ScriptedUi();
     for (const row of PROVIDER_REGISTRY) {
       const config = parseHostConfig(configWith(row.type)).llm.providers.p!;

@@ -1,17 +1,17 @@
 /**
  * The LLM provider types a config may name (`mcpkit.llm.providers.<name>.type`), one row each.
- * A new provider is one file (a class implementing `LlmProvider`) plus one row here: the
- * config reader, its error messages and the router all read this table. A row's module, and
+ * A new provider is one file (a class implementing `LlmProvider`), its name in the config's
+ * PROVIDER_TYPES, and one row here (the registry's test checks the two lists agree). A row's module, and
  * the vendor SDK behind it, load only when a provider of that type is first used.
  */
-import type { ProviderConfig } from '../config/config-types.js';
+import type { ProviderConfig, ProviderType } from '../config/config-types.js';
 import type { HostUi } from '../ui/ui.js';
 import { InteractiveProvider } from './llm.js';
 import type { LlmProvider, SdkProviderOptions } from './llm.js';
 
 /** One provider type: its config name, what it is, and how a configured one is built. */
 export interface ProviderRow {
-  readonly type: string;
+  readonly type: ProviderType;
   readonly summary: string;
   readonly build: (name: string, config: ProviderConfig, ui: HostUi) => Promise<LlmProvider>;
 }
@@ -40,12 +40,6 @@ export const PROVIDER_REGISTRY = [
     build: async (_name, _config, ui) => new InteractiveProvider(ui),
   },
 ] as const satisfies readonly ProviderRow[];
-
-/** A provider type a config may name. */
-export type ProviderType = (typeof PROVIDER_REGISTRY)[number]['type'];
-
-/** Every provider type, for the config reader. */
-export const PROVIDER_TYPES: readonly ProviderType[] = PROVIDER_REGISTRY.map((row) => row.type);
 
 /** Builds a configured provider from its row (importing its module now). */
 export function buildProvider(name: string, config: ProviderConfig, ui: HostUi): Promise<LlmProvider> {

@@ -74,9 +74,3 @@ export function jsonBytes(value: unknown): number {
   if (value === undefined) return 0;
   return new TextEncoder().encode(JSON.stringify(value)).length;
 }
-
-/** A one-line, bounded rendering of an error for the log. */
-export function errorText(e: unknown): string {
-  const m = e instanceof Error ? e.message : String(e);
-  return m.length > 500 ? m.slice(0, 500) + '…' : m;
-}

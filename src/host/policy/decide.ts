@@ -6,7 +6,7 @@
  * the verdict.
  */
 import type { CatalogTool } from '../catalog/catalog.js';
-import { HostError } from '../config/config-error.js';
+import { HostError } from '../errors.js';
 import type { ServerConfig } from '../config/config-types.js';
 import type { ApprovalReason, CommandConsentRequest, HostUi, ToolApprovalRequest } from '../ui/ui.js';
 import { consentKey, describeCommand } from './command-consent.js';

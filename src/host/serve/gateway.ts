@@ -34,12 +34,11 @@ import type {
   ServerContext,
   StandardSchemaLike,
 } from '../../server/index.js';
-import { errorText } from '../policy/audit.js';
-import { HostError } from '../config/config-error.js';
+import { HostError, errorText } from '../errors.js';
 import type { CatalogTool } from '../catalog/catalog.js';
 import type { Host } from '../host.js';
 import type { HostCallOptions } from '../host-calls.js';
-import type { NodeAuthenticator, ServeOptions } from '../../transports/http-server/index.js';
+import type { NodeAuthenticator, ServeOptions } from '../../serve/index.js';
 
 /** Options of {@link Gateway}. */
 export interface GatewayOptions {
@@ -140,7 +139,7 @@ export class Gateway {
   async serveHttp(options: GatewayHttpOptions = {}): Promise<{ url: string; close(): Promise<void> }> {
     const { allowUnauthenticated: _, ...serveOptions } = options;
     checkGatewayBind(options);
-    const { serve } = await import('../../transports/http-server/index.js');
+    const { serve } = await import('../../serve/index.js');
     const running = await serve(this.server, serveOptions);
     this.closeServing.push(() => running.close());
     return running;

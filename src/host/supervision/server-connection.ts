@@ -9,8 +9,7 @@ import type { ClientHandlers } from '../../client/index.js';
 import type { Transport } from '../../jsonrpc/index.js';
 import type { SessionLogger } from '../../session/index.js';
 import type { ServerConfig } from '../config/config-types.js';
-import { HostError } from '../config/config-error.js';
-import { errorText } from '../policy/audit.js';
+import { HostError, errorText } from '../errors.js';
 
 /** Where a server is in its life. */
 export type ServerState =

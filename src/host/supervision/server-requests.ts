@@ -14,7 +14,7 @@ import type {
   ElicitResult,
   Root,
 } from '../../protocol/types/index.js';
-import { errorText } from '../policy/audit.js';
+import { errorText } from '../errors.js';
 import type { AuditEntry } from '../policy/audit.js';
 import { validateForm } from '../ui/form-schema.js';
 import { blocksOf } from '../llm/llm.js';

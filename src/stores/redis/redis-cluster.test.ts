@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { LocalError } from '../../jsonrpc/index.js';
 import { createEverythingServer } from '../../demo/everything-server.js';
-import { serve } from '../../transports/http-server/node-adapter.js';
+import { serve } from '../../serve/index.js';
 import {
   LEGACY,
   MODERN,
@@ -31,7 +31,7 @@ import type { Fixture, Obj } from '../../test-support/http-server-harness.js';
 import { freePort, startRedis } from '../../test-support/cluster.js';
 import { missing } from '../../test-support/services.js';
 import type { RedisProcess } from '../../test-support/cluster.js';
-import type { ServeOptions } from '../../transports/http-server/node-adapter.js';
+import type { ServeOptions } from '../../serve/index.js';
 import type { LegacySessionStore } from '../../transports/http-server/shared-state.js';
 import { WAIT_MS, waitFor } from '../../test-support/waiting.js';
 import { holdable } from '../../test-support/held-bus.js';

@@ -9,7 +9,7 @@ import { after, describe, test } from 'node:test';
 import { Client } from '../../client/index.js';
 import { createEverythingServer } from '../../demo/everything-server.js';
 import { LocalError } from '../../jsonrpc/index.js';
-import { createNodeListener } from '../http-server/node-adapter.js';
+import { createNodeListener } from '../../serve/index.js';
 import { StreamableHttpClientTransport } from './node.js';
 
 interface Refusal {

@@ -9,7 +9,7 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { createEverythingServer } from '../../demo/everything-server.js';
-import { createNodeListener } from './node-adapter.js';
+import { createNodeListener } from '../../serve/index.js';
 import {
   LEGACY,
   POST_HEADERS,

@@ -1,10 +1,10 @@
+// `mcpkit/http-server` everywhere: the fetch core and its seams, no Node module. On Node, Bun
+// and Deno the entry is serve/http-server-node.ts, these names plus `serve` and `createNodeListener`.
 export { McpHttpHandler } from './mcp-http-handler.js';
 export type { McpHttpOptions } from './mcp-http-handler.js';
 export type { McpConnector } from './respond.js';
 export { Authentication } from './request-authorizer.js';
 export type { HttpRefusal, McpCall, RequestAuthorizer } from './request-authorizer.js';
-export { createNodeListener, serve } from './node-adapter.js';
-export type { NodeAuthenticator, RunningServer, ServeOptions } from './node-adapter.js';
 export { createFetchHandler } from './fetch-adapter.js';
 export { MemoryEventStore } from './event-store.js';
 export type { EventStore } from './event-store.js';

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { Client } from '../../client/index.js';
 import { LocalError } from '../../jsonrpc/index.js';
 import { McpServer } from '../../server/index.js';
-import { createNodeListener } from './node-adapter.js';
+import { createNodeListener } from '../../serve/index.js';
 import { StreamableHttpClientTransport } from '../http-client/index.js';
 import {
   LEGACY,

@@ -1,4 +1,7 @@
-/** Errors of the host: a config that does not validate, and refusals of calls. */
+/**
+ * The host's errors, in one place below all its sub-folders (it imports nothing): a config
+ * that does not validate, refusals of calls, and the one-line rendering of any error for logs.
+ */
 
 /** One problem in a config: where it is and what was expected there. */
 export interface ConfigIssue {
@@ -79,4 +82,10 @@ export class HostError extends Error {
   ) {
     super(message, options);
   }
+}
+
+/** A one-line, bounded rendering of an error for the log. */
+export function errorText(e: unknown): string {
+  const m = e instanceof Error ? e.message : String(e);
+  return m.length > 500 ? m.slice(0, 500) + '…' : m;
 }
