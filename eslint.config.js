@@ -4,7 +4,18 @@ import globals from 'globals';
 import { layerRules } from './eslint.layers.js';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'test/fixtures/**', '.cache/**', '.probe*', 'docs/api/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'test/fixtures/**',
+      '.cache/**',
+      '.probe*',
+      'docs/api/**',
+      'examples/frameworks/next/.next/**',
+      'examples/frameworks/next/next-env.d.ts',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

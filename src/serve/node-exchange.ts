@@ -27,6 +27,8 @@ export class NodeExchange implements HttpExchange {
     private readonly res: ServerResponse,
     private readonly drainLimit = 8 << 20,
     private readonly maxStreamBuffer = 4 << 20,
+    /** The body a framework's parser already read from `req` (see `createNodeListener`). */
+    private readonly preread?: string | Uint8Array,
   ) {
     this.method = req.method ?? 'GET';
     const url = req.url ?? '/';
@@ -70,6 +72,7 @@ export class NodeExchange implements HttpExchange {
   }
 
   readBody(limit: number): Promise<BodyResult> {
+    if (this.preread !== undefined) return Promise.resolve(prereadBody(this.preread, limit));
     const req = this.req;
     return new Promise((resolve) => {
       const chunks: Buffer[] = [];
@@ -151,6 +154,15 @@ export class NodeExchange implements HttpExchange {
   stream(status: number, headers: Record<string, string>, whole?: Record<string, string>): ResponseStream {
     return new NodeSseStream(this.res, status, headers, this.maxStreamBuffer, whole ?? headers);
   }
+}
+
+/** A body already read by a framework, held to the same limit and UTF-8 check as one read here. */
+function prereadBody(body: string | Uint8Array, limit: number): BodyResult {
+  const buf = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+  if (buf.length > limit) return { ok: false, reason: 'too-large' };
+  if (typeof body === 'string') return { ok: true, text: body };
+  if (!isUtf8(buf)) return { ok: false, reason: 'invalid-utf8' };
+  return { ok: true, text: Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength).toString('utf8') };
 }
 
 /**

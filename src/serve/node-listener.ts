@@ -38,13 +38,20 @@ export type NodeAuthenticator = (
 export function nodeListener(
   connector: McpConnector,
   options: McpHttpOptions & { authenticate?: NodeAuthenticator } = {},
-): { listener: (req: IncomingMessage, res: ServerResponse) => void; handler: McpHttpHandler } {
+): {
+  /**
+   * Serves one request. `body` is the request body when a framework's parser has already
+   * read it from `req` (Express's `express.json()`): it gets the same size limit and checks.
+   */
+  listener: (req: IncomingMessage, res: ServerResponse, body?: string | Uint8Array) => void;
+  handler: McpHttpHandler;
+} {
   const handler = new McpHttpHandler(connector, options);
   const authenticate = options.authenticate;
   const drainLimit = 2 * (options.maxBodyBytes ?? 4 * 1024 * 1024);
   const maxStreamBuffer = options.maxStreamBufferBytes ?? 4 * 1024 * 1024;
-  const listener = (req: IncomingMessage, res: ServerResponse): void => {
-    const ex = new NodeExchange(req, res, drainLimit, maxStreamBuffer);
+  const listener = (req: IncomingMessage, res: ServerResponse, body?: string | Uint8Array): void => {
+    const ex = new NodeExchange(req, res, drainLimit, maxStreamBuffer, body);
     warnAboutTimeouts(req);
     if (!authenticate) {
       void handler.handle(ex);
