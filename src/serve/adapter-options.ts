@@ -11,7 +11,7 @@ import type { McpHttpOptions } from '../transports/http-server/mcp-http-handler.
 /** The options every adapter takes: the HTTP core's, and bearer-token auth. */
 export interface AdapterOptions extends McpHttpOptions {
   /**
-   * Protects the endpoint with OAuth access tokens, as made by `createBearerAuth` (from
+   * Protects the endpoint with OAuth access tokens, as made by `bearerAuth` (from
    * `mcpkit/auth`): every request to the adapter's paths is checked (401 with a challenge
    * without a valid token), after the Host and Origin checks, and the protected resource
    * metadata is served at its path-inserted URL (`auth.metadataUrl`).

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { mcpExpress } from './express.js';
 import type { McpExpressOptions } from './express.js';
-import type { McpServer } from '../server/index.js';
+import type { McpServer } from '../server/server.js';
 import { answerOf, callEcho, echoServer, runFrameworkSuite } from '../test-support/framework-suite.js';
 import type { MountedApp } from '../test-support/framework-suite.js';
 import { initializeRequest, postJson } from '../test-support/http-server-harness.js';

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { McpHttpHandler } from '../transports/http-server/mcp-http-handler.js';
-import { createNodeListener } from './node-listener.js';
+import { nodeListener } from './node-listener.js';
 import type { NodeAuthenticator } from './node-listener.js';
 import type { McpConnector } from '../transports/http-server/respond.js';
 import { oneAuth, ownedPaths, pathOf } from './adapter-options.js';
@@ -58,7 +58,7 @@ export interface McpExpressMiddleware {
  */
 export function mcpExpress(connector: McpConnector, options: McpExpressOptions = {}): McpExpressMiddleware {
   const authenticate = oneAuth<NodeAuthenticator>(options.auth?.node, options.authenticate);
-  const { listener, handler } = createNodeListener(connector, {
+  const { listener, handler } = nodeListener(connector, {
     ...options,
     ...(authenticate ? { authenticate } : {}),
   });

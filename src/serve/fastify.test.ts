@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import { mcpFastify } from './fastify.js';
 import type { McpFastifyOptions } from './fastify.js';
-import type { McpServer } from '../server/index.js';
+import type { McpServer } from '../server/server.js';
 import { echoServer, runFrameworkSuite } from '../test-support/framework-suite.js';
 import type { MountedApp } from '../test-support/framework-suite.js';
 import { initializeRequest, postJson } from '../test-support/http-server-harness.js';

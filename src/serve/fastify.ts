@@ -7,7 +7,7 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { LocalError } from '../jsonrpc/index.js';
 import type { McpHttpHandler } from '../transports/http-server/mcp-http-handler.js';
-import { createNodeListener } from './node-listener.js';
+import { nodeListener } from './node-listener.js';
 import type { NodeAuthenticator } from './node-listener.js';
 import type { McpConnector } from '../transports/http-server/respond.js';
 import { oneAuth, ownedPaths } from './adapter-options.js';
@@ -50,7 +50,7 @@ let timeoutsChecked = false;
  */
 export function mcpFastify(connector: McpConnector, options: McpFastifyOptions = {}): McpFastifyPlugin {
   const authenticate = oneAuth<NodeAuthenticator>(options.auth?.node, options.authenticate);
-  const { listener, handler } = createNodeListener(connector, {
+  const { listener, handler } = nodeListener(connector, {
     ...options,
     ...(authenticate ? { authenticate } : {}),
   });

@@ -6,7 +6,7 @@ import { serve as honoServe } from '@hono/node-server';
 import type { ServerType } from '@hono/node-server';
 import { mcpHono } from './hono.js';
 import type { McpHonoOptions } from './hono.js';
-import type { McpServer } from '../server/index.js';
+import type { McpServer } from '../server/server.js';
 import { answerOf, callEcho, echoServer, runFrameworkSuite } from '../test-support/framework-suite.js';
 import type { MountedApp } from '../test-support/framework-suite.js';
 import { initializeRequest, postJson } from '../test-support/http-server-harness.js';

@@ -1,11 +1,11 @@
 /**
  * `mcpkit/hono`: an MCP endpoint as Hono middleware. It hands the web `Request` to the fetch
  * handler, so it runs wherever Hono does (Node, Bun, Deno, workers) with the same Host and
- * Origin checks, body limit, sessions, streams and auth as `createFetchHandler`. Hono is
+ * Origin checks, body limit, sessions, streams and auth as `fetchHandler`. Hono is
  * imported for its types only.
  */
 import type { MiddlewareHandler } from 'hono';
-import { createFetchHandler } from '../transports/http-server/fetch-adapter.js';
+import { fetchHandler } from '../transports/http-server/fetch-adapter.js';
 import type { McpHttpHandler } from '../transports/http-server/mcp-http-handler.js';
 import type { McpConnector } from '../transports/http-server/respond.js';
 import { oneAuth, ownedPaths } from './adapter-options.js';
@@ -16,7 +16,7 @@ export type FetchAuthenticator = (request: Request) => Promise<unknown> | unknow
 
 /** Options of {@link mcpHono}. */
 export interface McpHonoOptions extends AdapterOptions {
-  /** A hand-written auth hook, as for `createFetchHandler`; `auth` is the usual choice. */
+  /** A hand-written auth hook, as for `fetchHandler`; `auth` is the usual choice. */
   authenticate?: FetchAuthenticator;
 }
 
@@ -50,7 +50,7 @@ export type McpHonoMiddleware = MiddlewareHandler & {
  */
 export function mcpHono(connector: McpConnector, options: McpHonoOptions = {}): McpHonoMiddleware {
   const authenticate = oneAuth<FetchAuthenticator>(options.auth?.fetch, options.authenticate);
-  const { fetch, handler } = createFetchHandler(connector, {
+  const { fetch, handler } = fetchHandler(connector, {
     ...options,
     ...(authenticate ? { authenticate } : {}),
   });

@@ -1,9 +1,9 @@
 /**
  * `mcpkit/next`: an MCP endpoint as Next.js App Router route handlers. Each handler is the
  * fetch handler itself, so the same Host and Origin checks, body limit, sessions, streams and
- * auth hold as for `createFetchHandler`. Next is not imported.
+ * auth hold as for `fetchHandler`. Next is not imported.
  */
-import { createFetchHandler } from '../transports/http-server/fetch-adapter.js';
+import { fetchHandler } from '../transports/http-server/fetch-adapter.js';
 import type { McpHttpHandler } from '../transports/http-server/mcp-http-handler.js';
 import type { McpConnector } from '../transports/http-server/respond.js';
 import { oneAuth } from './adapter-options.js';
@@ -12,7 +12,7 @@ import type { FetchAuthenticator } from './hono.js';
 
 /** Options of {@link mcpNext}. */
 export interface McpNextOptions extends AdapterOptions {
-  /** A hand-written auth hook, as for `createFetchHandler`; `auth` is the usual choice. */
+  /** A hand-written auth hook, as for `fetchHandler`; `auth` is the usual choice. */
   authenticate?: FetchAuthenticator;
 }
 
@@ -53,9 +53,9 @@ export interface McpRouteHandlers {
  */
 export function mcpNext(connector: McpConnector, options: McpNextOptions = {}): McpRouteHandlers {
   const authenticate = oneAuth<FetchAuthenticator>(options.auth?.fetch, options.authenticate);
-  let made: ReturnType<typeof createFetchHandler> | undefined;
+  let made: ReturnType<typeof fetchHandler> | undefined;
   const handle: RouteHandler = (request) => {
-    made ??= createFetchHandler(connector, { ...options, ...(authenticate ? { authenticate } : {}) });
+    made ??= fetchHandler(connector, { ...options, ...(authenticate ? { authenticate } : {}) });
     return made.fetch(request);
   };
   return {

@@ -27,7 +27,7 @@ export class NodeExchange implements HttpExchange {
     private readonly res: ServerResponse,
     private readonly drainLimit = 8 << 20,
     private readonly maxStreamBuffer = 4 << 20,
-    /** The body a framework's parser already read from `req` (see `createNodeListener`). */
+    /** The body a framework's parser already read from `req` (see `nodeListener`). */
     private readonly preread?: string | Uint8Array,
   ) {
     this.method = req.method ?? 'GET';

@@ -10,11 +10,11 @@ import { spawn } from 'node:child_process';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as SdkStreamableHttp } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SSEClientTransport as SdkSse } from '@modelcontextprotocol/sdk/client/sse.js';
-import { Client } from '../client/index.js';
+import { Client } from '../client/client.js';
 import type { EraPreference } from '../client/index.js';
-import { McpServer } from '../server/index.js';
+import { McpServer } from '../server/server.js';
 import { StreamableHttpClientTransport } from '../transports/http-client/index.js';
-import { createBearerAuth } from '../auth/server/bearer-auth.js';
+import { bearerAuth } from '../auth/server/bearer-auth.js';
 import { InvalidTokenError, authInfoOf } from '../auth/server/auth-info.js';
 import type { AdapterOptions } from '../serve/adapter-options.js';
 import { initializeRequest, modern, postJson, request, sseMessages } from './http-server-harness.js';
@@ -49,8 +49,8 @@ export function echoServer(): McpServer {
 }
 
 /** The bearer layer with a verifier that knows one token, `good-token` (subject alice). */
-export function testAuth(): AdapterOptions['auth'] & ReturnType<typeof createBearerAuth> {
-  return createBearerAuth({
+export function testAuth(): AdapterOptions['auth'] & ReturnType<typeof bearerAuth> {
+  return bearerAuth({
     resource: 'http://127.0.0.1/mcp',
     authorizationServers: ['https://as.example.com'],
     verifier: {

@@ -9,7 +9,7 @@
 // Options: `--port N` (0, the default, picks a free port).
 //
 // No top-level `node:` imports: the workerd bundle imports buildServer from here.
-import { McpServer } from 'mcpkit/server';
+import { McpServer } from 'mcpkit';
 
 /**
  * A Standard Schema written by hand (no validation library, so every runtime and bundle

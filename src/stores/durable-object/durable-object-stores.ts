@@ -176,7 +176,7 @@ export type DurableObjectStoresOptions = DurableObjectEventStoreOptions;
  *
  * @example
  * ```ts
- * import { McpServer } from 'mcpkit/server';
+ * import { McpServer } from 'mcpkit';
  * import { fetchHandler } from 'mcpkit/http-server';
  * import { connectDurableObjectStores, type DurableObjectNamespaceLike } from 'mcpkit/durable-object';
  *
