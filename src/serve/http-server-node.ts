@@ -16,6 +16,7 @@ export type {
   ClusterMessage,
   CopyLease,
   EventStore,
+  FetchExecutionContext,
   FollowableEventStore,
   HostGuardOptions,
   HttpExchange,

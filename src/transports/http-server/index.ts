@@ -6,6 +6,7 @@ export type { McpConnector } from './respond.js';
 export { Authentication } from './request-authorizer.js';
 export type { HttpRefusal, McpCall, RequestAuthorizer } from './request-authorizer.js';
 export { fetchHandler } from './fetch-adapter.js';
+export type { FetchExecutionContext } from './fetch-adapter.js';
 export { MemoryEventStore } from './event-store.js';
 export type { EventStore } from './event-store.js';
 export { HostGuard } from './host-guard.js';
