@@ -51,10 +51,14 @@ await build({
     chunkFileNames: 'chunks/[name]-[hash].js',
     // The frame layer and the protocol's tables are small and reached by nearly every entry;
     // left to the default they split into one chunk per set of entries reaching them, several
-    // tiny files an import pays for one by one. One chunk holds them all.
+    // tiny files an import pays for one by one. One chunk holds them all, except the two
+    // validators, which import Ajv or @cfworker/json-schema and load on first use.
     codeSplitting: {
       groups: [
-        { name: 'core', test: /[\\/]dist[\\/](jsonrpc|protocol)[\\/](?!types[\\/]|apps\.js)[^\\/]+\.js$/ },
+        {
+          name: 'core',
+          test: /[\\/]dist[\\/](jsonrpc|protocol)[\\/](?!types[\\/]|apps\.js|ajv-validator\.js|interpreting-validator\.js)[^\\/]+\.js$/,
+        },
       ],
     },
     minify: false,

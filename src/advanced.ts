@@ -105,3 +105,14 @@ export type {
 
 // The in-memory transport, as a class (the root has `memoryPair`).
 export { MemoryTransport } from './transports/memory/index.js';
+
+// The JSON Schema validator seam: `jsonSchemaValidator` on McpServer and Client takes one.
+export { loadAjvValidator, loadInterpretingValidator } from './protocol/json-schema-validator.js';
+export type {
+  JsonSchemaCheck,
+  JsonSchemaCompileOptions,
+  JsonSchemaDialect,
+  JsonSchemaIssue,
+  JsonSchemaResult,
+  JsonSchemaValidator,
+} from './protocol/json-schema-validator.js';

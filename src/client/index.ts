@@ -16,15 +16,6 @@ export type {
   ServerNotification,
   SubscribeOptions,
 } from './types.js';
-export { loadAjvValidator, loadInterpretingValidator } from './output-validation.js';
-export type {
-  JsonSchemaCheck,
-  JsonSchemaCompileOptions,
-  JsonSchemaDialect,
-  JsonSchemaIssue,
-  JsonSchemaResult,
-  JsonSchemaValidator,
-} from '../protocol/json-schema-validator.js';
 export { Subscription } from './subscription.js';
 export { ResultCache } from './result-cache.js';
 export type { CachePartition, ResultCacheOptions } from './result-cache.js';

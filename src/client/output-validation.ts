@@ -119,13 +119,3 @@ export class OutputValidator {
     };
   }
 }
-
-/** Ajv behind the validator seam, loaded now (the default where code generation works). */
-export function loadAjvValidator(): Promise<JsonSchemaValidator> {
-  return import('../protocol/json-schema-validator.js').then((m) => m.loadAjvValidator());
-}
-
-/** The interpreting validator (@cfworker/json-schema), loaded now: needs no code generation. */
-export function loadInterpretingValidator(): Promise<JsonSchemaValidator> {
-  return import('../protocol/json-schema-validator.js').then((m) => m.loadInterpretingValidator());
-}

@@ -43,7 +43,7 @@ export interface JsonSchemaCompileOptions {
  *
  * @example
  * ```ts
- * import type { JsonSchemaValidator } from 'mcpkit/server';
+ * import type { JsonSchemaValidator } from 'mcpkit/advanced';
  *
  * // Accepts everything: for a trusted server whose schemas are only documentation.
  * const permissive: JsonSchemaValidator = {

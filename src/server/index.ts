@@ -18,15 +18,6 @@ export { LocalChangeBus } from './change-bus.js';
 export type { ChangeBus } from './change-bus.js';
 export { HmacRequestState } from './request-state.js';
 export type { RequestStateCodec } from './request-state.js';
-export { loadAjvValidator, loadInterpretingValidator } from './json-schema-validator.js';
-export type {
-  JsonSchemaCheck,
-  JsonSchemaCompileOptions,
-  JsonSchemaDialect,
-  JsonSchemaIssue,
-  JsonSchemaResult,
-  JsonSchemaValidator,
-} from '../protocol/json-schema-validator.js';
 export { compileSchema } from './schema-adapter.js';
 export type {
   CompiledSchema,

@@ -66,13 +66,3 @@ export async function compileJsonSchema(
     return r.ok ? { ok: true, value } : { ok: false, message: describe(r.issues) };
   };
 }
-
-/** Ajv behind the validator seam, loaded now (the default where code generation works). */
-export function loadAjvValidator(): Promise<JsonSchemaValidator> {
-  return import('../protocol/json-schema-validator.js').then((m) => m.loadAjvValidator());
-}
-
-/** The interpreting validator (@cfworker/json-schema), loaded now: needs no code generation. */
-export function loadInterpretingValidator(): Promise<JsonSchemaValidator> {
-  return import('../protocol/json-schema-validator.js').then((m) => m.loadInterpretingValidator());
-}

@@ -15,9 +15,10 @@ import { Client } from '../client/client.js';
 import { WireError } from '../jsonrpc/index.js';
 import type { CallToolResult, Tool } from '../protocol/types/index.js';
 import { memoryPair } from '../transports/memory/index.js';
-import { loadAjvValidator, loadInterpretingValidator } from './index.js';
+import { loadAjvValidator, loadInterpretingValidator } from '../protocol/json-schema-validator.js';
+import type { JsonSchemaValidator } from '../protocol/json-schema-validator.js';
 import { McpServer } from './server.js';
-import type { JsonSchemaValidator, StandardSchemaLike } from './index.js';
+import type { StandardSchemaLike } from './index.js';
 import type { JsonSchemaObject } from './schema-adapter.js';
 
 const textOf = (r: CallToolResult) => (r.content[0] as { text: string }).text;
