@@ -84,6 +84,8 @@ describe('legacy era through fetch', () => {
 
     const call = await post(rpc('tools/call', { name: 'add', arguments: { a: 1, b: 2 } }, 'c1'), session);
     assert.equal(call.headers.get('content-type'), 'text/event-stream');
+    // Answered within its turn: one complete body, without the live-stream hints.
+    assert.equal(call.headers.get('cache-control'), null);
     const [result] = sseMessages(await call.text());
     assertServerMessage(LEGACY, result!, 'tools/call');
     assert.deepEqual((result!.result as Obj).structuredContent, { sum: 3 });
@@ -93,6 +95,8 @@ describe('legacy era through fetch', () => {
       rpc('tools/call', { name: 'test_elicitation', arguments: { message: 'hi' } }, 'c2'),
       session,
     );
+    // Still open when its turn is over: a live stream, with them.
+    assert.equal(ask.headers.get('cache-control'), 'no-cache, no-transform');
     const sse = new SseReader(ask.body!);
     const question = await sse.next((m) => m.method === 'elicitation/create');
     assertServerMessage(LEGACY, question);
@@ -216,6 +220,13 @@ describe('refusals through fetch', () => {
     assert.equal(streamed.status, 413);
     assert.ok(cancelled, 'the body stream was cancelled');
     assert.ok(pulled < 4 << 20, `read ${pulled} bytes of an endless body`);
+  });
+
+  test('a Request declaring a smaller Content-Length than its body holds is still refused past the limit', async () => {
+    const big = JSON.stringify({ ...rpc('ping'), pad: 'x'.repeat(2 << 20) });
+    const lying = await post(big, { 'content-length': '100' });
+    assert.equal(lying.status, 413);
+    assert.equal(await errorOf(lying), -32600);
   });
 
   test('malformed JSON → 400 -32700', async () => {

@@ -1,10 +1,9 @@
 import type { BodyResult, HttpExchange, ResponseStream } from './exchange.js';
+import { FetchSseStream } from './fetch-stream.js';
 import { McpHttpHandler } from './mcp-http-handler.js';
 import type { McpHttpOptions } from './mcp-http-handler.js';
 import type { McpConnector } from './respond.js';
 import { attachAuthentication } from './request-authorizer.js';
-
-const enc = new TextEncoder();
 
 /**
  * Whether reading `request.signal` costs a warning: Deno's `serve` marks a request whose
@@ -17,7 +16,37 @@ const enc = new TextEncoder();
 const SIGNAL_WARNS = typeof (globalThis as { Deno?: unknown }).Deno === 'object';
 const strict = new TextDecoder('utf-8', { fatal: true });
 
-/** Binds a web `Request` to the HTTP core, answering with a web `Response`. Exported for tests. */
+/** The path, query and authority of an absolute http(s) URL, without parsing it as a `URL`. */
+function splitUrl(url: string): { path: string; query: string; host: string } {
+  const start = url.startsWith('http://') ? 7 : url.startsWith('https://') ? 8 : -1;
+  if (start === -1) {
+    const u = new URL(url);
+    return { path: u.pathname, query: u.search.slice(1), host: u.host };
+  }
+  // Request.url is already serialized (no credentials, default port dropped, path encoded):
+  // the pieces are what `URL` would give.
+  let end = url.indexOf('#', start);
+  if (end === -1) end = url.length;
+  let slash = url.indexOf('/', start);
+  if (slash === -1 || slash > end) slash = end;
+  const q = url.indexOf('?', slash);
+  const pathEnd = q === -1 || q > end ? end : q;
+  return {
+    host: url.slice(start, slash),
+    path: slash === pathEnd ? '/' : url.slice(slash, pathEnd),
+    query: pathEnd === end ? '' : url.slice(pathEnd + 1, end),
+  };
+}
+
+/**
+ * Binds a web `Request` to the HTTP core, answering with a web `Response`. Exported for tests.
+ *
+ * On Bun and Deno this is the whole per-request cost above the runtime's server, so it
+ * avoids what those runtimes make dear: a body with a Content-Length is read in one
+ * `arrayBuffer()` (no stream reader, no chunk copies), a close listener is one listener on
+ * `request.signal` (no AbortController unless `closed` is asked for), and an SSE answer
+ * that ends within its first tick leaves as one string body (see {@link FetchSseStream}).
+ */
 export class FetchExchange implements HttpExchange {
   readonly method: string;
   readonly path: string;
@@ -27,16 +56,20 @@ export class FetchExchange implements HttpExchange {
   private resolve!: (r: Response) => void;
   private readonly host: string;
   private aborter: AbortController | undefined;
+  /** Listeners of onClose, told once when the client goes away. */
+  private listeners: Array<() => void> | undefined;
   private gone = false;
+  /** Whether respond() or stream() has claimed the response (the first one wins). */
+  private claimed = false;
 
   constructor(
     private readonly request: Request,
     private readonly maxStreamBuffer = 4 << 20,
   ) {
     this.method = request.method;
-    const url = new URL(request.url);
-    this.path = url.pathname;
-    this.query = url.search.slice(1);
+    const url = splitUrl(request.url);
+    this.path = url.path;
+    this.query = url.query;
     this.host = url.host;
     this.response = new Promise((r) => (this.resolve = r));
   }
@@ -64,13 +97,61 @@ export class FetchExchange implements HttpExchange {
   }
 
   onClose(listener: () => void): void {
-    const closed = this.closed;
     // An aborted signal fires no more events: a client already gone is told at once.
-    if (closed.aborted) queueMicrotask(listener);
-    else closed.addEventListener('abort', listener, { once: true });
+    if (this.gone) return queueMicrotask(listener);
+    if (this.listeners) {
+      this.listeners.push(listener);
+      return;
+    }
+    this.listeners = [listener];
+    if (SIGNAL_WARNS) return;
+    const outer = this.request.signal;
+    // The exchange itself listens (handleEvent): no closure per request.
+    if (outer.aborted) queueMicrotask(() => this.clientGone());
+    else outer.addEventListener('abort', this, { once: true });
+  }
+
+  /** The `abort` event of `request.signal`. */
+  handleEvent(): void {
+    this.clientGone();
+  }
+
+  /** The client went away (the request was aborted, or the response body cancelled): told once. */
+  clientGone(): void {
+    if (this.gone) return;
+    this.gone = true;
+    this.aborter?.abort();
+    const ls = this.listeners;
+    if (ls) for (const l of ls) l();
   }
 
   async readBody(limit: number): Promise<BodyResult> {
+    const request = this.request;
+    const declared = request.headers.get('content-length');
+    // With a Content-Length (and no chunked framing) the runtime's HTTP server delivers
+    // exactly that many bytes, so a declared length within the limit bounds the read: it is
+    // taken whole, which Bun and Deno do natively, rather than chunk by chunk through a
+    // stream reader. The size is checked again for a hand-made Request that declares less
+    // than it holds.
+    if (declared !== null && Number(declared) <= limit && request.headers.get('transfer-encoding') === null) {
+      let bytes: ArrayBuffer;
+      try {
+        bytes = await request.arrayBuffer();
+      } catch {
+        return { ok: false, reason: 'aborted' };
+      }
+      if (bytes.byteLength > limit) return { ok: false, reason: 'too-large' };
+      try {
+        return { ok: true, text: strict.decode(bytes) };
+      } catch {
+        return { ok: false, reason: 'invalid-utf8' };
+      }
+    }
+    return this.readStreamed(limit);
+  }
+
+  /** Reads a body of unknown length chunk by chunk, stopping (and cancelling it) past `limit`. */
+  private async readStreamed(limit: number): Promise<BodyResult> {
     const body = this.request.body;
     if (!body) return { ok: true, text: '' };
     const reader = body.getReader();
@@ -90,11 +171,15 @@ export class FetchExchange implements HttpExchange {
     } catch {
       return { ok: false, reason: 'aborted' };
     }
-    const all = new Uint8Array(size);
-    let o = 0;
-    for (const p of parts) {
-      all.set(p, o);
-      o += p.length;
+    let all: Uint8Array;
+    if (parts.length === 1) all = parts[0]!;
+    else {
+      all = new Uint8Array(size);
+      let o = 0;
+      for (const p of parts) {
+        all.set(p, o);
+        o += p.length;
+      }
     }
     try {
       return { ok: true, text: strict.decode(all) };
@@ -104,55 +189,26 @@ export class FetchExchange implements HttpExchange {
   }
 
   respond(status: number, headers: Record<string, string>, body?: string): void {
+    if (this.claimed) return;
+    this.claimed = true;
     this.resolve(
       new Response(status === 204 || status === 202 ? (body ?? null) : (body ?? ''), { status, headers }),
     );
   }
 
-  stream(status: number, headers: Record<string, string>): ResponseStream {
-    let controller!: ReadableStreamDefaultController<Uint8Array>;
-    let ended = false;
-    const body = new ReadableStream<Uint8Array>(
-      {
-        start: (c) => {
-          controller = c;
-        },
-        cancel: () => {
-          ended = true;
-          this.gone = true;
-          this.aborter?.abort();
-        },
-      },
-      // Counted in bytes, so desiredSize says how far over the cap an unread stream is.
-      { highWaterMark: this.maxStreamBuffer, size: (chunk) => chunk.byteLength },
+  stream(status: number, headers: Record<string, string>, whole?: Record<string, string>): ResponseStream {
+    const claimed = this.claimed;
+    this.claimed = true;
+    return new FetchSseStream(
+      claimed ? () => undefined : this.resolve,
+      this,
+      status,
+      headers,
+      whole ?? headers,
+      this.maxStreamBuffer,
     );
-    this.resolve(new Response(body, { status, headers }));
-    return {
-      write: (chunk) => {
-        if (ended) return false;
-        controller.enqueue(enc.encode(chunk));
-        if ((controller.desiredSize ?? 0) < 0) {
-          // The client does not read: drop the stream rather than buffer on.
-          ended = true;
-          this.gone = true;
-          controller.error(new Error('stream buffer cap exceeded'));
-          this.aborter?.abort();
-          return false;
-        }
-        return true;
-      },
-      end: () => {
-        if (ended) return;
-        ended = true;
-        controller.close();
-      },
-      get ended() {
-        return ended;
-      },
-    };
   }
 }
-
 /**
  * The part of a runtime's execution context the fetch handler uses: Cloudflare Workers'
  * `ExecutionContext` (the third argument of a Worker's `fetch`) has this shape. Work the

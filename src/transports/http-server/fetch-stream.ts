@@ -1,0 +1,124 @@
+import type { ResponseStream } from './exchange.js';
+
+const enc = new TextEncoder();
+
+/** Who is told when the client cancels a stream's body. */
+interface StreamOwner {
+  clientGone(): void;
+}
+
+/**
+ * A macrotask after the current one, where the runtime has a cheap one: Bun and Deno have
+ * `setImmediate`; elsewhere (workers) a zero timeout.
+ */
+const later: (run: () => void) => void = (() => {
+  const immediate = (globalThis as { setImmediate?: (run: () => void) => unknown }).setImmediate;
+  return typeof immediate === 'function' ? (run) => void immediate(run) : (run) => void setTimeout(run, 0);
+})();
+
+/** Streams opened in this macrotask, looked at once it is over (one scheduled check for all). */
+const opened: FetchSseStream[] = [];
+let checkScheduled = false;
+
+function afterTurn(): void {
+  checkScheduled = false;
+  const streams = opened.splice(0);
+  for (const s of streams) s.open();
+}
+
+/**
+ * An SSE response as a web `Response`. Its writes wait until the macrotask that opened it
+ * is over: a stream that has ended by then (the usual answer of a POST: a priming event,
+ * then the result) is sent as one string body with the `whole` headers, which Bun and Deno
+ * write natively; only a stream still open then becomes a `ReadableStream` body, with what
+ * was written so far as its first chunk. Past `maxBuffer` bytes waiting for a client that
+ * does not read, the stream is dropped.
+ */
+export class FetchSseStream implements ResponseStream {
+  private pending = '';
+  private controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  private done = false;
+  /** Whether the Response has been handed over (a string body, or the stream). */
+  private resolved = false;
+
+  constructor(
+    private readonly resolve: (response: Response) => void,
+    private readonly owner: StreamOwner,
+    private readonly status: number,
+    private readonly headers: Record<string, string>,
+    private readonly whole: Record<string, string>,
+    private readonly maxBuffer: number,
+  ) {
+    opened.push(this);
+    if (!checkScheduled) {
+      checkScheduled = true;
+      later(afterTurn);
+    }
+  }
+
+  write(chunk: string): boolean {
+    if (this.done) return false;
+    const c = this.controller;
+    if (!c) {
+      this.pending += chunk;
+      // Counted in UTF-16 units, near enough to bytes for a cap.
+      if (this.pending.length > this.maxBuffer) {
+        this.open();
+        return this.drop();
+      }
+      return true;
+    }
+    c.enqueue(enc.encode(chunk));
+    // The client does not read: drop the stream rather than buffer on.
+    if ((c.desiredSize ?? 0) < 0) return this.drop();
+    return true;
+  }
+
+  end(): void {
+    if (this.done) return;
+    this.done = true;
+    if (this.controller) this.controller.close();
+    else if (!this.resolved) {
+      // Ended before its turn was over: the whole stream is known, one string body.
+      this.resolved = true;
+      this.resolve(new Response(this.pending, { status: this.status, headers: this.whole }));
+      this.pending = '';
+    }
+  }
+
+  get ended(): boolean {
+    return this.done;
+  }
+
+  /** Starts the streamed response (once), its body beginning with what was written so far. */
+  open(): void {
+    if (this.resolved) return;
+    this.resolved = true;
+    const body = new ReadableStream<Uint8Array>(
+      {
+        start: (c) => {
+          this.controller = c;
+        },
+        cancel: () => {
+          this.done = true;
+          this.owner.clientGone();
+        },
+      },
+      // Counted in bytes, so desiredSize says how far over the cap an unread stream is.
+      { highWaterMark: this.maxBuffer, size: (chunk) => chunk.byteLength },
+    );
+    this.resolve(new Response(body, { status: this.status, headers: this.headers }));
+    if (this.pending !== '') {
+      this.controller!.enqueue(enc.encode(this.pending));
+      this.pending = '';
+    }
+  }
+
+  private drop(): false {
+    this.done = true;
+    this.pending = '';
+    this.controller?.error(new Error('stream buffer cap exceeded'));
+    this.owner.clientGone();
+    return false;
+  }
+}
