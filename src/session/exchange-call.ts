@@ -1,9 +1,16 @@
 import { WireError, errorResponse } from '../jsonrpc/index.js';
-import type { FrameInfo, JsonRpcRequest, Params, RequestId, Transport } from '../jsonrpc/index.js';
-import { isObject } from '../jsonrpc/is-object.js';
-import { shapeNotification } from '../protocol/revision-shaping.js';
+import type {
+  FrameInfo,
+  JsonRpcRequest,
+  Params,
+  RequestId,
+  Transport,
+  TransportSink,
+} from '../jsonrpc/index.js';
+import { revisionNeedsShaping, shapeNotification, shapeResult } from '../protocol/revision-shaping.js';
 import { ALL_VERSIONS } from '../protocol/versions.js';
 import { refuseMethod } from './inbound-route.js';
+import { decorateModernResult } from './modern-result.js';
 import { modernOnly } from './lifecycle.js';
 import { readModernMeta } from './modern-meta.js';
 import { RequestContext } from './request-context.js';
@@ -28,7 +35,7 @@ export interface ExchangeServerOptions {
  * the request's context and this small host, not a session with its outbound half, wire
  * and dispatch tables.
  */
-class ExchangeCall implements ContextHost {
+class ExchangeCall implements ContextHost, TransportSink {
   readonly legacyLogLevel = undefined;
   ctx: RequestContext | undefined;
 
@@ -71,6 +78,9 @@ class ExchangeCall implements ContextHost {
     if (r) r.catch((e: unknown) => this.server.logger('warning', 'Failed to send a message', e));
   }
 
+  /** Its transport's sink: the one request came with the call, nothing more arrives. */
+  frame(): void {}
+
   /** The transport closed (the client left, or the server is closing): the handler is cancelled. */
   closed(): void {
     this.server.live.delete(this);
@@ -85,11 +95,18 @@ class ExchangeCall implements ContextHost {
     this.server.live.delete(this);
     if (ctx.cancelled) return;
     if (value === undefined || value === null) value = {};
-    if (!isObject(value)) {
+    // isObject, written out: this runs for every answer.
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       this.server.logger('error', `Handler for ${ctx.method} returned a non-object result`, value);
       return this.send(errorResponse(ctx.requestId, WireError.internal()), ctx.requestId);
     }
-    const result = serverRole.shapeAnswer(ctx, value, this.server.info);
+    // serverRole.shapeAnswer for the modern era, whose results are decorated, and reshaped
+    // only for a revision that lacks some of their fields.
+    const decorated = decorateModernResult(ctx.method, value as Record<string, unknown>, this.server.info);
+    const version = ctx.protocolVersion;
+    const result = this.server.reshaped.has(version)
+      ? shapeResult(ctx.method, version, decorated)
+      : decorated;
     this.send({ jsonrpc: '2.0', id: ctx.requestId, result }, ctx.requestId);
   }
 
@@ -110,6 +127,17 @@ class ExchangeCall implements ContextHost {
   }
 }
 
+/** Answers with what an async handler settles to (no closures per request, as `then` would need). */
+async function settle(call: ExchangeCall, out: PromiseLike<unknown>): Promise<void> {
+  let value: unknown;
+  try {
+    value = await out;
+  } catch (e) {
+    return call.fail(e);
+  }
+  call.finish(value);
+}
+
 /**
  * Serves modern requests one at a time on their own transports, for a server whose
  * requests need no connection state (no listen stream, no tasks): made once per server,
@@ -123,6 +151,14 @@ export class ExchangeServer {
   /** The capabilities declared now; the server clears them when a registration changes them. */
   capabilities: Record<string, unknown> | undefined;
   private readonly modernVersions: readonly string[];
+  /** The modern versions whose results are reshaped (a revision that lacks some fields). */
+  readonly reshaped: ReadonlySet<string>;
+  /**
+   * The methods found allowed, by version, while the capabilities are `allowedFor`: each
+   * with its built-in handler, or null for none.
+   */
+  private readonly allowed = new Map<string, Map<string, RequestHandler | null>>();
+  private allowedFor: Record<string, unknown> | undefined;
 
   constructor(
     readonly info: Implementation,
@@ -132,6 +168,7 @@ export class ExchangeServer {
   ) {
     this.versions = options.versions ?? ALL_VERSIONS;
     this.modernVersions = modernOnly(this.versions);
+    this.reshaped = new Set(this.modernVersions.filter(revisionNeedsShaping));
     this.logger = options.logger ?? defaultLogger;
   }
 
@@ -148,16 +185,15 @@ export class ExchangeServer {
     if (route === undefined) return false;
     const capabilities = (this.capabilities ??= this.declared());
     const call = new ExchangeCall(this, transport, capabilities);
-    void transport.start({ frame: () => undefined, closed: () => call.closed() });
+    void transport.start(call);
     const id = request.id;
     if (route instanceof WireError) {
       call.send(errorResponse(id, route), id);
       return true;
     }
-    const refusal = refuseMethod(serverRole, capabilities, method, route.version);
-    const handler = refusal ? undefined : (serverRole.builtin(method) ?? this.handlers.get(method));
-    if (!handler) {
-      call.send(errorResponse(id, refusal ?? WireError.methodNotFound(method)), id);
+    const handler = this.handlerFor(capabilities, method, route.version);
+    if (handler instanceof WireError) {
+      call.send(errorResponse(id, handler), id);
       return true;
     }
     const ctx = (call.ctx = new RequestContext(
@@ -181,14 +217,39 @@ export class ExchangeServer {
       return true;
     }
     if (typeof out === 'object' && out !== null && typeof (out as PromiseLike<unknown>).then === 'function') {
-      (out as PromiseLike<unknown>).then(
-        (r) => call.finish(r),
-        (e: unknown) => call.fail(e),
-      );
+      void settle(call, out as PromiseLike<unknown>);
     } else {
       call.finish(out);
     }
     return true;
+  }
+
+  /**
+   * The handler of `method`, or why it is refused: refuseMethod and the built-ins looked up
+   * once and remembered while the capabilities stay (the same few methods come again and
+   * again); the server's own handlers are read each time, as they come and go.
+   */
+  private handlerFor(
+    capabilities: Record<string, unknown>,
+    method: string,
+    version: string,
+  ): RequestHandler | WireError {
+    if (capabilities !== this.allowedFor) {
+      this.allowed.clear();
+      this.allowedFor = capabilities;
+    }
+    let methods = this.allowed.get(version);
+    let builtin = methods?.get(method);
+    if (builtin === undefined) {
+      const refusal = refuseMethod(serverRole, capabilities, method, version);
+      if (refusal) return refusal;
+      builtin = serverRole.builtin(method) ?? null;
+      if (!methods) this.allowed.set(version, (methods = new Map()));
+      // Unknown methods pass too (no handler answers them): a client must not grow this unbounded.
+      if (methods.size >= 256) methods.clear();
+      methods.set(method, builtin);
+    }
+    return builtin ?? this.handlers.get(method) ?? WireError.methodNotFound(method);
   }
 
   /** Cancels every request in flight and closes its transport (the server is closing). */

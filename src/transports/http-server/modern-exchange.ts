@@ -8,6 +8,7 @@ import type {
 } from '../../jsonrpc/index.js';
 import type { HttpExchange, ResponseStream } from './exchange.js';
 import { checkModernHeaders } from './header-checks.js';
+import type { ToolSchemas } from './header-checks.js';
 import { refuse } from './refusals.js';
 import { screenFrame } from './request-authorizer.js';
 import { sendError } from './respond.js';
@@ -101,18 +102,20 @@ function hasKeys(o: Record<string, string>): boolean {
  * answer, nothing kept between requests.
  */
 export class ModernEndpoint {
+  /** Where the `Mcp-Param-*` checks find a tool's schema, chosen once. */
+  private readonly toolSchemas: ToolSchemas | undefined;
+
   constructor(
     private readonly connector: McpConnector,
     private readonly keepAliveMs: number,
-  ) {}
+  ) {
+    const lookup = connector.toolInputSchema?.bind(connector);
+    this.toolSchemas = connector.toolInputSchemas ?? (lookup ? { get: lookup } : undefined);
+  }
 
   /** Serves one modern request: its mirrored headers checked, its scopes decided, then run. */
   async post(ex: HttpExchange, msg: JsonRpcRequest): Promise<void> {
-    const refused = checkModernHeaders(
-      msg,
-      (n) => ex.header(n),
-      this.connector.toolInputSchema?.bind(this.connector),
-    );
+    const refused = checkModernHeaders(msg, ex, this.toolSchemas);
     if (refused) return sendError(ex, 400, refused.code, refused.message, msg.id);
     // Scopes are decided only when an auth layer attached an authorizer (modern requests have
     // no mirrored legacy headers to screen).
