@@ -518,7 +518,7 @@ export class McpServer {
     const entry = this.tools.get(name);
     if (!entry)
       throw WireError.invalidParams(`Unknown tool: ${name.length > 100 ? name.slice(0, 100) + '…' : name}`);
-    const forbidden = checkToolScopes(entry, ctx.authInfo);
+    const forbidden = entry.scopes.length === 0 ? undefined : checkToolScopes(entry, ctx.authInfo);
     if (forbidden) throw forbidden;
     // A task tool registered while connections are open: its runtime may still be loading.
     if (this.taskRuntimeLoad) return this.taskRuntimeLoad.then(() => this.callTool(params, ctx));

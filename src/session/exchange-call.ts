@@ -7,7 +7,7 @@ import type {
   Transport,
   TransportSink,
 } from '../jsonrpc/index.js';
-import { revisionNeedsShaping, shapeNotification, shapeResult } from '../protocol/revision-shaping.js';
+import { shapeNotification, shapeResult, shapesResult } from '../protocol/revision-shaping.js';
 import { ALL_VERSIONS } from '../protocol/versions.js';
 import { refuseMethod } from './inbound-route.js';
 import { decorateModernResult } from './modern-result.js';
@@ -20,6 +20,14 @@ import { defaultLogger } from './session-types.js';
 import type { Implementation, RequestHandler, SessionLogger } from './session-types.js';
 
 const EMPTY_PARAMS: Params = Object.freeze({}) as Params;
+
+/** What the one-request path found out about a method it may serve. */
+interface Allowed {
+  /** Its built-in handler (server/discover, ping...), if it has one. */
+  readonly builtin: RequestHandler | undefined;
+  /** Whether its results are reshaped for the revision. */
+  readonly reshape: boolean;
+}
 
 /** What a server gives the one-request path: what it gives each Session. */
 export interface ExchangeServerOptions {
@@ -38,6 +46,8 @@ export interface ExchangeServerOptions {
 class ExchangeCall implements ContextHost, TransportSink {
   readonly legacyLogLevel = undefined;
   ctx: RequestContext | undefined;
+  /** Its result is reshaped for its revision (which lacks some of the fields). */
+  reshape = false;
 
   constructor(
     readonly server: ExchangeServer,
@@ -84,8 +94,9 @@ class ExchangeCall implements ContextHost, TransportSink {
   /** The transport closed (the client left, or the server is closing): the handler is cancelled. */
   closed(): void {
     this.server.live.delete(this);
-    // Undefined when the request was refused before it had a context.
-    this.ctx?.cancel('The connection closed');
+    // Undefined when the request was refused before it had a context; done once answered.
+    const ctx = this.ctx;
+    if (ctx && !ctx.done) ctx.cancel('The connection closed');
   }
 
   finish(value: unknown): void {
@@ -100,13 +111,10 @@ class ExchangeCall implements ContextHost, TransportSink {
       this.server.logger('error', `Handler for ${ctx.method} returned a non-object result`, value);
       return this.send(errorResponse(ctx.requestId, WireError.internal()), ctx.requestId);
     }
-    // serverRole.shapeAnswer for the modern era, whose results are decorated, and reshaped
-    // only for a revision that lacks some of their fields.
+    // serverRole.shapeAnswer for the modern era: results are decorated, and reshaped only
+    // where the revision lacks some of their fields.
     const decorated = decorateModernResult(ctx.method, value as Record<string, unknown>, this.server.info);
-    const version = ctx.protocolVersion;
-    const result = this.server.reshaped.has(version)
-      ? shapeResult(ctx.method, version, decorated)
-      : decorated;
+    const result = this.reshape ? shapeResult(ctx.method, ctx.protocolVersion, decorated) : decorated;
     this.send({ jsonrpc: '2.0', id: ctx.requestId, result }, ctx.requestId);
   }
 
@@ -151,13 +159,11 @@ export class ExchangeServer {
   /** The capabilities declared now; the server clears them when a registration changes them. */
   capabilities: Record<string, unknown> | undefined;
   private readonly modernVersions: readonly string[];
-  /** The modern versions whose results are reshaped (a revision that lacks some fields). */
-  readonly reshaped: ReadonlySet<string>;
   /**
    * The methods found allowed, by version, while the capabilities are `allowedFor`: each
    * with its built-in handler, or null for none.
    */
-  private readonly allowed = new Map<string, Map<string, RequestHandler | null>>();
+  private readonly allowed = new Map<string, Map<string, Allowed>>();
   private allowedFor: Record<string, unknown> | undefined;
 
   constructor(
@@ -168,7 +174,6 @@ export class ExchangeServer {
   ) {
     this.versions = options.versions ?? ALL_VERSIONS;
     this.modernVersions = modernOnly(this.versions);
-    this.reshaped = new Set(this.modernVersions.filter(revisionNeedsShaping));
     this.logger = options.logger ?? defaultLogger;
   }
 
@@ -191,11 +196,16 @@ export class ExchangeServer {
       call.send(errorResponse(id, route), id);
       return true;
     }
-    const handler = this.handlerFor(capabilities, method, route.version);
-    if (handler instanceof WireError) {
-      call.send(errorResponse(id, handler), id);
+    const allowed = this.allow(capabilities, method, route.version);
+    const handler = allowed instanceof WireError ? undefined : (allowed.builtin ?? this.handlers.get(method));
+    if (!handler) {
+      call.send(
+        errorResponse(id, allowed instanceof WireError ? allowed : WireError.methodNotFound(method)),
+        id,
+      );
       return true;
     }
+    call.reshape = (allowed as Allowed).reshape;
     const ctx = (call.ctx = new RequestContext(
       call,
       id,
@@ -225,31 +235,28 @@ export class ExchangeServer {
   }
 
   /**
-   * The handler of `method`, or why it is refused: refuseMethod and the built-ins looked up
-   * once and remembered while the capabilities stay (the same few methods come again and
-   * again); the server's own handlers are read each time, as they come and go.
+   * Whether `method` may be served in `version`, and how: refuseMethod, the built-ins and the
+   * reshaping looked up once and remembered while the capabilities stay (the same few
+   * methods come again and again). The server's own handlers are read each time: they come
+   * and go.
    */
-  private handlerFor(
-    capabilities: Record<string, unknown>,
-    method: string,
-    version: string,
-  ): RequestHandler | WireError {
+  private allow(capabilities: Record<string, unknown>, method: string, version: string): Allowed | WireError {
     if (capabilities !== this.allowedFor) {
       this.allowed.clear();
       this.allowedFor = capabilities;
     }
     let methods = this.allowed.get(version);
-    let builtin = methods?.get(method);
-    if (builtin === undefined) {
+    let allowed = methods?.get(method);
+    if (allowed === undefined) {
       const refusal = refuseMethod(serverRole, capabilities, method, version);
       if (refusal) return refusal;
-      builtin = serverRole.builtin(method) ?? null;
+      allowed = { builtin: serverRole.builtin(method), reshape: shapesResult(method, version) };
       if (!methods) this.allowed.set(version, (methods = new Map()));
       // Unknown methods pass too (no handler answers them): a client must not grow this unbounded.
       if (methods.size >= 256) methods.clear();
-      methods.set(method, builtin);
+      methods.set(method, allowed);
     }
-    return builtin ?? this.handlers.get(method) ?? WireError.methodNotFound(method);
+    return allowed;
   }
 
   /** Cancels every request in flight and closes its transport (the server is closing). */

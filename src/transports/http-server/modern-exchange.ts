@@ -18,6 +18,9 @@ import { SSE_HEADERS, SSE_KEEPALIVE, sseEvent } from './sse-format.js';
 /** The frame info of a request without auth details: nothing, shared. */
 const NO_INFO: FrameInfo = Object.freeze({});
 
+/** No extra headers: shared, and known as such without looking inside. */
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
 /** The answer headers when the handler adds none: one shared object, not one per request. */
 const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'application/json' });
 
@@ -54,9 +57,10 @@ export class ModernExchangeTransport implements Transport {
     if (!this.out) {
       if (isResponse) {
         const status = 'error' in message ? httpStatusForCode(message.error.code) : 200;
-        const headers = hasKeys(this.extraHeaders)
-          ? { 'content-type': 'application/json', ...this.extraHeaders }
-          : JSON_HEADERS;
+        const headers =
+          this.extraHeaders !== NO_HEADERS && hasKeys(this.extraHeaders)
+            ? { 'content-type': 'application/json', ...this.extraHeaders }
+            : JSON_HEADERS;
         this.exchange.respond(status, headers, serializeMessage(message));
         this.finish();
         return;
@@ -123,7 +127,7 @@ export class ModernEndpoint {
       const screened = screenFrame(ex, msg, this.connector, 'modern');
       if (screened === true || (screened !== false && (await screened))) return;
     }
-    const transport = new ModernExchangeTransport(ex, this.keepAliveMs, {});
+    const transport = new ModernExchangeTransport(ex, this.keepAliveMs, NO_HEADERS);
     const info = ex.authInfo === undefined ? NO_INFO : { authInfo: ex.authInfo };
     // The client closing the stream is cancellation: closing the transport cancels the
     // handler. No AbortController per request: the handler's own signal is made only if it
