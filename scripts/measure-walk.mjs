@@ -6,7 +6,7 @@
 import inspector from 'node:inspector';
 import http from 'node:http';
 import { McpServer } from '../dist/index.js';
-import { nodeListener } from '../dist/transports/http-server/index.js';
+import { nodeListener } from '../dist/serve/index.js';
 
 const session = new inspector.Session();
 session.connect();

@@ -28,7 +28,8 @@ export function parseFrame(text: string): ParsedFrame {
   } catch (e) {
     return parseFailure(e instanceof Error ? e.message : 'invalid JSON');
   }
-  return inspectValue(value);
+  // A single message (the usual frame) goes straight to its check.
+  return Array.isArray(value) ? inspectValue(value) : inspectMessage(value);
 }
 
 /** Like {@link parseFrame} for a value that is already parsed (for example by an HTTP layer). */

@@ -304,6 +304,11 @@ const table = [
 
 const byName: ReadonlyMap<string, MethodDescriptor> = new Map(table.map((d) => [d.method, d]));
 
+/** The methods whose results carry cache hints (`cacheable`), read without a call per result. */
+export const CACHEABLE_METHODS: ReadonlySet<string> = new Set(
+  table.filter((d) => 'cacheable' in d && d.cacheable).map((d) => d.method),
+);
+
 /** All method descriptors, in a stable order. */
 export const METHODS: readonly MethodDescriptor[] = table;
 

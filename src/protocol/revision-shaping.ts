@@ -294,6 +294,11 @@ export function shapeNotification<P extends Obj | undefined>(
   return shape ? (shape(params as Obj) as P) : params;
 }
 
+/** Whether {@link shapeResult} may change a result of `method` in `revision`. */
+export function shapesResult(method: string, revision: string): boolean {
+  return (resultShapers ??= tables(RESULTS)).get(revision)?.has(method) === true;
+}
+
 /** Whether {@link shapeResult} may change anything for `revision` (false: the revision has every field). */
 export function revisionNeedsShaping(revision: string | undefined): boolean {
   return revision !== undefined && (resultShapers ??= tables(RESULTS)).has(revision);

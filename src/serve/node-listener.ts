@@ -5,7 +5,7 @@ import { McpHttpHandler } from '../transports/http-server/index.js';
 import type { McpConnector, McpHttpOptions } from '../transports/http-server/index.js';
 import { attachAuthentication } from '../transports/http-server/request-authorizer.js';
 import { NodeExchange } from './node-exchange.js';
-import { warnAboutTimeouts } from './timeouts.js';
+import { timeoutsChecked, warnAboutTimeouts } from './timeouts.js';
 
 /**
  * Optional hook that authenticates a request before MCP sees it (see the auth module): it
@@ -52,7 +52,7 @@ export function nodeListener(
   const maxStreamBuffer = options.maxStreamBufferBytes ?? 4 * 1024 * 1024;
   const listener = (req: IncomingMessage, res: ServerResponse, body?: string | Uint8Array): void => {
     const ex = new NodeExchange(req, res, drainLimit, maxStreamBuffer, body);
-    warnAboutTimeouts(req);
+    if (!timeoutsChecked.done) warnAboutTimeouts(req);
     if (!authenticate) {
       void handler.handle(ex);
       return;

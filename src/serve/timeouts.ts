@@ -38,12 +38,13 @@ export function createTimedServer(
   return httpServer;
 }
 
-let timeoutsChecked = false;
+/** Whether the warning below has had its one look (the listener reads it: no call per request). */
+export const timeoutsChecked = { done: false };
 
 /** Once per process: says so when the user's own server keeps Node's lax slow-client timeouts. */
 export function warnAboutTimeouts(req: IncomingMessage): void {
-  if (timeoutsChecked) return;
-  timeoutsChecked = true;
+  if (timeoutsChecked.done) return;
+  timeoutsChecked.done = true;
   const server = (req.socket as { server?: Server }).server;
   if (server && server.requestTimeout === 300_000 && server.headersTimeout === 60_000) {
     console.error(

@@ -34,7 +34,6 @@ import type {
 import { ServerContext } from './server-context.js';
 import type { TaskOptions, TaskRuntime } from './task-runtime.js';
 import type { TaskStore } from './task-store.js';
-import { serverEraOf } from './server-era.js';
 import { TASK_METHODS, taskSupportOf, tasksCapabilities } from './task-wire.js';
 import { buildTool, callTool, checkToolScopes } from './tools.js';
 import type { ToolDefinition, ToolEntry, ToolHandler } from './tools.js';
@@ -83,6 +82,9 @@ export interface Registration {
 
 type ListKey = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
 
+/** A handler run with its server context (see McpServer.serve). */
+type Inner = (params: Params, ctx: ServerContext) => unknown;
+
 /**
  * The task runtime's class, once loaded. Most servers run no tasks, so its module (with the
  * task store) loads when a server first switches tasks on, not with `mcpkit`.
@@ -116,6 +118,12 @@ export class McpServer {
   readonly info: Implementation;
   private readonly options: ServerOptions;
   private readonly tools = new Map<string, ToolEntry>();
+  /**
+   * Each tool's listed input schema: the HTTP layer checks `Mcp-Param-*` headers against it
+   * with a map lookup, not a call into the server.
+   */
+  readonly toolInputSchemas: ReadonlyMap<string, Record<string, unknown>>;
+  private readonly inputSchemas = new Map<string, Record<string, unknown>>();
   private readonly resources = new Map<string, ResourceEntry>();
   private readonly templates = new Map<string, TemplateEntry>();
   private readonly prompts = new Map<string, PromptEntry>();
@@ -146,6 +154,7 @@ export class McpServer {
   constructor(info: Implementation, options: ServerOptions = {}) {
     this.info = info;
     this.options = options;
+    this.toolInputSchemas = this.inputSchemas;
     this.codec = options.requestState ?? new HmacRequestState();
     this.fanout = new ChangeFanout(options.changeBus ?? new LocalChangeBus(), {
       sessions: this.sessions,
@@ -156,42 +165,29 @@ export class McpServer {
     this.exchange = new ExchangeServer(info, options, h, () => this.capabilities());
     this.serveRequest = this.exchange.serve.bind(this.exchange);
     // Plain handlers answer synchronously when no middleware is installed: no promise, no context.
-    const plain =
-      (fn: (p: Params, rc: RequestContext) => unknown): RequestHandler =>
-      (p, rc) =>
-        this.middleware.length === 0 ? fn(p, rc) : this.serve(p, rc, () => fn(p, rc));
-    h.set(
-      'tools/list',
-      plain((p) => this.listTools(p)),
+    const plain = (method: string, fn: (p: Params, rc: RequestContext) => unknown): void => {
+      h.set(method, (p, rc) =>
+        this.middleware.length === 0 ? fn(p, rc) : this.serve(p, rc, () => fn(p, rc), false),
+      );
+    };
+    // The others run with a context; `inner` is made here once, never per request.
+    const full = (method: string, inner: Inner): void => {
+      const mayAsk = isMrtrMethod(method);
+      h.set(method, (p, rc) => this.serve(p, rc, inner, mayAsk));
+    };
+    plain('tools/list', (p) => this.listTools(p));
+    full('tools/call', (p, ctx) => this.callTool(p, ctx));
+    plain('resources/list', (p) => this.listPage(p, 'resources', this.wireList('resources')));
+    plain('resources/templates/list', (p) =>
+      this.listPage(p, 'resourceTemplates', this.wireList('resourceTemplates')),
     );
-    h.set('tools/call', (p, rc) => this.serve(p, rc, (ctx) => this.callTool(p, ctx)));
-    h.set(
-      'resources/list',
-      plain((p) => this.listPage(p, 'resources', this.wireList('resources'))),
-    );
-    h.set(
-      'resources/templates/list',
-      plain((p) => this.listPage(p, 'resourceTemplates', this.wireList('resourceTemplates'))),
-    );
-    h.set('resources/read', (p, rc) => this.serve(p, rc, (ctx) => this.readResource(p, ctx)));
-    h.set(
-      'resources/subscribe',
-      plain((p, rc) => this.fanout.subscribe(p, rc, true)),
-    );
-    h.set(
-      'resources/unsubscribe',
-      plain((p, rc) => this.fanout.subscribe(p, rc, false)),
-    );
-    h.set(
-      'prompts/list',
-      plain((p) => this.listPage(p, 'prompts', this.wireList('prompts'))),
-    );
-    h.set('prompts/get', (p, rc) => this.serve(p, rc, (ctx) => this.getPrompt(p, ctx)));
-    h.set('completion/complete', (p, rc) => this.serve(p, rc, () => this.complete(p)));
-    h.set(
-      'subscriptions/listen',
-      plain((p, rc) => this.fanout.listen(p, rc)),
-    );
+    full('resources/read', (p, ctx) => this.readResource(p, ctx));
+    plain('resources/subscribe', (p, rc) => this.fanout.subscribe(p, rc, true));
+    plain('resources/unsubscribe', (p, rc) => this.fanout.subscribe(p, rc, false));
+    plain('prompts/list', (p) => this.listPage(p, 'prompts', this.wireList('prompts')));
+    full('prompts/get', (p, ctx) => this.getPrompt(p, ctx));
+    full('completion/complete', (p) => this.complete(p));
+    plain('subscriptions/listen', (p, rc) => this.fanout.listen(p, rc));
     if (options.tasks) this.enableTasks();
   }
 
@@ -243,11 +239,13 @@ export class McpServer {
     );
     if (taskSupportOf(definition.execution) !== 'forbidden') this.enableTasks();
     this.tools.set(entry.wire.name, entry);
+    this.inputSchemas.set(entry.wire.name, entry.wire.inputSchema as Record<string, unknown>);
     this.changed({ kind: 'tools' });
     return {
       remove: () => {
         if (this.tools.get(entry.wire.name) !== entry) return;
         this.tools.delete(entry.wire.name);
+        this.inputSchemas.delete(entry.wire.name);
         this.changed({ kind: 'tools' });
       },
     };
@@ -295,7 +293,7 @@ export class McpServer {
 
   /** A tool's listed input schema (the HTTP layer checks `Mcp-Param-*` headers against it). */
   toolInputSchema(name: string): Record<string, unknown> | undefined {
-    return this.tools.get(name)?.wire.inputSchema as Record<string, unknown> | undefined;
+    return this.inputSchemas.get(name);
   }
 
   /** The scopes a tool declares (the HTTP layer's authorizer answers 403 when a token lacks them). */
@@ -352,7 +350,8 @@ export class McpServer {
    */
   method(name: string, handler: (params: Params, ctx: ServerContext) => unknown): Registration {
     if (this.handlers.has(name)) throw new TypeError(`The method ${name} is already served`);
-    this.handlers.set(name, (p, rc) => this.serve(p, rc, (ctx) => handler(p, ctx)));
+    const mrtr = isMrtrMethod(name);
+    this.handlers.set(name, (p, rc) => this.serve(p, rc, handler, mrtr));
     return { remove: () => void this.handlers.delete(name) };
   }
 
@@ -448,13 +447,10 @@ export class McpServer {
    * Runs a handler with its context: middleware around it, and in the modern era the MRTR
    * replay state for the methods that may ask the client for input.
    */
-  private async serve(
-    params: Params,
-    rc: RequestContext,
-    inner: (ctx: ServerContext) => unknown,
-  ): Promise<unknown> {
+  private async serve(params: Params, rc: RequestContext, inner: Inner, mayAsk: boolean): Promise<unknown> {
     let mrtr: MrtrState | undefined;
-    if (serverEraOf(rc.era).replaysInput && isMrtrMethod(rc.method)) {
+    // Only the modern era replays input (its server era's `replaysInput`).
+    if (mayAsk && rc.era === 'modern') {
       const restored = restoreState(this.codec, rc.method, params, rc.authInfo);
       mrtr = restored instanceof Promise ? await restored : restored;
     }
@@ -463,11 +459,11 @@ export class McpServer {
     try {
       result =
         this.middleware.length === 0
-          ? await inner(ctx)
+          ? await inner(params, ctx)
           : await runMiddleware(
               this.middleware,
               { method: rc.method, params, ctx } as MiddlewareRequest,
-              () => inner(ctx),
+              () => inner(params, ctx),
             );
     } catch (e) {
       // A pending question wins over whatever the handler did while unwinding from it.
@@ -529,7 +525,7 @@ export class McpServer {
     const entry = this.tools.get(name);
     if (!entry)
       throw WireError.invalidParams(`Unknown tool: ${name.length > 100 ? name.slice(0, 100) + '…' : name}`);
-    const forbidden = checkToolScopes(entry, ctx.authInfo);
+    const forbidden = entry.scopes.length === 0 ? undefined : checkToolScopes(entry, ctx.authInfo);
     if (forbidden) throw forbidden;
     // A task tool registered while connections are open: its runtime may still be loading.
     if (this.taskRuntimeLoad) return this.taskRuntimeLoad.then(() => this.callTool(params, ctx));

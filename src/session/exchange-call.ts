@@ -1,9 +1,16 @@
 import { WireError, errorResponse } from '../jsonrpc/index.js';
-import type { FrameInfo, JsonRpcRequest, Params, RequestId, Transport } from '../jsonrpc/index.js';
-import { isObject } from '../jsonrpc/is-object.js';
-import { shapeNotification } from '../protocol/revision-shaping.js';
+import type {
+  FrameInfo,
+  JsonRpcRequest,
+  Params,
+  RequestId,
+  Transport,
+  TransportSink,
+} from '../jsonrpc/index.js';
+import { shapeNotification, shapeResult, shapesResult } from '../protocol/revision-shaping.js';
 import { ALL_VERSIONS } from '../protocol/versions.js';
 import { refuseMethod } from './inbound-route.js';
+import { decorateModernResult } from './modern-result.js';
 import { modernOnly } from './lifecycle.js';
 import { readModernMeta } from './modern-meta.js';
 import { RequestContext } from './request-context.js';
@@ -13,6 +20,14 @@ import { defaultLogger } from './session-types.js';
 import type { Implementation, RequestHandler, SessionLogger } from './session-types.js';
 
 const EMPTY_PARAMS: Params = Object.freeze({}) as Params;
+
+/** What the one-request path found out about a method it may serve. */
+interface Allowed {
+  /** Its built-in handler (server/discover, ping...), if it has one. */
+  readonly builtin: RequestHandler | undefined;
+  /** Whether its results are reshaped for the revision. */
+  readonly reshape: boolean;
+}
 
 /** What a server gives the one-request path: what it gives each Session. */
 export interface ExchangeServerOptions {
@@ -28,9 +43,11 @@ export interface ExchangeServerOptions {
  * the request's context and this small host, not a session with its outbound half, wire
  * and dispatch tables.
  */
-class ExchangeCall implements ContextHost {
+class ExchangeCall implements ContextHost, TransportSink {
   readonly legacyLogLevel = undefined;
   ctx: RequestContext | undefined;
+  /** Its result is reshaped for its revision (which lacks some of the fields). */
+  reshape = false;
 
   constructor(
     readonly server: ExchangeServer,
@@ -71,11 +88,15 @@ class ExchangeCall implements ContextHost {
     if (r) r.catch((e: unknown) => this.server.logger('warning', 'Failed to send a message', e));
   }
 
+  /** Its transport's sink: the one request came with the call, nothing more arrives. */
+  frame(): void {}
+
   /** The transport closed (the client left, or the server is closing): the handler is cancelled. */
   closed(): void {
     this.server.live.delete(this);
-    // Undefined when the request was refused before it had a context.
-    this.ctx?.cancel('The connection closed');
+    // Undefined when the request was refused before it had a context; done once answered.
+    const ctx = this.ctx;
+    if (ctx && !ctx.done) ctx.cancel('The connection closed');
   }
 
   finish(value: unknown): void {
@@ -85,11 +106,15 @@ class ExchangeCall implements ContextHost {
     this.server.live.delete(this);
     if (ctx.cancelled) return;
     if (value === undefined || value === null) value = {};
-    if (!isObject(value)) {
+    // isObject, written out: this runs for every answer.
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       this.server.logger('error', `Handler for ${ctx.method} returned a non-object result`, value);
       return this.send(errorResponse(ctx.requestId, WireError.internal()), ctx.requestId);
     }
-    const result = serverRole.shapeAnswer(ctx, value, this.server.info);
+    // serverRole.shapeAnswer for the modern era: results are decorated, and reshaped only
+    // where the revision lacks some of their fields.
+    const decorated = decorateModernResult(ctx.method, value as Record<string, unknown>, this.server.info);
+    const result = this.reshape ? shapeResult(ctx.method, ctx.protocolVersion, decorated) : decorated;
     this.send({ jsonrpc: '2.0', id: ctx.requestId, result }, ctx.requestId);
   }
 
@@ -110,6 +135,17 @@ class ExchangeCall implements ContextHost {
   }
 }
 
+/** Answers with what an async handler settles to (no closures per request, as `then` would need). */
+async function settle(call: ExchangeCall, out: PromiseLike<unknown>): Promise<void> {
+  let value: unknown;
+  try {
+    value = await out;
+  } catch (e) {
+    return call.fail(e);
+  }
+  call.finish(value);
+}
+
 /**
  * Serves modern requests one at a time on their own transports, for a server whose
  * requests need no connection state (no listen stream, no tasks): made once per server,
@@ -123,6 +159,12 @@ export class ExchangeServer {
   /** The capabilities declared now; the server clears them when a registration changes them. */
   capabilities: Record<string, unknown> | undefined;
   private readonly modernVersions: readonly string[];
+  /**
+   * The methods found allowed, by version, while the capabilities are `allowedFor`: each
+   * with its built-in handler, or null for none.
+   */
+  private readonly allowed = new Map<string, Map<string, Allowed>>();
+  private allowedFor: Record<string, unknown> | undefined;
 
   constructor(
     readonly info: Implementation,
@@ -148,18 +190,22 @@ export class ExchangeServer {
     if (route === undefined) return false;
     const capabilities = (this.capabilities ??= this.declared());
     const call = new ExchangeCall(this, transport, capabilities);
-    void transport.start({ frame: () => undefined, closed: () => call.closed() });
+    void transport.start(call);
     const id = request.id;
     if (route instanceof WireError) {
       call.send(errorResponse(id, route), id);
       return true;
     }
-    const refusal = refuseMethod(serverRole, capabilities, method, route.version);
-    const handler = refusal ? undefined : (serverRole.builtin(method) ?? this.handlers.get(method));
+    const allowed = this.allow(capabilities, method, route.version);
+    const handler = allowed instanceof WireError ? undefined : (allowed.builtin ?? this.handlers.get(method));
     if (!handler) {
-      call.send(errorResponse(id, refusal ?? WireError.methodNotFound(method)), id);
+      call.send(
+        errorResponse(id, allowed instanceof WireError ? allowed : WireError.methodNotFound(method)),
+        id,
+      );
       return true;
     }
+    call.reshape = (allowed as Allowed).reshape;
     const ctx = (call.ctx = new RequestContext({
       session: call,
       requestId: id,
@@ -181,14 +227,36 @@ export class ExchangeServer {
       return true;
     }
     if (typeof out === 'object' && out !== null && typeof (out as PromiseLike<unknown>).then === 'function') {
-      (out as PromiseLike<unknown>).then(
-        (r) => call.finish(r),
-        (e: unknown) => call.fail(e),
-      );
+      void settle(call, out as PromiseLike<unknown>);
     } else {
       call.finish(out);
     }
     return true;
+  }
+
+  /**
+   * Whether `method` may be served in `version`, and how: refuseMethod, the built-ins and the
+   * reshaping looked up once and remembered while the capabilities stay (the same few
+   * methods come again and again). The server's own handlers are read each time: they come
+   * and go.
+   */
+  private allow(capabilities: Record<string, unknown>, method: string, version: string): Allowed | WireError {
+    if (capabilities !== this.allowedFor) {
+      this.allowed.clear();
+      this.allowedFor = capabilities;
+    }
+    let methods = this.allowed.get(version);
+    let allowed = methods?.get(method);
+    if (allowed === undefined) {
+      const refusal = refuseMethod(serverRole, capabilities, method, version);
+      if (refusal) return refusal;
+      allowed = { builtin: serverRole.builtin(method), reshape: shapesResult(method, version) };
+      if (!methods) this.allowed.set(version, (methods = new Map()));
+      // Unknown methods pass too (no handler answers them): a client must not grow this unbounded.
+      if (methods.size >= 256) methods.clear();
+      methods.set(method, allowed);
+    }
+    return allowed;
   }
 
   /** Cancels every request in flight and closes its transport (the server is closing). */

@@ -20,8 +20,10 @@ export function readModernMeta(
   /** Every version the server speaks, named in the error (legacy ones included). */
   advertised: readonly string[] = supported,
 ): ModernRequestMeta | WireError | undefined {
-  const meta = params?._meta;
-  if (!isObject(meta) || !Object.hasOwn(meta, MetaKey.ProtocolVersion)) return undefined;
+  // isObject, written out here and below: this runs for every modern request.
+  const meta = params?._meta as Record<string, unknown> | undefined;
+  if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) return undefined;
+  if (!Object.hasOwn(meta, MetaKey.ProtocolVersion)) return undefined;
   const version = meta[MetaKey.ProtocolVersion];
   if (typeof version !== 'string') {
     return new WireError(ErrorCode.InvalidParams, `${MetaKey.ProtocolVersion} must be a string`);
@@ -32,16 +34,19 @@ export function readModernMeta(
       requested: version,
     });
   }
-  const caps = meta[MetaKey.ClientCapabilities];
-  if (!isObject(caps)) {
+  const caps = meta[MetaKey.ClientCapabilities] as Record<string, unknown> | undefined;
+  if (typeof caps !== 'object' || caps === null || Array.isArray(caps)) {
     return new WireError(
       ErrorCode.InvalidParams,
       `Missing required _meta field ${MetaKey.ClientCapabilities}`,
     );
   }
-  const info = meta[MetaKey.ClientInfo];
+  const info = meta[MetaKey.ClientInfo] as Record<string, unknown> | undefined;
   const clientInfo =
-    isObject(info) && typeof info.name === 'string' && typeof info.version === 'string'
+    typeof info === 'object' &&
+    info !== null &&
+    typeof info.name === 'string' &&
+    typeof info.version === 'string'
       ? (info as ModernRequestMeta['clientInfo'])
       : undefined;
   return { version, capabilities: caps, clientInfo };

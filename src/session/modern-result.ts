@@ -1,6 +1,5 @@
 import { MetaKey } from '../protocol/meta-keys.js';
-import { describeMethod } from '../protocol/methods.js';
-import { isObject } from '../jsonrpc/is-object.js';
+import { CACHEABLE_METHODS } from '../protocol/methods.js';
 
 /** The `_meta` of results whose handler set none: one object per server info, not per result. */
 const serverMeta = new WeakMap<object, Record<string, unknown>>();
@@ -31,10 +30,14 @@ export function decorateModernResult(
   const out: Record<string, unknown> = {
     resultType: 'complete',
     ...value,
-    _meta: isObject(own) ? { ...own, [MetaKey.ServerInfo]: serverInfo } : metaFor(serverInfo),
+    // isObject, written out: this runs for every modern result.
+    _meta:
+      typeof own === 'object' && own !== null && !Array.isArray(own)
+        ? { ...own, [MetaKey.ServerInfo]: serverInfo }
+        : metaFor(serverInfo),
   };
   if (typeof out.resultType !== 'string') out.resultType = 'complete';
-  if (out.resultType === 'complete' && describeMethod(method)?.cacheable) {
+  if (out.resultType === 'complete' && CACHEABLE_METHODS.has(method)) {
     if (typeof out.ttlMs !== 'number') out.ttlMs = 0;
     if (out.cacheScope !== 'public' && out.cacheScope !== 'private') out.cacheScope = 'private';
   }

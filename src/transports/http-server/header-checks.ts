@@ -2,6 +2,8 @@ import { ErrorCode, InvalidMessage, ParsedBatch, WireError } from '../../jsonrpc
 import type { JsonRpcMessage, JsonRpcRequest } from '../../jsonrpc/index.js';
 import { MetaKey } from '../../protocol/meta-keys.js';
 
+/** Visible ASCII, space or tab: what a plain header value may hold (RFC 9110). */
+const PLAIN = /^[\x20-\x7e\t]*$/;
 const SENTINEL = /^=\?base64\?([A-Za-z0-9+/=]*)\?=$/;
 const dec = new TextDecoder('utf-8', { fatal: true });
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
@@ -43,7 +45,7 @@ export function decodeHeaderValue(value: string): string | null {
   const m = SENTINEL.exec(value);
   if (!m) {
     // Plain values must be visible ASCII, space or tab (RFC 9110).
-    return /^[\x20-\x7e\t]*$/.test(value) ? value : null;
+    return PLAIN.test(value) ? value : null;
   }
   const bytes = decodeBase64Strict(m[1]!);
   if (!bytes) return null;
@@ -120,6 +122,16 @@ export function checkLegacyMirrors(
   return undefined;
 }
 
+/** Where the request headers are read: the exchange itself (no closure per request). */
+export interface HeaderSource {
+  header(name: string): string | undefined;
+}
+
+/** The tools' input schemas by name (the server's `toolInputSchemas`). */
+export interface ToolSchemas {
+  get(name: string): Record<string, unknown> | undefined;
+}
+
 /**
  * Checks the modern request headers against the body: `MCP-Protocol-Version`, `Mcp-Method`
  * and `Mcp-Name` must be present and equal to what the body says; `Mcp-Param-*` headers of
@@ -129,49 +141,68 @@ export function checkLegacyMirrors(
  */
 export function checkModernHeaders(
   msg: JsonRpcRequest,
-  header: (name: string) => string | undefined,
-  toolInputSchema: ((name: string) => Record<string, unknown> | undefined) | undefined,
+  ex: HeaderSource,
+  toolSchemas: ToolSchemas | undefined,
 ): WireError | undefined {
-  const meta = msg.params?._meta as Record<string, unknown> | undefined;
-  const bodyVersion = meta?.[MetaKey.ProtocolVersion];
-  const version = header('mcp-protocol-version');
+  const params = msg.params;
+  const version = ex.header('mcp-protocol-version');
   if (version === undefined) return mismatch('the MCP-Protocol-Version header is required');
+  // The router let only requests whose `_meta` names a version through.
+  const bodyVersion = (params?._meta as Record<string, unknown> | undefined)?.[MetaKey.ProtocolVersion];
   if (version !== bodyVersion) {
     return mismatch(
       `MCP-Protocol-Version ${JSON.stringify(version)} does not match the body's ${JSON.stringify(bodyVersion)}`,
     );
   }
-  const method = header('mcp-method');
+  const method = ex.header('mcp-method');
   if (method === undefined) return mismatch('the Mcp-Method header is required');
   if (method !== msg.method)
     return mismatch(
       `Mcp-Method ${JSON.stringify(method)} does not match the body's ${JSON.stringify(msg.method)}`,
     );
-  const bodyName = nameOf(msg);
-  const taskId = taskIdOf(msg);
-  if (taskId !== undefined) {
+  let bodyName: string | undefined;
+  if (method === 'tools/call' || method === 'prompts/get') {
+    if (typeof params?.name === 'string') bodyName = params.name;
+  } else if (method === 'resources/read') {
+    if (typeof params?.uri === 'string') bodyName = params.uri;
+  } else {
     // The tasks extension: Mcp-Name carries the task id. Checked when sent, so routers
     // that trust it are never misled; tolerated when absent.
-    const raw = header('mcp-name');
+    const taskId = taskIdOf(msg);
+    const raw = taskId === undefined ? undefined : ex.header('mcp-name');
     if (raw !== undefined && decodeHeaderValue(raw)?.trim() !== taskId)
       return mismatch(`Mcp-Name does not match the body's taskId`);
+    return undefined;
   }
-  if (bodyName !== undefined) {
-    const raw = header('mcp-name');
-    if (raw === undefined) return mismatch(`the Mcp-Name header is required for ${msg.method}`);
-    const name = decodeHeaderValue(raw);
-    if (name === null) return mismatch('the Mcp-Name header is malformed');
-    if (name !== bodyName)
-      return mismatch(
-        `Mcp-Name does not match the body's ${msg.method === 'resources/read' ? 'uri' : 'name'}`,
-      );
-  }
-  if (msg.method === 'tools/call' && bodyName !== undefined && toolInputSchema) {
-    const schema = toolInputSchema(bodyName);
-    if (schema)
-      return checkParamHeaders(schema, (msg.params?.arguments ?? {}) as Record<string, unknown>, header);
+  if (bodyName === undefined) return undefined;
+  const raw = ex.header('mcp-name');
+  if (raw === undefined) return mismatch(`the Mcp-Name header is required for ${msg.method}`);
+  const name = decodeHeaderValue(raw);
+  if (name === null) return mismatch('the Mcp-Name header is malformed');
+  if (name !== bodyName)
+    return mismatch(`Mcp-Name does not match the body's ${msg.method === 'resources/read' ? 'uri' : 'name'}`);
+  if (method === 'tools/call' && toolSchemas) {
+    const schema = toolSchemas.get(bodyName);
+    const specs = schema && annotationsOf(schema);
+    if (specs && specs.length > 0)
+      return checkParamHeaders(specs, (params?.arguments ?? {}) as Record<string, unknown>, ex);
   }
   return undefined;
+}
+
+type HeaderSpec = { header: string; path: string[]; type: unknown };
+
+/** Each schema's `x-mcp-header` annotations, found once: a tool's schema never changes. */
+const annotations = new WeakMap<Record<string, unknown>, readonly HeaderSpec[]>();
+
+function annotationsOf(schema: Record<string, unknown>): readonly HeaderSpec[] {
+  let specs = annotations.get(schema);
+  if (!specs) {
+    const found: HeaderSpec[] = [];
+    annotated(schema, [], found);
+    annotations.set(schema, (specs = found));
+  }
+  return specs;
 }
 
 /** Walks `properties` chains only, as the spec allows, collecting x-mcp-header annotations. */
@@ -201,15 +232,13 @@ function valueAt(args: Record<string, unknown>, path: readonly string[]): unknow
 }
 
 function checkParamHeaders(
-  schema: Record<string, unknown>,
+  specs: readonly HeaderSpec[],
   args: Record<string, unknown>,
-  header: (name: string) => string | undefined,
+  ex: HeaderSource,
 ): WireError | undefined {
-  const specs: Array<{ header: string; path: string[]; type: unknown }> = [];
-  annotated(schema, [], specs);
   for (const spec of specs) {
     const value = valueAt(args, spec.path);
-    const raw = header(`mcp-param-${spec.header.toLowerCase()}`);
+    const raw = ex.header(`mcp-param-${spec.header.toLowerCase()}`);
     if (value === undefined || value === null) {
       if (raw !== undefined) return mismatch(`Mcp-Param-${spec.header} was sent but the argument is absent`);
       continue;

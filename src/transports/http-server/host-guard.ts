@@ -28,8 +28,11 @@ function hostName(hostHeader: string): string {
 export class HostGuard {
   private readonly hosts: ReadonlySet<string>;
   private readonly origins: readonly string[];
-  /** The Host value last allowed: a client sends the same one on every request. */
-  private lastHost: string | undefined;
+  /**
+   * The Host value last allowed: a client sends the same one on every request. Read by the
+   * handler, which then needs no call here for a request without Origin.
+   */
+  lastHost: string | undefined;
 
   /** `bindHost` decides the defaults: loopback names for a loopback bind, nothing otherwise. */
   constructor(bindHost: string, options: HostGuardOptions = {}) {

@@ -156,7 +156,11 @@ export class McpHttpHandler {
    * so a request from a foreign page is refused as such (403), never challenged (401).
    */
   admit(ex: HttpExchange): boolean {
-    const refused = this.guard.check(ex.header('host'), ex.header('origin'));
+    const host = ex.header('host');
+    const origin = ex.header('origin');
+    // The usual request: the Host last allowed again, and no Origin (not from a browser).
+    if (origin === undefined && host === this.guard.lastHost && host !== undefined) return true;
+    const refused = this.guard.check(host, origin);
     if (refused === undefined) return true;
     refuse(ex, 'forbiddenHost', refused);
     return false;
@@ -191,7 +195,8 @@ export class McpHttpHandler {
 
   /** A POST's checks common to both eras (type, Accept, size, UTF-8, JSON-RPC), then its era's endpoint. */
   private async post(ex: HttpExchange): Promise<void> {
-    if (refuseNonJson(ex)) return;
+    // The usual Content-Type is checked here; any other goes to refuseNonJson's full check.
+    if (ex.header('content-type') !== 'application/json' && refuseNonJson(ex)) return;
     if (!acceptsBoth(ex.header('accept'))) {
       return refuse(ex, 'notAcceptablePost');
     }

@@ -8,6 +8,7 @@ import type {
 } from '../../jsonrpc/index.js';
 import type { HttpExchange, ResponseStream } from './exchange.js';
 import { checkModernHeaders } from './header-checks.js';
+import type { ToolSchemas } from './header-checks.js';
 import { refuse } from './refusals.js';
 import { screenFrame } from './request-authorizer.js';
 import { sendError } from './respond.js';
@@ -16,6 +17,9 @@ import { SSE_HEADERS, SSE_KEEPALIVE, sseEvent } from './sse-format.js';
 
 /** The frame info of a request without auth details: nothing, shared. */
 const NO_INFO: FrameInfo = Object.freeze({});
+
+/** No extra headers: shared, and known as such without looking inside. */
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
 /** The answer headers when the handler adds none: one shared object, not one per request. */
 const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'application/json' });
@@ -53,9 +57,10 @@ export class ModernExchangeTransport implements Transport {
     if (!this.out) {
       if (isResponse) {
         const status = 'error' in message ? httpStatusForCode(message.error.code) : 200;
-        const headers = hasKeys(this.extraHeaders)
-          ? { 'content-type': 'application/json', ...this.extraHeaders }
-          : JSON_HEADERS;
+        const headers =
+          this.extraHeaders !== NO_HEADERS && hasKeys(this.extraHeaders)
+            ? { 'content-type': 'application/json', ...this.extraHeaders }
+            : JSON_HEADERS;
         this.exchange.respond(status, headers, serializeMessage(message));
         this.finish();
         return;
@@ -101,18 +106,20 @@ function hasKeys(o: Record<string, string>): boolean {
  * answer, nothing kept between requests.
  */
 export class ModernEndpoint {
+  /** Where the `Mcp-Param-*` checks find a tool's schema, chosen once. */
+  private readonly toolSchemas: ToolSchemas | undefined;
+
   constructor(
     private readonly connector: McpConnector,
     private readonly keepAliveMs: number,
-  ) {}
+  ) {
+    const lookup = connector.toolInputSchema?.bind(connector);
+    this.toolSchemas = connector.toolInputSchemas ?? (lookup ? { get: lookup } : undefined);
+  }
 
   /** Serves one modern request: its mirrored headers checked, its scopes decided, then run. */
   async post(ex: HttpExchange, msg: JsonRpcRequest): Promise<void> {
-    const refused = checkModernHeaders(
-      msg,
-      (n) => ex.header(n),
-      this.connector.toolInputSchema?.bind(this.connector),
-    );
+    const refused = checkModernHeaders(msg, ex, this.toolSchemas);
     if (refused) return sendError(ex, 400, refused.code, refused.message, msg.id);
     // Scopes are decided only when an auth layer attached an authorizer (modern requests have
     // no mirrored legacy headers to screen).
@@ -120,7 +127,7 @@ export class ModernEndpoint {
       const screened = screenFrame(ex, msg, this.connector, 'modern');
       if (screened === true || (screened !== false && (await screened))) return;
     }
-    const transport = new ModernExchangeTransport(ex, this.keepAliveMs, {});
+    const transport = new ModernExchangeTransport(ex, this.keepAliveMs, NO_HEADERS);
     const info = ex.authInfo === undefined ? NO_INFO : { authInfo: ex.authInfo };
     // The client closing the stream is cancellation: closing the transport cancels the
     // handler. No AbortController per request: the handler's own signal is made only if it

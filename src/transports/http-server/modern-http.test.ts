@@ -150,6 +150,18 @@ describe('stateless requests', () => {
     assert.equal(errorCode(r), -32601);
     assertServerMessage(MODERN, r.json!);
   });
+
+  test('a method served, then taken away, then served again: each request sees the handlers of its moment', async () => {
+    const first = f.server.method('walk/echo', () => ({ n: 1 }));
+    assert.equal(((await send('walk/echo')).json!.result as Obj).n, 1);
+    first.remove();
+    const gone = await send('walk/echo');
+    assert.equal(gone.status, 404);
+    assert.equal(errorCode(gone), -32601);
+    const second = f.server.method('walk/echo', () => ({ n: 2 }));
+    assert.equal(((await send('walk/echo')).json!.result as Obj).n, 2);
+    second.remove();
+  });
 });
 
 describe('request metadata headers', () => {

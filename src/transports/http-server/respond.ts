@@ -13,6 +13,8 @@ export interface McpConnector {
   serveRequest?(transport: Transport, request: JsonRpcRequest, info: FrameInfo): boolean;
   /** A tool's input schema, to check `Mcp-Param-*` headers (modern era). */
   toolInputSchema?(name: string): Record<string, unknown> | undefined;
+  /** The same schemas as a map, read without a call into the server (preferred when given). */
+  readonly toolInputSchemas?: ReadonlyMap<string, Record<string, unknown>>;
   /** The scopes a tool declares it needs, for the HTTP layer's authorizer (see `ToolDefinition.scopes`). */
   toolScopes?(name: string): readonly string[] | undefined;
   /**
