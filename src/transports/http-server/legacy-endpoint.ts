@@ -200,7 +200,7 @@ export class LegacyEndpoint {
       return refuse(ex, 'batchesUnsupported', entry.transport.version);
     }
     // Mirrored headers checked and scopes decided on the parsed body, before anything runs.
-    const screened = screenFrame(ex, frame, this.connector, 'legacy');
+    const screened = screenFrame(ex, frame, this.connector, true);
     if (screened === true || (screened !== false && (await screened))) return;
     return this.deliver(ex, entry, frame, sessionId);
   }
@@ -219,7 +219,7 @@ export class LegacyEndpoint {
     if (!single || !('method' in single) || single.method !== 'initialize') {
       return refuse(ex, 'noSession');
     }
-    const screened = screenFrame(ex, frame, this.connector, 'legacy');
+    const screened = screenFrame(ex, frame, this.connector, true);
     if (screened === true || (screened !== false && (await screened))) return;
     return this.initialize(ex, single);
   }

@@ -124,7 +124,7 @@ export class ModernEndpoint {
     // Scopes are decided only when an auth layer attached an authorizer (modern requests have
     // no mirrored legacy headers to screen).
     if (ex.authorizer) {
-      const screened = screenFrame(ex, msg, this.connector, 'modern');
+      const screened = screenFrame(ex, msg, this.connector, false);
       if (screened === true || (screened !== false && (await screened))) return;
     }
     const transport = new ModernExchangeTransport(ex, this.keepAliveMs, NO_HEADERS);

@@ -105,9 +105,11 @@ export function screenFrame(
   ex: HttpExchange,
   frame: JsonRpcMessage | ParsedBatch,
   connector: McpConnector,
-  era: 'legacy' | 'modern',
+  mirrored: boolean,
 ): boolean | Promise<boolean> {
-  if (era === 'legacy') {
+  // A legacy request's Mcp-Method/Mcp-Name mirrors are checked here; a modern one's were
+  // checked with its other headers before the body was parsed.
+  if (mirrored) {
     const mismatch = checkLegacyMirrors(frame, (n) => ex.header(n));
     if (mismatch) {
       const id = frame instanceof ParsedBatch || !('id' in frame) ? null : frame.id;

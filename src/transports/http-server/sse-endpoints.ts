@@ -150,7 +150,7 @@ export class LegacySseEndpoints {
     const frame = parseFrame(body.text);
     if (frame instanceof InvalidMessage)
       return sendError(ex, 400, frame.error.code, frame.error.message, frame.id);
-    const screened = screenFrame(ex, frame, this.connector, 'legacy');
+    const screened = screenFrame(ex, frame, this.connector, true);
     if (screened === true || (screened !== false && (await screened))) return;
     if (!conn) {
       if (!(await this.forward(holder!, id, body.text, principal, ex.authInfo)))
