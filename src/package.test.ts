@@ -22,8 +22,12 @@ interface PackageJson {
 }
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as PackageJson;
 
-/** The packages only some users need: loaded on first use through importOptionalPeer. */
-const OPTIONAL_PEERS = ['@anthropic-ai/sdk', 'ioredis', 'openai'];
+/**
+ * The packages only some users need: the LLM SDKs and ioredis, loaded on first use through
+ * importOptionalPeer, and the web frameworks the adapters (mcpkit/express, /fastify, /hono,
+ * /next) are mounted in, which only their types name.
+ */
+const OPTIONAL_PEERS = ['@anthropic-ai/sdk', 'express', 'fastify', 'hono', 'ioredis', 'next', 'openai'];
 
 describe('the published package', () => {
   test('is MIT licensed, with the licence text beside it', () => {
@@ -40,11 +44,12 @@ describe('the published package', () => {
     assert.ok(changelog.includes(`\n## ${pkg.version} `), `no "## ${pkg.version}" heading in CHANGELOG.md`);
   });
 
-  test('the LLM SDKs and ioredis are optional peers (and dev dependencies for the tests), never installed with it', () => {
+  test('the LLM SDKs, ioredis and the web frameworks are optional peers (and dev dependencies for the tests), never installed with it', () => {
     assert.deepEqual(Object.keys(pkg.peerDependencies ?? {}).sort(), OPTIONAL_PEERS);
     for (const name of OPTIONAL_PEERS) {
       assert.equal(pkg.peerDependenciesMeta?.[name]?.optional, true, name);
-      assert.equal(pkg.devDependencies?.[name], pkg.peerDependencies?.[name], name);
+      // The tests run against one version inside the range users may have.
+      assert.ok(pkg.devDependencies?.[name], `${name} is not a dev dependency`);
       assert.equal(pkg.dependencies?.[name], undefined, name);
       assert.equal(pkg.optionalDependencies?.[name], undefined, name);
     }

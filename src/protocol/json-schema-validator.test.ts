@@ -215,9 +215,9 @@ describe('JSON Schema validators: the default', () => {
 
   test('is the interpreter where code generation is refused, and a raw-schema tool still works', async () => {
     // A real Node with code generation switched off, as Workers have it.
-    const server = fileURLToPath(new URL('../server/index.js', import.meta.url));
+    const server = fileURLToPath(new URL('../server/server.js', import.meta.url));
     const seam = fileURLToPath(new URL('./json-schema-validator.js', import.meta.url));
-    const client = fileURLToPath(new URL('../client/index.js', import.meta.url));
+    const client = fileURLToPath(new URL('../client/client.js', import.meta.url));
     const memory = fileURLToPath(new URL('../transports/memory/index.js', import.meta.url));
     const script = `
       const { canGenerateCode, defaultJsonSchemaValidator } = await import(${JSON.stringify(seam)});
