@@ -1,5 +1,5 @@
 import type { Registration } from '../server/index.js';
-import type { JsonSchemaObject } from '../server/schema-adapter.js';
+import type { RawJsonSchema } from '../server/schema-adapter.js';
 import type { McpServer } from '../server/server.js';
 import type { ServerContext } from '../server/server-context.js';
 import type { ElicitResult } from '../protocol/types/elicitation.js';
@@ -10,7 +10,7 @@ import type { Tool } from '../protocol/types/tools.js';
 export const objectSchema = (
   properties: Record<string, unknown> = {},
   required: string[] = [],
-): JsonSchemaObject =>
+): RawJsonSchema =>
   required.length > 0 ? { type: 'object', properties, required } : { type: 'object', properties };
 
 /** Waits, but gives up at once when the request is cancelled. */

@@ -87,6 +87,7 @@ export type { AnthropicProviderOptions } from './llm/anthropic-provider.js';
 export { LlmRouter } from './llm/llm-router.js';
 export type { LlmSetup, ModelChoice, ProviderFactory } from './llm/llm-router.js';
 export type { ProviderType } from './config/config-types.js';
+export { PROVIDER_TYPES } from './config/config-types.js';
 export { Agent } from './llm/agent.js';
 export type { AgentOptions, AgentResult, AgentStep } from './llm/agent.js';
 

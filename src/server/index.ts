@@ -22,6 +22,7 @@ export { compileSchema } from './schema-adapter.js';
 export type {
   CompiledSchema,
   InferOutput,
+  RawJsonSchema,
   SchemaInput,
   StandardSchemaLike,
   ValidationOutcome,

@@ -29,17 +29,17 @@ type StandardResult<Output> =
     };
 
 /** A raw JSON Schema object, kept exactly as given. */
-export type JsonSchemaObject = Record<string, unknown>;
+export type RawJsonSchema = Record<string, unknown>;
 
 /** Either kind of schema a tool or prompt may be declared with. */
-export type SchemaInput = StandardSchemaLike | JsonSchemaObject;
+export type SchemaInput = StandardSchemaLike | RawJsonSchema;
 
 /** The output type of a schema, for typed handlers. */
 export type InferOutput<S> = S extends StandardSchemaLike<infer O> ? O : Record<string, unknown>;
 
 /** A schema converted and compiled once: its JSON Schema for listing, and a validator. */
 export interface CompiledSchema {
-  readonly jsonSchema: JsonSchemaObject;
+  readonly jsonSchema: RawJsonSchema;
   validate(value: unknown): ValidationOutcome | Promise<ValidationOutcome>;
 }
 
@@ -67,7 +67,7 @@ function formatIssues(
 class StandardCompiled implements CompiledSchema {
   constructor(
     private readonly schema: StandardSchemaLike,
-    readonly jsonSchema: JsonSchemaObject,
+    readonly jsonSchema: RawJsonSchema,
   ) {}
   validate(value: unknown): ValidationOutcome | Promise<ValidationOutcome> {
     const r = this.schema['~standard'].validate(value);
@@ -83,7 +83,7 @@ class JsonCompiled implements CompiledSchema {
   private fn: ((v: unknown) => ValidationOutcome) | undefined;
   private loading: Promise<(v: unknown) => ValidationOutcome> | undefined;
   constructor(
-    readonly jsonSchema: JsonSchemaObject,
+    readonly jsonSchema: RawJsonSchema,
     private readonly validator: JsonSchemaValidator | undefined,
   ) {}
   validate(value: unknown): ValidationOutcome | Promise<ValidationOutcome> {
@@ -109,7 +109,7 @@ class JsonCompiled implements CompiledSchema {
 export function compileSchema(
   schema: SchemaInput,
   io: 'input' | 'output',
-  jsonSchema?: JsonSchemaObject,
+  jsonSchema?: RawJsonSchema,
   validator?: JsonSchemaValidator,
 ): CompiledSchema {
   if (isStandardSchema(schema)) {

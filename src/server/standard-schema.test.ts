@@ -19,7 +19,7 @@ import { loadAjvValidator, loadInterpretingValidator } from '../protocol/json-sc
 import type { JsonSchemaValidator } from '../protocol/json-schema-validator.js';
 import { McpServer } from './server.js';
 import type { StandardSchemaLike } from './index.js';
-import type { JsonSchemaObject } from './schema-adapter.js';
+import type { RawJsonSchema } from './schema-adapter.js';
 
 const textOf = (r: CallToolResult) => (r.content[0] as { text: string }).text;
 
@@ -48,13 +48,13 @@ const vStation = v.object({
   id: v.pipe(v.string(), v.regex(/^[A-Z]{4}$/)),
   elevation: v.optional(v.number()),
 });
-const STATION_JSON: JsonSchemaObject = {
+const STATION_JSON: RawJsonSchema = {
   type: 'object',
   properties: { id: { type: 'string', pattern: '^[A-Z]{4}$' }, elevation: { type: 'number' } },
   required: ['id'],
 };
 
-const RAW_2020: JsonSchemaObject = {
+const RAW_2020: RawJsonSchema = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   type: 'object',
   $defs: { address: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
@@ -62,7 +62,7 @@ const RAW_2020: JsonSchemaObject = {
   required: ['name'],
   additionalProperties: false,
 };
-const RAW_07: JsonSchemaObject = {
+const RAW_07: RawJsonSchema = {
   $schema: 'http://json-schema.org/draft-07/schema#',
   type: 'object',
   definitions: {
@@ -198,8 +198,8 @@ for (const [validator, load] of VALIDATORS) {
           tools.get('plan')!.inputSchema,
           trip['~standard'].jsonSchema.input({ target: 'draft-2020-12' }),
         );
-        const s = tools.get('plan')!.inputSchema as JsonSchemaObject & {
-          properties: Record<string, JsonSchemaObject>;
+        const s = tools.get('plan')!.inputSchema as RawJsonSchema & {
+          properties: Record<string, RawJsonSchema>;
         };
         assert.equal(s.$schema, 'https://json-schema.org/draft/2020-12/schema');
         assert.deepEqual(s.required, ['where', 'days', 'nights']);

@@ -5,7 +5,7 @@ import type { Icon } from '../protocol/types/base.js';
 import { INPUT_REQUIRED } from './mrtr.js';
 import type { JsonSchemaValidator } from '../protocol/json-schema-validator.js';
 import { compileSchema } from './schema-adapter.js';
-import type { CompiledSchema, InferOutput, JsonSchemaObject, SchemaInput } from './schema-adapter.js';
+import type { CompiledSchema, InferOutput, RawJsonSchema, SchemaInput } from './schema-adapter.js';
 import type { ServerContext } from './server-context.js';
 
 /** What a tool handler may return: a full result, or plain text as a shortcut. */
@@ -22,10 +22,10 @@ export interface ToolDefinition<S extends SchemaInput = SchemaInput> {
   /** Its arguments, as an input schema: Standard Schema (zod, valibot, arktype) or raw JSON Schema. Defaults to any object. */
   input?: S;
   /** The JSON Schema to list when `input` is a Standard Schema that cannot describe itself. */
-  inputJsonSchema?: JsonSchemaObject;
+  inputJsonSchema?: RawJsonSchema;
   /** Output schema for `structuredContent`. */
   output?: SchemaInput;
-  outputJsonSchema?: JsonSchemaObject;
+  outputJsonSchema?: RawJsonSchema;
   annotations?: ToolAnnotations;
   /** Icons for display. */
   icons?: Icon[];
@@ -69,7 +69,7 @@ export interface ToolEntry {
   readonly scopes: readonly string[];
 }
 
-const ANY_OBJECT: JsonSchemaObject = Object.freeze({ type: 'object' }) as JsonSchemaObject;
+const ANY_OBJECT: RawJsonSchema = Object.freeze({ type: 'object' }) as RawJsonSchema;
 
 /** Builds a tool's wire definition and compiles its schemas, once, at registration. */
 export function buildTool(
@@ -80,7 +80,7 @@ export function buildTool(
   if (typeof def.name !== 'string' || def.name.length === 0 || def.name.length > 128) {
     throw new TypeError('A tool needs a name of 1 to 128 characters');
   }
-  const compile = (schema: SchemaInput, io: 'input' | 'output', js?: JsonSchemaObject) => {
+  const compile = (schema: SchemaInput, io: 'input' | 'output', js?: RawJsonSchema) => {
     try {
       return compileSchema(schema, io, js, validator);
     } catch (e) {

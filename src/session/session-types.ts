@@ -6,7 +6,7 @@ import type { SessionRole } from './session-role.js';
 
 export type Role = 'client' | 'server';
 
-/** Answers one inbound request. Return the result object, or throw a {@link WireError}. */
+/** Answers one inbound request. Return the result object, or throw a `WireError`. */
 export type RequestHandler = (params: Params, ctx: RequestContext) => unknown;
 
 /** Receives one inbound notification. */

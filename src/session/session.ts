@@ -202,7 +202,7 @@ export class Session implements ContextHost {
   /**
    * Sends a request and resolves with its result. Given a descriptor from the method table
    * (`Method['tools/list']`), params and result are typed; given a name, they are plain
-   * objects. Rejects with a {@link WireError} when the peer answers with an error, or a
+   * objects. Rejects with a `WireError` when the peer answers with an error, or a
    * {@link LocalError} on timeout, cancellation, a closed connection or a capability the
    * peer did not declare.
    */

@@ -28,7 +28,7 @@ import {
 } from '../../protocol/apps.js';
 import { McpServer } from '../../server/server.js';
 import type { MiddlewareRequest, Registration, StandardSchemaLike } from '../../server/index.js';
-import type { JsonSchemaObject } from '../../server/schema-adapter.js';
+import type { RawJsonSchema } from '../../server/schema-adapter.js';
 import type { ServerContext } from '../../server/server-context.js';
 import { HostError, errorText } from '../errors.js';
 import type { CatalogTool } from '../catalog/catalog.js';
@@ -186,9 +186,9 @@ export class Gateway {
               ...(title !== undefined ? { title } : {}),
               ...(description !== undefined ? { description } : {}),
               input: PASS_THROUGH,
-              inputJsonSchema: t.definition.inputSchema as JsonSchemaObject,
+              inputJsonSchema: t.definition.inputSchema as RawJsonSchema,
               ...(outputSchema
-                ? { output: PASS_THROUGH, outputJsonSchema: outputSchema as JsonSchemaObject }
+                ? { output: PASS_THROUGH, outputJsonSchema: outputSchema as RawJsonSchema }
                 : {}),
               ...(annotations ? { annotations } : {}),
               ...(icons ? { icons } : {}),

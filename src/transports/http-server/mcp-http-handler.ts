@@ -109,8 +109,8 @@ const POSITIVE = [
  * The Streamable HTTP server, for both eras on one endpoint: legacy sessions (2025-03-26 to
  * 2025-11-25) with resumable SSE, stateless modern requests (2026-07-28), and the
  * deprecated HTTP+SSE transport (2024-11-05). It is the router: it checks Host and Origin,
- * reads and parses a POST, and hands it to the {@link ModernEndpoint} or the
- * {@link LegacyEndpoint} by the era the body names. It works on {@link HttpExchange}, so any
+ * reads and parses a POST, and hands it to the `ModernEndpoint` or the
+ * `LegacyEndpoint` by the era the body names. It works on {@link HttpExchange}, so any
  * runtime binding can drive it. Construction starts no timer and draws no random number:
  * on Cloudflare Workers it may be built at global scope.
  */
