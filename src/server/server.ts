@@ -23,7 +23,6 @@ import {
   resourceNotFound,
 } from './resources.js';
 import type {
-  Completer,
   ReadHandler,
   ResourceDefinition,
   ResourceEntry,
@@ -31,6 +30,7 @@ import type {
   TemplateEntry,
   TemplateReadHandler,
 } from './resources.js';
+import { complete } from './completion.js';
 import { ServerContext } from './server-context.js';
 import type { TaskOptions, TaskRuntime } from './task-runtime.js';
 import type { TaskStore } from './task-store.js';
@@ -186,7 +186,7 @@ export class McpServer {
     plain('resources/unsubscribe', (p, rc) => this.fanout.subscribe(p, rc, false));
     plain('prompts/list', (p) => this.listPage(p, 'prompts', this.wireList('prompts')));
     full('prompts/get', (p, ctx) => this.getPrompt(p, ctx));
-    full('completion/complete', (p) => this.complete(p));
+    full('completion/complete', (p) => complete(p, this.prompts, this.resources, this.templates));
     plain('subscriptions/listen', (p, rc) => this.fanout.listen(p, rc));
     if (options.tasks) this.enableTasks();
   }
@@ -558,38 +558,6 @@ export class McpServer {
       throw WireError.invalidParams(`Unknown prompt: ${name.length > 100 ? name.slice(0, 100) + '…' : name}`);
     const args = checkPromptArguments(entry, params.arguments);
     return normalizePrompt(await entry.handler(args, ctx), name);
-  }
-
-  private async complete(params: Params): Promise<unknown> {
-    const ref = params.ref as Record<string, unknown> | undefined;
-    const argument = params.argument as Record<string, unknown> | undefined;
-    if (typeof ref !== 'object' || ref === null || typeof argument !== 'object' || argument === null) {
-      throw WireError.invalidParams('completion/complete needs ref and argument');
-    }
-    const argName = argument.name;
-    const value = argument.value;
-    if (typeof argName !== 'string' || typeof value !== 'string') {
-      throw WireError.invalidParams('argument needs a name and a value');
-    }
-    let completer: Completer | undefined;
-    if (ref.type === 'ref/prompt') {
-      const entry = typeof ref.name === 'string' ? this.prompts.get(ref.name) : undefined;
-      if (!entry) throw WireError.invalidParams(`Unknown prompt: ${String(ref.name)}`);
-      completer = entry.args.find((a) => a.name === argName)?.complete;
-    } else if (ref.type === 'ref/resource') {
-      const uri = ref.uri;
-      const entry = typeof uri === 'string' ? this.templates.get(uri) : undefined;
-      if (!entry && !(typeof uri === 'string' && this.resources.has(uri))) {
-        throw WireError.invalidParams(`Unknown resource template: ${String(uri)}`);
-      }
-      completer = entry?.complete?.[argName];
-    } else {
-      throw WireError.invalidParams('ref.type must be ref/prompt or ref/resource');
-    }
-    const context = params.context as { arguments?: Record<string, string> } | undefined;
-    const all = completer ? await completer(value, { arguments: context?.arguments ?? {} }) : [];
-    const values = all.slice(0, 100);
-    return { completion: { values, total: all.length, hasMore: all.length > values.length } };
   }
 
   // ------------------------------------------------------------ change delivery
