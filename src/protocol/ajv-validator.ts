@@ -16,18 +16,37 @@ interface AjvLike {
   removeSchema(schema: object): unknown;
 }
 
+/**
+ * Ajv is CommonJS: Node gives its named exports, but a bundler's interop (webpack in a
+ * Next.js build) may hand the whole `module.exports` over as `default` instead.
+ */
+function classOf(m: object, name: string): new (options: object) => AjvLike {
+  const named = (m as Record<string, unknown>)[name];
+  if (typeof named === 'function') return named as new (options: object) => AjvLike;
+  const d = (m as { default?: Record<string, unknown> }).default;
+  const inner = d?.[name] ?? d?.default ?? d;
+  if (typeof inner !== 'function') throw new Error(`${name} is not a constructor in this build of Ajv`);
+  return inner as new (options: object) => AjvLike;
+}
+
 /** One instance per dialect and option set (allErrors is per instance in Ajv). */
 const instances = new Map<string, Promise<AjvLike>>();
 
 async function load(dialect: JsonSchemaDialect, allErrors: boolean, formats: boolean): Promise<AjvLike> {
   // No loadSchema: a $ref to a network URI is never fetched, so such schemas fail to compile.
   const options = { strict: false, allErrors, validateFormats: formats };
-  let ajv: AjvLike;
-  if (dialect === '2020-12') ajv = new (await import('ajv/dist/2020.js')).Ajv2020(options);
-  else if (dialect === '2019-09') ajv = new (await import('ajv/dist/2019.js')).Ajv2019(options);
-  else ajv = new (await import('ajv')).Ajv(options);
+  const Ctor =
+    dialect === '2020-12'
+      ? classOf(await import('ajv/dist/2020.js'), 'Ajv2020')
+      : dialect === '2019-09'
+        ? classOf(await import('ajv/dist/2019.js'), 'Ajv2019')
+        : classOf(await import('ajv'), 'Ajv');
+  const ajv = new Ctor(options);
   if (formats) {
-    const addFormats = (await import('ajv-formats')).default as unknown as (a: AjvLike) => void;
+    const m = (await import('ajv-formats')) as { default?: unknown };
+    const addFormats = (typeof m.default === 'function' ? m.default : classOf(m, 'default')) as (
+      a: AjvLike,
+    ) => void;
     addFormats(ajv);
   }
   return ajv;

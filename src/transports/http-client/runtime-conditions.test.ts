@@ -59,7 +59,7 @@ describe('mcpkit/http-client on Bun and Deno', () => {
       writeFileSync(
         script,
         `
-      const { Client } = await import(${JSON.stringify(dist('client/index.js'))});
+      const { Client } = await import(${JSON.stringify(dist('client/client.js'))});
       const { StreamableHttpClientTransport, undiciRequester } = await import(${JSON.stringify(dist('transports/http-client/node.js'))});
       const out = [];
       for (const era of ['legacy', 'modern']) {

@@ -8,13 +8,17 @@ interface StreamOwner {
 }
 
 /**
- * A macrotask after the current one, where the runtime has a cheap one: Bun and Deno have
- * `setImmediate`; elsewhere (workers) a zero timeout.
+ * Bun, Deno and Node have `setImmediate`: one shared check after the macrotask serves every
+ * stream opened in it. Cloudflare Workers are left out even when they offer it: a Worker's
+ * I/O belongs to the request that made it, and one request's check must not start another
+ * request's response stream ("Cannot perform I/O on behalf of a different request"); there
+ * a stream is live from the start, made in its own request's turn. Workers say who they are
+ * in `navigator.userAgent`.
  */
-const later: (run: () => void) => void = (() => {
-  const immediate = (globalThis as { setImmediate?: (run: () => void) => unknown }).setImmediate;
-  return typeof immediate === 'function' ? (run) => void immediate(run) : (run) => void setTimeout(run, 0);
-})();
+const immediate: ((run: () => void) => unknown) | undefined =
+  (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === 'Cloudflare-Workers'
+    ? undefined
+    : (globalThis as { setImmediate?: (run: () => void) => unknown }).setImmediate;
 
 /** Streams opened in this macrotask, looked at once it is over (one scheduled check for all). */
 const opened: FetchSseStream[] = [];
@@ -49,10 +53,14 @@ export class FetchSseStream implements ResponseStream {
     private readonly whole: Record<string, string>,
     private readonly maxBuffer: number,
   ) {
+    if (typeof immediate !== 'function') {
+      this.open();
+      return;
+    }
     opened.push(this);
     if (!checkScheduled) {
       checkScheduled = true;
-      later(afterTurn);
+      immediate(afterTurn);
     }
   }
 
