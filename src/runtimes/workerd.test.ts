@@ -2,8 +2,9 @@
  * The runtime suite on workerd (src/test-support/runtime-suite.ts): the server fixture as a
  * Cloudflare Worker (test/runtimes/workerd-worker.mjs, bundled for Workers, no nodejs_compat),
  * served by `workerd serve`, checked by mcpkit's client in both eras (legacy sessions through
- * the Durable Object store, mcpkit/durable-object) and by the official SDK client. mcpkit's
- * client does not run inside a Worker here. Also: the Worker builds its server at module scope.
+ * the Durable Object store, mcpkit/durable-object) and by the official SDK client, and
+ * mcpkit's client run inside workerd too (test/runtimes/workerd-client-worker.mjs, its
+ * outbound fetches allowed to reach loopback). Also: the Worker builds its server at module scope.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

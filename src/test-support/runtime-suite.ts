@@ -4,8 +4,9 @@
  * from the host Node, checks it over real loopback HTTP with mcpkit's client in both eras
  * (tools, `sum`'s raw JSON Schemas with good and bad input, resources, prompts, and
  * `tools/list_changed` twice), with the official SDK client, and with mcpkit's client run
- * ON the runtime (test/runtimes/client-fixture.mjs). The runtimes and how to start them are
- * in test/runtimes/launchers.mjs; `runtimeTests(name)` is a whole test file.
+ * ON the runtime (test/runtimes/client-fixture.mjs; on workerd, workerd-client-worker.mjs
+ * as a Worker). The runtimes and how to start them are in test/runtimes/launchers.mjs;
+ * `runtimeTests(name)` is a whole test file.
  */
 import { test } from 'node:test';
 import type { TestContext } from 'node:test';
@@ -50,7 +51,7 @@ export interface RuntimeLauncher {
   readonly label: string;
   binary(): string;
   start(options?: { port?: number }): Promise<RunningFixture>;
-  /** Absent where mcpkit's client does not run as a process (workerd). */
+  /** Runs client-fixture.mjs (or, on workerd, the client Worker) in one era. */
   runClient?(options: { url: string; era: 'modern' | 'legacy' | 'auto' }): Promise<ClientSummary>;
   /** Several eras in one client process: one summary per era, in order. */
   runClients?(options: {

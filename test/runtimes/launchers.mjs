@@ -11,8 +11,8 @@
 //   recipe, startRecipe({ file, cwd })
 //                          (Bun, Deno) the deploy page and how it serves its server.ts
 // The workerd launcher lives in workerd-launcher.mjs (exporting `workerd` with the same
-// start(); it has no runClient: the client does not run inside a Worker) and joins the
-// registry when present.
+// start(), and runClients() running the client as a Worker, workerd-client-worker.mjs) and
+// joins the registry when present.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { runtimeBinary } from '../../scripts/runtimes.mjs';

@@ -135,14 +135,29 @@ export const workerd = {
     await bundleWorker({ entry: file, dir: cwd, nodeStubs: NODE_STUBS });
     return serveBundle({ dir: cwd, port: 0 });
   },
+  /**
+   * Runs mcpkit's client inside workerd (workerd-client-worker.mjs, bundled once per process)
+   * against `url`, each of `eras` in turn: one summary per era, as client-fixture.mjs prints
+   * them, each with what workerd wrote on stderr.
+   */
+  async runClients({ url, eras }) {
+    await (clientBundled ??= bundleWorker({ entry: CLIENT_WORKER, dir: CLIENT_OUT }));
+    return runClientWorker({ url, eras });
+  },
+  async runClient({ url, era = 'auto' } = {}) {
+    return (await this.runClients({ url, eras: [era] }))[0];
+  },
 };
 
-/** Runs `workerd serve` on `dir`/worker.js; resolves once the port answers. */
-async function serveBundle({ dir, port, storageDir }) {
+/**
+ * Runs `workerd serve` on `dir`/worker.js; resolves once the port answers. `configFor(port)`
+ * gives another config than the server's (the client Worker's).
+ */
+async function serveBundle({ dir, port, storageDir, configFor }) {
   const bin = runtimeBinary('workerd');
   const chosen = port === 0 ? await freePort() : port;
   const config = join(dir, `config-${chosen}.capnp`);
-  writeFileSync(config, workerdConfig({ port: chosen, storageDir }));
+  writeFileSync(config, configFor ? configFor(chosen) : workerdConfig({ port: chosen, storageDir }));
   const child = spawn(bin, ['serve', config, '--experimental'], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
@@ -174,4 +189,70 @@ async function serveBundle({ dir, port, storageDir }) {
     stop,
     [Symbol.asyncDispose]: stop,
   };
+}
+
+const CLIENT_WORKER = fileURLToPath(new URL('./workerd-client-worker.mjs', import.meta.url));
+const CLIENT_OUT = join(ROOT, 'dist', 'runtimes', 'workerd-client');
+/** How long the client Worker may take for all its eras (a hang becomes an error). */
+const CLIENT_MS = 60_000;
+let clientBundled;
+
+/**
+ * The client Worker's config: its fetches go out through a network service that allows
+ * loopback and private addresses (the default outbound reaches only public ones), where the
+ * server under test listens.
+ */
+export function workerdClientConfig({ port, script = 'worker.js' }) {
+  return `using Workerd = import "/workerd/workerd.capnp";
+
+const config :Workerd.Config = (
+  services = [
+    (name = "client", worker = .clientWorker),
+    (name = "loopback", network = (allow = ["local", "private"])),
+  ],
+  sockets = [ (name = "http", address = "127.0.0.1:${port}", http = (), service = "client") ],
+);
+
+const clientWorker :Workerd.Worker = (
+  modules = [ (name = "worker.js", esModule = embed "${script}") ],
+  compatibilityDate = "${COMPATIBILITY_DATE}",
+  globalOutbound = "loopback",
+);
+`;
+}
+
+/** Serves the bundled client Worker, asks it to `/run`, stops it: one summary per era. */
+async function runClientWorker({ url, eras }) {
+  const running = await serveBundle({
+    dir: CLIENT_OUT,
+    port: 0,
+    configFor: (port) => workerdClientConfig({ port }),
+  });
+  const run = new URL('/run', running.url);
+  run.searchParams.set('url', url);
+  run.searchParams.set('eras', eras.join(','));
+  let body = '';
+  let summaries;
+  let failure;
+  try {
+    const res = await fetch(run, { signal: AbortSignal.timeout(CLIENT_MS) });
+    body = await res.text();
+    summaries = JSON.parse(body);
+  } catch (err) {
+    failure = err;
+  } finally {
+    await running.stop();
+  }
+  // Once workerd has exited, all it wrote on stderr is in.
+  const stderr = running.stderr();
+  if (!Array.isArray(summaries)) {
+    const error = `the client Worker answered no summaries (${failure?.message ?? 'not an array'}): ${body}\n${stderr}`;
+    return eras.map((era) => ({ asked: era, error, stderr }));
+  }
+  return eras
+    .map(
+      (era, i) =>
+        summaries[i] ?? { asked: era, error: `the client Worker gave no summary for ${era}: ${body}` },
+    )
+    .map((summary) => ({ ...summary, stderr }));
 }
