@@ -51,9 +51,9 @@ export interface RuntimeLauncher {
   readonly label: string;
   binary(): string;
   start(options?: { port?: number }): Promise<RunningFixture>;
-  /** Runs client-fixture.mjs (or, on workerd, the client Worker) in one era. */
+  /** Runs client-fixture.mjs in one era (absent on workerd, which has runClients only). */
   runClient?(options: { url: string; era: 'modern' | 'legacy' | 'auto' }): Promise<ClientSummary>;
-  /** Several eras in one client process: one summary per era, in order. */
+  /** Several eras in one client process (on workerd, one client Worker): one summary per era, in order. */
   runClients?(options: {
     url: string;
     eras: readonly ('modern' | 'legacy' | 'auto')[];

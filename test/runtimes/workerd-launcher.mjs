@@ -144,9 +144,8 @@ export const workerd = {
     await (clientBundled ??= bundleWorker({ entry: CLIENT_WORKER, dir: CLIENT_OUT }));
     return runClientWorker({ url, eras });
   },
-  async runClient({ url, era = 'auto' } = {}) {
-    return (await this.runClients({ url, eras: [era] }))[0];
-  },
+  // No runClient (one era): bench/runtimes.mjs takes a launcher with one for a process
+  // runtime, which can also run its floor script; the suite needs only runClients.
 };
 
 /**
