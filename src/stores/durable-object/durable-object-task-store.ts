@@ -28,6 +28,18 @@ const ownerName = (owner: string) => `tasks-of:${owner}`;
  * `connectDurableObjectStores` makes one as its `taskStore`, which the HTTP layer hands to
  * the server. `watch` hears this isolate's changes at once and other isolates' by reading
  * the record every `watchPollMs` (isolates cannot message each other).
+ *
+ * @example
+ * ```ts
+ * import { McpServer } from 'mcpkit';
+ * import { DurableObjectTaskStore, type DurableObjectNamespaceLike } from 'mcpkit/durable-object';
+ *
+ * // Made directly (without the session stores), it keeps one server's tasks.
+ * function jobsServer(ns: DurableObjectNamespaceLike): McpServer {
+ *   const store = new DurableObjectTaskStore(ns, { watchPollMs: 500 });
+ *   return new McpServer({ name: 'jobs', version: '1.0.0' }, { tasks: { store } });
+ * }
+ * ```
  */
 export class DurableObjectTaskStore implements TaskStore {
   private readonly watchers = new Map<string, Set<Watcher>>();
