@@ -46,23 +46,33 @@ test(
   },
 );
 
+/** A JSON-RPC answer, as the tests below read it. */
+interface Reply {
+  result?: {
+    content?: { text: string }[];
+    task?: { taskId: string; status: string };
+    taskId?: string;
+    status?: string;
+  };
+  error?: { code: number; message: string };
+}
+
 /** One JSON-RPC POST in the legacy era; resolves to the status, the session id and the message. */
-async function post(url: string, body: object, sessionId?: string) {
+async function post(url: string, body: object, sessionId?: string, version = '2025-06-18') {
   const res = await fetch(url, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2025-06-18',
+      'mcp-protocol-version': version,
       ...(sessionId ? { 'mcp-session-id': sessionId } : {}),
     },
     body: JSON.stringify(body),
   });
   const text = await res.text();
-  const data = text.split('\n').find((line) => line.startsWith('data: '));
-  const message = data
-    ? (JSON.parse(data.slice(6)) as { result?: { content?: { text: string }[] } })
-    : undefined;
+  const data = text.split('\n').find((line) => line.startsWith('data: {')); // past a priming event;
+  const json = data ? data.slice(6) : text.startsWith('{') ? text : undefined;
+  const message = json ? (JSON.parse(json) as Reply) : undefined;
   return { status: res.status, sessionId: res.headers.get('mcp-session-id'), message };
 }
 
@@ -104,6 +114,98 @@ test(
         assert.equal(again.message?.result?.content?.[0]?.text, 'still here');
         // And a session the store never had is refused, as on one node.
         assert.equal((await post(url, call, 'f'.repeat(32))).status, 404);
+      } finally {
+        await running.stop();
+      }
+    } finally {
+      rmSync(storageDir, { recursive: true, force: true });
+    }
+  },
+);
+
+test(
+  'a task lives in the Durable Object task store: a restarted workerd finds it (tasks/get, tasks/result)',
+  { skip: unavailable },
+  async () => {
+    const storageDir = mkdtempSync(join(tmpdir(), 'mcpkit-workerd-tasks-'));
+    const V = '2025-11-25';
+    try {
+      let running = await workerd.start({ port: 0, storageDir });
+      const url = running.url;
+      const port = Number(new URL(url).port);
+      const init = await post(
+        url,
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: V, capabilities: {}, clientInfo: { name: 't', version: '1' } },
+        },
+        undefined,
+        V,
+      );
+      assert.equal(init.status, 200);
+      const sid = init.sessionId!;
+      assert.equal(
+        (await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, sid, V)).status,
+        202,
+      );
+      const created = await post(
+        url,
+        {
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'tools/call',
+          params: { name: 'echo_task', arguments: { text: 'hi' }, task: { ttl: 600_000 } },
+        },
+        sid,
+        V,
+      );
+      const taskId = created.message?.result?.task?.taskId;
+      assert.equal(typeof taskId, 'string', JSON.stringify(created.message));
+      // tasks/result blocks until the task ends: its handler ran in this workerd.
+      const first = await post(
+        url,
+        { jsonrpc: '2.0', id: 3, method: 'tasks/result', params: { taskId } },
+        sid,
+        V,
+      );
+      assert.equal(first.message?.result?.content?.[0]?.text, 'task says hi', JSON.stringify(first.message));
+      await running.stop();
+
+      // A new process: the task is known only to the Durable Objects on disk.
+      running = await workerd.start({ port, storageDir });
+      try {
+        const got = await post(
+          url,
+          { jsonrpc: '2.0', id: 4, method: 'tasks/get', params: { taskId } },
+          sid,
+          V,
+        );
+        assert.equal(got.message?.result?.taskId, taskId, JSON.stringify(got.message));
+        assert.equal(got.message?.result?.status, 'completed');
+        const again = await post(
+          url,
+          { jsonrpc: '2.0', id: 5, method: 'tasks/result', params: { taskId } },
+          sid,
+          V,
+        );
+        assert.equal(again.message?.result?.content?.[0]?.text, 'task says hi');
+        const listed = await post(url, { jsonrpc: '2.0', id: 6, method: 'tasks/list' }, sid, V);
+        const tasks = (listed.message?.result as { tasks?: { taskId: string }[] } | undefined)?.tasks;
+        assert.deepEqual(
+          tasks?.map((t) => t.taskId),
+          [taskId],
+        );
+        // A task id the store never had: the one error that does not reveal existence.
+        const unknown = await post(
+          url,
+          { jsonrpc: '2.0', id: 7, method: 'tasks/get', params: { taskId: 'no-such-task' } },
+          sid,
+          V,
+        );
+        assert.equal(unknown.message?.error?.code, -32602, JSON.stringify(unknown.message));
+        assert.match(unknown.message?.error?.message ?? '', /Task not found/);
       } finally {
         await running.stop();
       }

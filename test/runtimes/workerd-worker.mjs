@@ -18,6 +18,11 @@ let server;
 let moduleScope = 'ok';
 try {
   server = buildServer();
+  // A task tool (2025-11-25 tasks): its record lives in the Durable Object task store.
+  server.tool(
+    { name: 'echo_task', execution: { taskSupport: 'optional' } },
+    (args) => `task says ${String(args.text)}`,
+  );
 } catch (err) {
   moduleScope = String(err?.message ?? err);
 }

@@ -1,7 +1,7 @@
 /**
  * mcpkit's shared-state seams over a Durable Object namespace, for Cloudflare Workers:
- * legacy sessions, resumable SSE events and the MRTR key live in {@link McpSessionObject}
- * instances, so any isolate of the Worker can serve any legacy session. Stateless 2026-07-28
+ * legacy sessions, resumable SSE events, tasks and the MRTR key live in {@link McpSessionObject}
+ * instances, so any isolate of the Worker can serve any legacy session or task. Stateless 2026-07-28
  * (the modern era) needs none of it.
  *
  * Limits, by design of the platform: isolates cannot message each other, so the cluster bus
@@ -9,7 +9,9 @@
  * sampling), a cancellation, or a list_changed announced by another isolate reaches only the
  * isolate that made it; a stream resumed on another isolate replays what was stored and ends
  * (it is not followed live). `maxSessions` is not enforced across instances (each session is
- * its own object). Tasks are not kept here: a task-running tool needs a store of its own.
+ * its own object). A task's handler runs in the isolate that started it; other isolates see
+ * its changes by polling (`DurableObjectTaskStore`), and a task whose isolate is evicted
+ * mid-run stays `working` until its TTL (there are no runner leases, as with Redis).
  */
 import type { JsonRpcMessage } from '../../jsonrpc/index.js';
 import { streamOfEventId } from '../../transports/http-server/event-store.js';
@@ -24,6 +26,8 @@ import type {
   SharedStores,
 } from '../../transports/http-server/shared-state.js';
 import { send, type DurableObjectNamespaceLike } from './durable-object-types.js';
+import { DurableObjectTaskStore } from './durable-object-task-store.js';
+import type { DurableObjectTaskStoreOptions } from './durable-object-task-store.js';
 
 /** Legacy sessions, one Durable Object instance each (`session:<id>`). */
 export class DurableObjectSessionStore implements LegacySessionStore {
@@ -167,12 +171,13 @@ class IsolateBus implements ClusterBus {
 }
 
 /** Options of {@link connectDurableObjectStores}. */
-export type DurableObjectStoresOptions = DurableObjectEventStoreOptions;
+export type DurableObjectStoresOptions = DurableObjectEventStoreOptions & DurableObjectTaskStoreOptions;
 
 /**
  * The shared stores for `fetchHandler(server, { stores })` over a Durable Object
  * namespace bound to {@link McpSessionObject}. Call it inside a request (it reads the MRTR
- * key from the namespace), once per isolate.
+ * key from the namespace), once per isolate. Its `taskStore` reaches the server through
+ * the HTTP layer (a server given its own `tasks.store` keeps that one).
  *
  * @example
  * ```ts
@@ -203,6 +208,7 @@ export async function connectDurableObjectStores(
     events: new DurableObjectEventStore(ns, options),
     bus: new IsolateBus(),
     requestStateKey: Uint8Array.from(key),
+    taskStore: new DurableObjectTaskStore(ns, options),
     close: () => Promise.resolve(),
   };
 }

@@ -2,6 +2,7 @@
  * The few Cloudflare Durable Object shapes the store uses, written out so the package needs no
  * Workers types and no `cloudflare:` import (the store also loads, and is tested, in Node).
  */
+import type { TaskPatch, TaskRecord } from '../../server/task-store.js';
 
 /** A Durable Object namespace binding (`env.MCP_SESSIONS`): names to stubs. */
 export interface DurableObjectNamespaceLike {
@@ -39,7 +40,19 @@ export type StoreOp =
   | { op: 'events.append'; events: Array<[seq: number, json: string]>; max: number }
   | { op: 'events.replay'; after: number }
   | { op: 'events.drop' }
-  | { op: 'meta.key' };
+  | { op: 'meta.key' }
+  | TaskStoreOp;
+
+/** The task operations: on a task's instance (`task.*`) or its owner's (`owner.*`). */
+export type TaskStoreOp =
+  | { op: 'task.create'; record: TaskRecord }
+  | { op: 'task.get' }
+  | { op: 'task.update'; patch: TaskPatch }
+  | { op: 'task.delete' }
+  | { op: 'owner.reserve'; taskId: string; expiry: number | null; createdAt: number; maxLive: number }
+  | { op: 'owner.end'; taskId: string }
+  | { op: 'owner.remove'; taskIds: string[] }
+  | { op: 'owner.list' };
 
 /** Sends one operation to the instance named `name` and returns its JSON answer. */
 export async function send<T>(ns: DurableObjectNamespaceLike, name: string, body: StoreOp): Promise<T> {

@@ -4,6 +4,8 @@ export {
   DurableObjectSessionStore,
   connectDurableObjectStores,
 } from './durable-object-stores.js';
+export { DurableObjectTaskStore } from './durable-object-task-store.js';
+export type { DurableObjectTaskStoreOptions } from './durable-object-task-store.js';
 export type { DurableObjectEventStoreOptions, DurableObjectStoresOptions } from './durable-object-stores.js';
 export type {
   DurableObjectNamespaceLike,

@@ -1,10 +1,12 @@
 /**
  * The Durable Object class a Worker binds for mcpkit's shared state (see
  * `connectDurableObjectStores`). One instance per legacy session (`session:<id>`), per
- * resumable SSE stream (`stream:<id>`) and one for the MRTR key (`meta`): each instance's
+ * resumable SSE stream (`stream:<id>`), per task (`task:<id>`), per task owner
+ * (`tasks-of:<owner>`) and one for the MRTR key (`meta`): each instance's
  * operations run one at a time against its own storage, so no locking is needed.
  */
 import type { DurableObjectStateLike, StoreOp } from './durable-object-types.js';
+import { taskOp } from './task-object-ops.js';
 
 interface SessionRecord {
   principal: string;
@@ -106,6 +108,15 @@ export class McpSessionObject {
         }
         return json(key);
       }
+      case 'task.create':
+      case 'task.get':
+      case 'task.update':
+      case 'task.delete':
+      case 'owner.reserve':
+      case 'owner.end':
+      case 'owner.remove':
+      case 'owner.list':
+        return json(await taskOp(storage, body));
       default:
         return new Response('unknown operation', { status: 400 });
     }
