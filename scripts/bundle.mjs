@@ -61,7 +61,9 @@ await build({
         },
       ],
     },
-    minify: false,
+    // Whitespace only: names stay as written (stack traces and `instanceof` read as the
+    // source does), and the install is about a quarter smaller.
+    minify: { compress: false, mangle: false, codegen: { removeWhitespace: true } },
     sourcemap: false,
   },
 });
