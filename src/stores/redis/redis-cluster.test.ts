@@ -587,7 +587,16 @@ describe('Redis stores: Redis goes away and comes back', { skip: NO_REDIS }, () 
       );
       const sid2 = back.headers['mcp-session-id'] as string;
       await postJson(b.url, notification('notifications/initialized'), legacyHeaders(sid2));
-      const onA = await postJson(a.url, rpc('ping'), legacyHeaders(sid2));
+      // Each node's Redis client reconnects on its own backoff: A may still be waiting for
+      // its next attempt when B is back, so A is given the same time to recover.
+      const onA = await waitFor(
+        async () => {
+          const r = await postJson(a.url, rpc('ping'), legacyHeaders(sid2));
+          return r.status === 503 ? undefined : r;
+        },
+        10_000,
+        'the other node serving again',
+      );
       assert.equal(onA.status, 200, 'the other node serves the new session too');
       // Redis came back empty (no persistence): A, which served the old session, put it back.
       const old = await waitFor(
