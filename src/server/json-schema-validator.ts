@@ -3,27 +3,16 @@
  * works, the interpreter where it is refused, or the server's own), loaded on first use so a
  * server that never validates raw JSON Schema pays nothing at start-up. Each schema compiles once.
  */
+import { jsonSchemaDialectOf as dialectOf } from '../protocol/json-schema-validator.js';
 import type {
   JsonSchemaCheck,
-  JsonSchemaDialect,
   JsonSchemaIssue,
   JsonSchemaValidator,
 } from '../protocol/json-schema-validator.js';
 import type { ValidationOutcome } from './schema-adapter.js';
 
-/**
- * The dialect a schema declares; 2020-12 when it declares none. (The seam's own
- * `jsonSchemaDialectOf`, repeated: registration needs it at once, and the seam loads lazily.)
- */
-export function dialectOf(schema: Record<string, unknown>): JsonSchemaDialect | undefined {
-  const s = schema.$schema;
-  if (s === undefined) return '2020-12';
-  if (typeof s !== 'string') return undefined;
-  if (s.includes('2020-12')) return '2020-12';
-  if (s.includes('2019-09')) return '2019-09';
-  if (/draft-0[4-7]/.test(s)) return 'draft-07';
-  return undefined;
-}
+// The seam sits in the core chunk every entry loads, so its dialect check is used directly.
+export { dialectOf };
 
 function describe(issues: readonly JsonSchemaIssue[]): string {
   if (issues.length === 0) return 'does not match the schema';
