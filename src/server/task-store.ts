@@ -128,6 +128,27 @@ export interface TaskStore {
   close(): Promise<void>;
 }
 
+/**
+ * One page of an owner's tasks, the same in every store: newest first (ties by id), starting
+ * at the task named by `cursor`; undefined when the cursor names no task. Sorts `mine` in place.
+ */
+export function pageOfTasks(
+  mine: TaskRecord[],
+  cursor: string | undefined,
+  limit: number,
+): TaskPage | undefined {
+  mine.sort((a, b) => b.createdAt - a.createdAt || (a.taskId < b.taskId ? -1 : 1));
+  let start = 0;
+  if (cursor !== undefined) {
+    start = mine.findIndex((t) => t.taskId === cursor);
+    if (start < 0) return undefined;
+  }
+  const page: TaskPage = { tasks: mine.slice(start, start + limit) };
+  const after = mine[start + limit];
+  if (after) page.nextCursor = after.taskId;
+  return page;
+}
+
 /** Whether a record's TTL has run out at `now`. */
 export function isExpired(record: TaskRecord, now: number): boolean {
   return record.ttlMs !== null && record.createdAt + record.ttlMs <= now;
@@ -277,19 +298,8 @@ export class InMemoryTaskStore implements TaskStore {
 
   list(owner: string, cursor: string | undefined, limit: number): Promise<TaskPage | undefined> {
     const now = Date.now();
-    const mine = [...this.tasks.values()]
-      .filter((t) => t.owner === owner && !isExpired(t, now))
-      .sort((a, b) => b.createdAt - a.createdAt || (a.taskId < b.taskId ? -1 : 1));
-    let start = 0;
-    if (cursor !== undefined) {
-      start = mine.findIndex((t) => t.taskId === cursor);
-      if (start < 0) return Promise.resolve(undefined);
-    }
-    const page = mine.slice(start, start + limit);
-    const result: TaskPage = { tasks: page };
-    const after = mine[start + limit];
-    if (after) result.nextCursor = after.taskId;
-    return Promise.resolve(result);
+    const mine = [...this.tasks.values()].filter((t) => t.owner === owner && !isExpired(t, now));
+    return Promise.resolve(pageOfTasks(mine, cursor, limit));
   }
 
   watch(taskId: string, listener: (record: TaskRecord | undefined) => void): () => void {

@@ -5,7 +5,7 @@
  * (`tasks-of:<owner>`) holds the owner's index for `tasks/list` and the live count that
  * `maxLive` caps.
  */
-import { isExpired, isTerminal } from '../../server/task-store.js';
+import { isExpired, isTerminal, pageOfTasks } from '../../server/task-store.js';
 import type { TaskPage, TaskPatch, TaskRecord, TaskStore } from '../../server/task-store.js';
 import { send, type DurableObjectNamespaceLike } from './durable-object-types.js';
 
@@ -107,16 +107,7 @@ export class DurableObjectTaskStore implements TaskStore {
     if (gone.length > 0) {
       await send(this.ns, ownerName(owner), { op: 'owner.remove', taskIds: gone }).catch(() => undefined);
     }
-    mine.sort((a, b) => b.createdAt - a.createdAt || (a.taskId < b.taskId ? -1 : 1));
-    let start = 0;
-    if (cursor !== undefined) {
-      start = mine.findIndex((t) => t.taskId === cursor);
-      if (start < 0) return undefined;
-    }
-    const page: TaskPage = { tasks: mine.slice(start, start + limit) };
-    const after = mine[start + limit];
-    if (after) page.nextCursor = after.taskId;
-    return page;
+    return pageOfTasks(mine, cursor, limit);
   }
 
   watch(taskId: string, listener: (record: TaskRecord | undefined) => void): () => void {

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { applyTaskPatch, isExpired, isTerminal } from '../../server/task-store.js';
+import { applyTaskPatch, isExpired, isTerminal, pageOfTasks } from '../../server/task-store.js';
 import type { TaskPage, TaskPatch, TaskRecord, TaskRunners, TaskStore } from '../../server/task-store.js';
 import type { RedisChannels } from './redis-bus.js';
 import { guarded } from './redis-errors.js';
@@ -142,16 +142,7 @@ export class RedisTaskStore implements TaskStore {
       else gone.push(ids[i]!);
     });
     if (gone.length > 0) this.redis.zrem(index, ...gone).catch(() => undefined);
-    mine.sort((a, b) => b.createdAt - a.createdAt || (a.taskId < b.taskId ? -1 : 1));
-    let start = 0;
-    if (cursor !== undefined) {
-      start = mine.findIndex((t) => t.taskId === cursor);
-      if (start < 0) return undefined;
-    }
-    const page: TaskPage = { tasks: mine.slice(start, start + limit) };
-    const after = mine[start + limit];
-    if (after) page.nextCursor = after.taskId;
-    return page;
+    return pageOfTasks(mine, cursor, limit);
   }
 
   watch(taskId: string, listener: (record: TaskRecord | undefined) => void): () => void {
