@@ -99,9 +99,8 @@ describe('cross-app access', () => {
       grantTypes: ['urn:ietf:params:oauth:grant-type:jwt-bearer'],
       tokenAuthMethods: ['client_secret_basic'],
       clients: [{ client_id: 'xaa-app', client_secret: 'xaa-secret', method: 'client_secret_basic' }],
-      trustedIdp: { issuer: '', publicKey: idp.publicKey },
+      trustedIdps: [{ issuer: idp.issuer, jwksUri: `${idp.issuer}/jwks` }],
     });
-    as.options.trustedIdp!.issuer = idp.issuer;
     const idToken = await idp.sign({ sub: 'alice@example.com', aud: 'idp-app' }, 300, 'JWT');
     const me = await whoami({
       serverUrl: mcp.url,

@@ -73,6 +73,8 @@ export function oauthOptionsFor(
       idpTokenEndpoint: ctx.idp_token_endpoint,
       idToken: ctx.idp_id_token,
       idpClientId: ctx.idp_client_id,
+      // The suite's authorization server predates authorization_grant_profiles_supported.
+      requireAdvertisedProfile: false,
       ...(ctx.idp_issuer !== undefined ? { idpIssuer: ctx.idp_issuer } : {}),
     };
     options.grant = { type: 'jwt_bearer', assertion: crossAppAccess(xaa) };

@@ -1,8 +1,5 @@
-/**
- * Parts of the test authorization server: client authentication at the token endpoint, and
- * the identity provider's token exchange for an ID-JAG. Test-only.
- */
-import { SignJWT, jwtVerify } from 'jose';
+/** Part of the test authorization server: client authentication at the token endpoint. Test-only. */
+import { jwtVerify } from 'jose';
 import type { LoggedRequest, TestAuthServer } from './auth-test-server.js';
 
 /** Authenticates the client of a token request; returns its id or an error. */
@@ -47,41 +44,4 @@ export async function authenticateClient(
     }
   }
   return { id, method };
-}
-
-/** As identity provider: an ID token for an ID-JAG (RFC 8693). */
-export async function exchangeForIdJag(
-  as: TestAuthServer,
-  b: Record<string, string>,
-): Promise<{ status: number; body: Record<string, unknown> }> {
-  as.tokenRequests.push({ grant: b.grant_type!, auth: 'none', body: b });
-  const ok =
-    b.requested_token_type === 'urn:ietf:params:oauth:token-type:id-jag' &&
-    b.subject_token_type === 'urn:ietf:params:oauth:token-type:id_token' &&
-    b.audience &&
-    b.resource &&
-    b.subject_token;
-  if (!ok) return { status: 400, body: { error: 'invalid_request' } };
-  try {
-    const { payload } = await jwtVerify(b.subject_token!, as.keys.publicKey, { issuer: as.issuer });
-    const jag = await new SignJWT({
-      sub: payload.sub,
-      resource: b.resource,
-      client_id: as.options.jagClientId,
-    })
-      .setProtectedHeader({ alg: 'ES256', typ: 'oauth-id-jag+jwt' })
-      .setIssuer(as.issuer)
-      .setAudience(b.audience!)
-      .setIssuedAt()
-      .setExpirationTime('5m')
-      .sign(as.keys.privateKey);
-    const body = {
-      access_token: jag,
-      issued_token_type: 'urn:ietf:params:oauth:token-type:id-jag',
-      token_type: 'N_A',
-    };
-    return { status: 200, body };
-  } catch {
-    return { status: 400, body: { error: 'invalid_grant' } };
-  }
 }

@@ -10,16 +10,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  EmbeddedJWK,
-  SignJWT,
-  calculateJwkThumbprint,
-  decodeProtectedHeader,
-  exportJWK,
-  generateKeyPair,
-  jwtVerify,
-} from 'jose';
-import { authenticateClient, exchangeForIdJag } from './auth-test-server-parts.js';
+import { EmbeddedJWK, SignJWT, calculateJwkThumbprint, exportJWK, generateKeyPair, jwtVerify } from 'jose';
+import { authenticateClient } from './auth-test-server-parts.js';
+import { ID_JAG_PROFILE, exchangeForIdJag, redeemIdJag } from './auth-test-server-id-jag.js';
+import type { IdpPolicyRequest, TrustedIdp } from './auth-test-server-id-jag.js';
 import type { JSONWebKeySet, JWTPayload } from 'jose';
 
 export interface TestClient {
@@ -50,10 +44,18 @@ export interface TestAsOptions {
   accessTokenTtl?: number;
   /** Scope granted for a requested scope (default: as requested). */
   grant?: (requested: string | undefined) => string | undefined;
-  /** Trusted identity provider for jwt-bearer (ID-JAG) grants. */
-  trustedIdp?: { issuer: string; publicKey: CryptoKey };
-  /** As identity provider: the client_id ID-JAGs are issued for. */
+  /**
+   * Identity providers whose ID-JAGs the jwt-bearer grant accepts (Enterprise-Managed
+   * Authorization); when set, the metadata lists the ID-JAG profile in
+   * `authorization_grant_profiles_supported`.
+   */
+  trustedIdps?: TrustedIdp[];
+  /** As identity provider: the client_id ID-JAGs are issued for (the client's ID at the MCP authorization server). */
   jagClientId?: string;
+  /** As identity provider: ID-JAG lifetime in seconds (negative: already expired). Default 300. */
+  idJagTtl?: number;
+  /** As identity provider: the scope granted for a token exchange, or false to deny it. Default: as requested. */
+  idpPolicy?: (request: IdpPolicyRequest) => string | undefined | false;
   /**
    * DPoP (RFC 9449): advertise ES256 and bind the tokens of every token request that
    * carries a valid proof to its key (`cnf.jkt`, `token_type: DPoP`).
@@ -164,6 +166,7 @@ export class TestAuthServer {
     if (o.scopesSupported) m.scopes_supported = o.scopesSupported;
     if (o.cimd) m.client_id_metadata_document_supported = true;
     if (o.dpop) m.dpop_signing_alg_values_supported = ['ES256'];
+    if (o.trustedIdps) m.authorization_grant_profiles_supported = [ID_JAG_PROFILE];
     if (o.iss !== undefined && o.iss !== false) m.authorization_response_iss_parameter_supported = true;
     return o.metadata ? o.metadata(m) : m;
   }
@@ -306,7 +309,8 @@ export class TestAuthServer {
   private async token(log: LoggedRequest): Promise<{ status: number; body: Record<string, unknown> }> {
     const b = log.body;
     const err = (error: string, status = 400) => ({ status, body: { error } });
-    if (b.grant_type === 'urn:ietf:params:oauth:grant-type:token-exchange') return exchangeForIdJag(this, b);
+    if (b.grant_type === 'urn:ietf:params:oauth:grant-type:token-exchange')
+      return exchangeForIdJag(this, log);
     const auth = await authenticateClient(this, log);
     this.tokenRequests.push({
       grant: b.grant_type ?? '',
@@ -352,23 +356,12 @@ export class TestAuthServer {
           body: await this.accessToken(auth.id, b.resource, grant(b.scope), auth.id, jkt),
         };
       case 'urn:ietf:params:oauth:grant-type:jwt-bearer': {
-        const idp = this.options.trustedIdp;
-        if (!idp || !b.assertion || decodeProtectedHeader(b.assertion).typ !== 'oauth-id-jag+jwt')
-          return err('invalid_grant');
-        try {
-          const { payload } = await jwtVerify(b.assertion, idp.publicKey, {
-            issuer: idp.issuer,
-            audience: this.issuer,
-          });
-          if (payload.client_id !== auth.id) return err('invalid_grant');
-          const resource = typeof payload.resource === 'string' ? payload.resource : undefined;
-          return {
-            status: 200,
-            body: await this.accessToken(auth.id, resource, grant(b.scope), String(payload.sub)),
-          };
-        } catch {
-          return err('invalid_grant');
-        }
+        if (!this.options.trustedIdps) return err('unsupported_grant_type');
+        const g = await redeemIdJag(this, b, auth.id);
+        if ('status' in g) return g;
+        // EMA §5.1: the token is audience-restricted to the MCP server the ID-JAG names.
+        const body = await this.accessToken(auth.id, g.resource, grant(g.scope), g.subject, jkt);
+        return { status: 200, body };
       }
       default:
         return err('unsupported_grant_type');

@@ -2,7 +2,8 @@
  * Cross-app access (the MCP "enterprise-managed authorization" extension, SEP-990): the
  * user's identity provider exchanges their ID token for an Identity Assertion JWT
  * Authorization Grant (ID-JAG, RFC 8693 token exchange), which the MCP server's
- * authorization server then accepts in an RFC 7523 jwt-bearer grant.
+ * authorization server then accepts in an RFC 7523 jwt-bearer grant. The authorization
+ * server says it takes ID-JAGs by listing the profile in `authorization_grant_profiles_supported`.
  */
 import {
   ClientSecretPost,
@@ -20,6 +21,8 @@ import { checkFetchUrl } from './network-policy.js';
 export const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
 export const ID_JAG = 'urn:ietf:params:oauth:token-type:id-jag';
 export const ID_TOKEN = 'urn:ietf:params:oauth:token-type:id_token';
+/** The ID-JAG profile as named in `authorization_grant_profiles_supported` (EMA §6). */
+export const ID_JAG_PROFILE = 'urn:ietf:params:oauth:grant-profile:id-jag';
 
 /** What an assertion provider is told about the token it must make possible. */
 export interface AssertionContext {
@@ -32,7 +35,15 @@ export interface AssertionContext {
 }
 
 /** Produces the assertion of an RFC 7523 jwt-bearer grant. */
-export type AssertionProvider = (context: AssertionContext) => Promise<string>;
+export interface AssertionProvider {
+  (context: AssertionContext): Promise<string>;
+  /**
+   * The authorization grant profile the assertion follows: the authorization server must list
+   * it in `authorization_grant_profiles_supported`, or the grant is not attempted (nothing is
+   * asked of the identity provider). Absent: not checked.
+   */
+  readonly grantProfile?: string;
+}
 
 /** The identity provider side of cross-app access. */
 export interface CrossAppAccessOptions {
@@ -47,13 +58,21 @@ export interface CrossAppAccessOptions {
   /** This client's secret at the IdP, sent with client_secret_basic (or post, see below). */
   idpClientSecret?: string;
   idpAuthMethod?: 'client_secret_basic' | 'client_secret_post' | 'none';
+  /**
+   * Refuse authorization servers that do not list the ID-JAG profile
+   * (`urn:ietf:params:oauth:grant-profile:id-jag`) in `authorization_grant_profiles_supported`
+   * (default true). `false` only for servers that predate that metadata field.
+   */
+  requireAdvertisedProfile?: boolean;
 }
 
 /**
  * An {@link AssertionProvider} for cross-app access: an RFC 8693 token exchange at the IdP
- * (subject token: the ID token; requested token type: ID-JAG; audience: the MCP server's
- * authorization server; resource: the MCP server). The IdP endpoint is reached through the
- * client's network policy like every other OAuth URL.
+ * (subject token: the ID token; requested token type: ID-JAG; audience: the issuer of the MCP
+ * server's authorization server; resource: the MCP server's RFC 9728 resource identifier;
+ * scope: the scope being asked for). The IdP endpoint is reached through the client's network
+ * policy like every other OAuth URL. The authorization server must advertise the ID-JAG
+ * profile (see {@link CrossAppAccessOptions.requireAdvertisedProfile}).
  *
  * @example
  * ```ts
@@ -65,7 +84,7 @@ export interface CrossAppAccessOptions {
  * ```
  */
 export function crossAppAccess(options: CrossAppAccessOptions): AssertionProvider {
-  return async (ctx) => {
+  const provider = async (ctx: AssertionContext): Promise<string> => {
     const endpoint = checkFetchUrl(
       options.idpTokenEndpoint,
       'identity provider token endpoint',
@@ -120,4 +139,7 @@ export function crossAppAccess(options: CrossAppAccessOptions): AssertionProvide
     }
     return res.access_token;
   };
+  return options.requireAdvertisedProfile === false
+    ? provider
+    : Object.assign(provider, { grantProfile: ID_JAG_PROFILE });
 }

@@ -46,11 +46,27 @@ export interface OAuthClientOptions {
   interaction?: AuthorizationInteraction;
   /** Credentials registered beforehand, preferably with their `issuer`. */
   preRegistered?: PreRegisteredClient | readonly PreRegisteredClient[];
-  /** An https URL serving this client's Client ID Metadata Document, used when the server supports them. */
+  /**
+   * An https URL serving this client's Client ID Metadata Document: its client ID wherever the
+   * authorization server advertises `client_id_metadata_document_supported` and no credentials
+   * were pre-registered, before any Dynamic Client Registration (also for the jwt-bearer grant).
+   */
   clientMetadataUrl?: string;
-  /** Client metadata for Dynamic Client Registration (`client_name`, `client_uri`, `logo_uri`...). */
+  /**
+   * Client metadata for Dynamic Client Registration (`client_name`, `client_uri`, `logo_uri`...).
+   *
+   * @deprecated Dynamic Client Registration is deprecated (MCP 2026-07-28): serve a Client ID
+   * Metadata Document and give {@link OAuthClientOptions.clientMetadataUrl} instead.
+   */
   clientMetadata?: Record<string, unknown>;
-  /** Allow Dynamic Client Registration (default true). */
+  /**
+   * Allow Dynamic Client Registration, the fallback when the server supports no Client ID
+   * Metadata Documents (default true; its first use warns once, see `warnDeprecated`).
+   *
+   * @deprecated Dynamic Client Registration is deprecated (MCP 2026-07-28): use
+   * {@link OAuthClientOptions.clientMetadataUrl} (a Client ID Metadata Document) or
+   * {@link OAuthClientOptions.preRegistered} instead. Set `false` to never register.
+   */
   dynamicRegistration?: boolean;
   /** Where registrations and tokens are kept, per issuer (default: in memory). */
   store?: CredentialStore;
@@ -86,6 +102,17 @@ export interface OAuthClientOptions {
 }
 
 const REFRESH_SKEW_S = 30;
+
+/** Refuses an authorization server that does not list the assertion's grant profile (EMA §6). */
+function checkGrantProfile(as: AuthorizationServer, profile: string | undefined): void {
+  if (profile === undefined) return;
+  const listed = as.authorization_grant_profiles_supported;
+  if (Array.isArray(listed) && listed.includes(profile)) return;
+  throw new AuthError(
+    'InvalidConfiguration',
+    `${as.issuer} does not list ${profile} in authorization_grant_profiles_supported`,
+  );
+}
 
 function expired(t: StoredTokens): boolean {
   return t.expires_at !== undefined && t.expires_at - REFRESH_SKEW_S <= Date.now() / 1000;
@@ -143,6 +170,7 @@ export class OAuthClient implements TokenSource {
       bindings: new Map(),
       clientMetadata: options.clientMetadata ?? {},
       dynamicRegistration: options.dynamicRegistration !== false,
+      assertionGrant: typeof grant === 'object',
     };
     if (grant === 'authorization_code') this.registration.redirectUri = options.interaction!.redirectUri;
     if (options.clientMetadataUrl !== undefined)
@@ -394,6 +422,7 @@ export class OAuthClient implements TokenSource {
         `${d.as.issuer} does not support the ${this.grantType()} grant`,
       );
     }
+    if (typeof grant === 'object') checkGrantProfile(d.as, grant.assertion.grantProfile);
     const ctx = await this.context(d);
     let tokens: StoredTokens;
     try {

@@ -1,10 +1,12 @@
 /**
  * Getting a client identity for an authorization server, in the MCP specification's order:
  * pre-registered credentials for that issuer; a Client ID Metadata Document when the server
- * supports them; a registration kept from earlier; Dynamic Client Registration.
+ * supports them; a registration kept from earlier; Dynamic Client Registration (deprecated in
+ * 2026-07-28, so its first use in a process warns).
  */
 import { allowInsecureRequests, customFetch, dynamicClientRegistrationRequest } from 'oauth4webapi';
 import type { AuthorizationServer } from 'oauth4webapi';
+import { warnDeprecated } from '../../protocol/deprecation.js';
 import { AuthError } from '../errors.js';
 import { chooseAuthMethod, registrationAuthMethod } from './client-auth.js';
 import type { ClientKey, ResolvedClient, TokenEndpointAuthMethod } from './client-auth.js';
@@ -41,6 +43,11 @@ export interface RegistrationContext {
   clientMetadata: Record<string, unknown>;
   /** Whether Dynamic Client Registration may be used (default true). */
   dynamicRegistration: boolean;
+  /**
+   * The grant is jwt-bearer (EMA §5): a client not pre-registered may use its Client ID
+   * Metadata Document as its client ID, without a redirect URI.
+   */
+  assertionGrant?: boolean;
 }
 
 function fromPreRegistered(p: PreRegisteredClient, as: AuthorizationServer): ResolvedClient {
@@ -189,11 +196,12 @@ export async function resolveClient(
   const pre = preRegisteredFor(ctx, as.issuer);
   if (pre) return fromPreRegistered(pre, as);
   const redirectUri = ctx.redirectUri;
+  const cimd = ctx.clientMetadataUrl !== undefined && as.client_id_metadata_document_supported === true;
+  if (cimd && (redirectUri !== undefined || ctx.assertionGrant === true)) {
+    return { clientId: ctx.clientMetadataUrl!, method: 'none', source: 'metadata-document' };
+  }
   if (redirectUri === undefined) {
     throw new AuthError('RegistrationFailed', `No pre-registered client credentials for ${as.issuer}`);
-  }
-  if (ctx.clientMetadataUrl !== undefined && as.client_id_metadata_document_supported === true) {
-    return { clientId: ctx.clientMetadataUrl, method: 'none', source: 'metadata-document' };
   }
   const record = await ctx.store.get(as.issuer);
   // A refresh does not use the redirect URI: a registration made for another port still works.
@@ -206,6 +214,11 @@ export async function resolveClient(
         `${ctx.clientMetadataUrl === undefined ? ' (no clientMetadataUrl configured)' : ''}, no registration endpoint`,
     );
   }
+  warnDeprecated(
+    'dynamic-client-registration',
+    `registering with ${as.issuer} through Dynamic Client Registration, deprecated in MCP 2026-07-28; ` +
+      'serve a Client ID Metadata Document and set clientMetadataUrl, or pre-register the client',
+  );
   const client = await register(ctx, as, redirectUri);
   const latest = await ctx.store.get(as.issuer);
   await ctx.store.set(as.issuer, { ...latest, issuer: as.issuer, client });
