@@ -95,8 +95,9 @@ export async function exchangeForIdJag(idp: TestAuthServer, log: LoggedRequest):
     access_token: jag,
     issued_token_type: ID_JAG_TYPE,
     token_type: 'N_A',
-    expires_in: ttl,
   };
+  // An already expired ID-JAG (an attack test) goes out without the impossible expires_in.
+  if (ttl >= 0) body.expires_in = ttl;
   if (scope !== undefined) body.scope = scope;
   return { status: 200, body };
 }
