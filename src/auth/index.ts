@@ -7,6 +7,7 @@ export { AuthError, findAuthError } from './errors.js';
 export type { AuthErrorCode } from './errors.js';
 export {
   DPOP_ALG,
+  ENTERPRISE_MANAGED_AUTHORIZATION,
   DpopProver,
   GuardedFetch,
   MemoryCredentialStore,

@@ -6,7 +6,7 @@ export { authRequester } from './auth-requester.js';
 export type { TokenSource } from './auth-fetch.js';
 export { callbackFromUrl, checkRedirectUri, headlessInteraction, isRedirectTo } from './interaction.js';
 export type { AuthorizationCallback, AuthorizationInteraction, InteractionContext } from './interaction.js';
-export { crossAppAccess } from './cross-app-access.js';
+export { ENTERPRISE_MANAGED_AUTHORIZATION, crossAppAccess } from './cross-app-access.js';
 export { workloadIdentity } from './workload-identity.js';
 export { DPOP_ALG, DpopProver } from './dpop.js';
 export type { WorkloadTokenSource } from './workload-identity.js';
