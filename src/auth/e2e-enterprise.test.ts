@@ -152,6 +152,32 @@ describe('enterprise-managed authorization', () => {
     assert.equal(idp.tokenRequests.length + as.tokenRequests.length, 0);
   });
 
+  it('goes ahead without the listed profile only when told to (a server older than the field)', async () => {
+    const { idp, mcp, idToken } = await enterprise(
+      {},
+      {
+        metadata: (m) => {
+          delete m.authorization_grant_profiles_supported;
+          return m;
+        },
+      },
+    );
+    const lax = crossAppAccess({ ...idpOf(idp, idToken), requireAdvertisedProfile: false });
+    const me = await whoami(new OAuthClient(options(mcp.url, lax)), mcp.url);
+    assert.equal(me.subject, 'alice');
+  });
+
+  it('reports an IdP policy refusal as TokenRequestFailed, asking the authorization server nothing', async () => {
+    const { idp, as, mcp, idToken } = await enterprise({ idpPolicy: () => false });
+    const r = await connectRefused(
+      mcp.url,
+      'TokenRequestFailed',
+      options(mcp.url, crossAppAccess(idpOf(idp, idToken))),
+    );
+    assert.match(r.message, /token exchange at the identity provider failed: 400 invalid_grant/);
+    assert.equal(as.tokenRequests.length, 0);
+  });
+
   it('uses its Client ID Metadata Document as client ID when not pre-registered (§5)', async () => {
     const cimd = 'https://client.example/mcp-client.json';
     const { idp, as, mcp, idToken } = await enterprise(
