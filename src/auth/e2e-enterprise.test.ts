@@ -236,6 +236,27 @@ describe('enterprise-managed authorization attacks', () => {
     assert.equal(idp.tokenRequests.length, 1, 'the second attempt presented the same ID-JAG');
   });
 
+  it('refuses a JWT of the trusted IdP that is not typed as an ID-JAG', async () => {
+    const { idp, as, mcp } = await enterprise();
+    const claims = { sub: 'alice', aud: as.issuer, resource: mcp.url, client_id: 'xaa-app' };
+    const untyped = Object.assign(async () => idp.sign(claims, 300, 'JWT'), {
+      grantProfile: 'urn:ietf:params:oauth:grant-profile:id-jag',
+    });
+    await refusedAtAs(mcp.url, as, untyped, /invalid_grant.*"typ"/);
+  });
+
+  it('the IdP refuses a token exchange without its client authentication', async () => {
+    const { idp, as, mcp, idToken } = await enterprise();
+    const { idpClientSecret: _s, idpAuthMethod: _m, ...anonymous } = idpOf(idp, idToken);
+    const r = await connectRefused(
+      mcp.url,
+      'TokenRequestFailed',
+      options(mcp.url, crossAppAccess(anonymous)),
+    );
+    assert.match(r.message, /identity provider failed: 401 invalid_client/);
+    assert.equal(as.tokenRequests.length, 0);
+  });
+
   it('refuses an ID-JAG issued for another client', async () => {
     const { idp, as, mcp, idToken } = await enterprise({ jagClientId: 'other-app' });
     await refusedAtAs(mcp.url, as, crossAppAccess(idpOf(idp, idToken)), /another client/);
