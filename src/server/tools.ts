@@ -7,6 +7,8 @@ import type { JsonSchemaValidator } from '../protocol/json-schema-validator.js';
 import { compileSchema } from './schema-adapter.js';
 import type { CompiledSchema, InferOutput, RawJsonSchema, SchemaInput } from './schema-adapter.js';
 import type { ServerContext } from './server-context.js';
+import { compileVisibility } from './visibility.js';
+import type { VisibilityCheck, VisibleTo } from './visibility.js';
 
 /** What a tool handler may return: a full result, or plain text as a shortcut. */
 export type ToolReturn = CallToolResult | string;
@@ -50,6 +52,12 @@ export interface ToolDefinition<S extends SchemaInput = SchemaInput> {
    * token to hold scopes and calls the tool freely: it is trusted as local.
    */
   scopes?: readonly string[];
+  /**
+   * Who may see this tool (see {@link VisibleTo}). To any other caller it does not exist:
+   * `tools/list` leaves it out and `tools/call` answers exactly as for an unknown name.
+   * Default: everyone.
+   */
+  visibleTo?: VisibleTo;
 }
 
 /** Runs a tool: gets its validated arguments and the call's context, returns its result. */
@@ -67,6 +75,8 @@ export interface ToolEntry {
   readonly deferTask: boolean;
   /** The scopes a caller needs (see {@link ToolDefinition.scopes}); empty for most tools. */
   readonly scopes: readonly string[];
+  /** Who may see it; undefined: everyone. */
+  readonly visible: VisibilityCheck | undefined;
 }
 
 const ANY_OBJECT: RawJsonSchema = Object.freeze({ type: 'object' }) as RawJsonSchema;
@@ -116,6 +126,7 @@ export function buildTool(
     handler,
     deferTask: def.deferTask === true,
     scopes: Object.freeze([...scopes]),
+    visible: compileVisibility(def.visibleTo, `Tool ${def.name}`),
   };
 }
 
