@@ -250,7 +250,9 @@ describe('per-principal catalogs: what Bob may not see does not exist for him', 
 
     test(`${era}: the error for a hidden item is byte-identical to the one for a missing item`, async () => {
       const asBob = await senderFor(bob);
-      const call = { name: 'admin_reset', arguments: {} };
+      // An argument its x-mcp-header names, sent without the Mcp-Param-Region header: a tool
+      // whose schema were checked would answer -32020 and so give itself away.
+      const call = { name: 'admin_reset', arguments: { region: 'eu' } };
       const hidden = await asBob('tools/call', call, 99);
       assertNoHidden(hidden.body.replace(/admin_reset/g, ''), 'the hidden tool error');
       adminTool.remove();
