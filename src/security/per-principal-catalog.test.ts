@@ -356,3 +356,32 @@ describe('per-principal catalogs: list changes reach only those who can see them
 async function waitForCount(read: () => number, n: number): Promise<void> {
   await waitFor(() => read() >= n, undefined, `${n} notifications`);
 }
+
+describe('scope-filtered discovery (SEP-1881): listed to whoever holds the scopes, callable to step up', () => {
+  test('Bob does not see the scoped tool listed; his call earns the insufficient_scope challenge', async () => {
+    const server = new McpServer({ name: 'sep1881', version: '1.0.0' }, { scopeFilteredDiscovery: true });
+    server.tool({ name: 'read' }, () => 'r');
+    server.tool({ name: 'write', scopes: ['admin'] }, () => 'w');
+    const auth = bearerAuth({
+      resource: TENANT_RESOURCE,
+      authorizationServers: [tenants.a.issuer, tenants.b.issuer],
+      verifier: tenants.verifier,
+    });
+    const g = fixtureOf(server, await serve(server, { authenticate: auth.node }));
+    try {
+      const names = async (token: string) => {
+        const m = modern('tools/list', {});
+        const r = await postJson(g.url, m.body, { ...m.headers, ...bearer(token) });
+        return ((answer(r).result as Obj).tools as Obj[]).map((t) => t.name);
+      };
+      assert.deepEqual(await names(bob), ['read']);
+      assert.deepEqual(await names(alice), ['read', 'write']);
+      const m = modern('tools/call', { name: 'write', arguments: {} });
+      const refused = await postJson(g.url, m.body, { ...m.headers, ...bearer(bob) });
+      assert.equal(refused.status, 403);
+      assert.match(String(refused.headers['www-authenticate']), /scope="admin", error="insufficient_scope"/);
+    } finally {
+      await g.close();
+    }
+  });
+});

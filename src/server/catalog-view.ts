@@ -7,7 +7,7 @@
  * names nothing.
  */
 import { callerOf } from './visibility.js';
-import type { Caller, VisibilityCheck, Visible } from './visibility.js';
+import type { CatalogCaller, VisibilityCheck, Visible } from './visibility.js';
 
 export type ListKey = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
 
@@ -42,7 +42,7 @@ export class CatalogLists {
   visible(key: ListKey, authInfo: unknown): readonly unknown[] {
     const c = this.cache(key);
     if (c.ruled.length === 0) return c.all;
-    const caller: Caller = callerOf(authInfo);
+    const caller: CatalogCaller = callerOf(authInfo);
     let passed = '';
     for (const r of c.ruled) passed += r.check(caller) ? '1' : '0';
     let subset = c.subsets.get(passed);
@@ -62,7 +62,8 @@ export class CatalogLists {
       const all: unknown[] = [];
       const ruled: { index: number; check: VisibilityCheck }[] = [];
       for (const e of this.sources[key].values()) {
-        if (e.visible !== undefined) ruled.push({ index: all.length, check: e.visible });
+        const check = e.listed ?? e.visible;
+        if (check !== undefined) ruled.push({ index: all.length, check });
         all.push(e.wire);
       }
       c = { all, ruled, subsets: new Map() };
@@ -90,8 +91,9 @@ export function audienceOf(...entries: Array<Visible | undefined>): VisibilityCh
   const checks: VisibilityCheck[] = [];
   for (const e of entries) {
     if (e === undefined) continue;
-    if (e.visible === undefined) return undefined;
-    checks.push(e.visible);
+    const check = e.listed ?? e.visible;
+    if (check === undefined) return undefined;
+    checks.push(check);
   }
   return checks.length > 0 ? checks : undefined;
 }

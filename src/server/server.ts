@@ -76,6 +76,13 @@ export interface ServerOptions {
   tasks?: TaskOptions;
   /** Validates raw JSON Schema tool schemas (default: Ajv, or an interpreter where `new Function` is refused). */
   jsonSchemaValidator?: JsonSchemaValidator;
+  /**
+   * Scope-filtered discovery (SEP-1881): `tools/list` shows an authenticated caller only the
+   * tools whose `scopes` its token holds. The others stay callable, so a call still gets the
+   * `insufficient_scope` challenge a client steps up with (use `visibleTo` to hide a tool
+   * outright). Default false: every caller sees every tool it may see.
+   */
+  scopeFilteredDiscovery?: boolean;
 }
 
 /** A handle to something registered, to take it away again. */
@@ -243,6 +250,7 @@ export class McpServer {
       definition as ToolDefinition,
       handler as ToolHandler<never>,
       this.options.jsonSchemaValidator,
+      this.options.scopeFilteredDiscovery === true,
     );
     if (taskSupportOf(definition.execution) !== 'forbidden') this.enableTasks();
     const name = entry.wire.name;

@@ -8,7 +8,7 @@ import { compileSchema } from './schema-adapter.js';
 import type { CompiledSchema, InferOutput, RawJsonSchema, SchemaInput } from './schema-adapter.js';
 import type { ServerContext } from './server-context.js';
 import { compileVisibility } from './visibility.js';
-import type { VisibilityCheck, VisibleTo } from './visibility.js';
+import type { CatalogCaller, VisibilityCheck, VisibleTo } from './visibility.js';
 
 /** What a tool handler may return: a full result, or plain text as a shortcut. */
 export type ToolReturn = CallToolResult | string;
@@ -77,6 +77,8 @@ export interface ToolEntry {
   readonly scopes: readonly string[];
   /** Who may see it; undefined: everyone. */
   readonly visible: VisibilityCheck | undefined;
+  /** Who sees it listed, under scope-filtered discovery: those who may see it and hold its scopes. */
+  readonly listed: VisibilityCheck | undefined;
 }
 
 const ANY_OBJECT: RawJsonSchema = Object.freeze({ type: 'object' }) as RawJsonSchema;
@@ -86,6 +88,7 @@ export function buildTool(
   def: ToolDefinition,
   handler: ToolHandler<never>,
   validator?: JsonSchemaValidator,
+  scopeFiltered = false,
 ): ToolEntry {
   if (typeof def.name !== 'string' || def.name.length === 0 || def.name.length > 128) {
     throw new TypeError('A tool needs a name of 1 to 128 characters');
@@ -119,14 +122,25 @@ export function buildTool(
   ) {
     throw new TypeError(`Tool ${def.name}: scopes must be scope tokens (RFC 6749 §3.3)`);
   }
+  const needed = Object.freeze([...scopes]);
+  const visible = compileVisibility(def.visibleTo, `Tool ${def.name}`);
+  // SEP-1881: listed only to a caller holding its scopes (one with no authentication at all
+  // calls it freely, so it sees it); still callable, so a call can earn the step-up challenge.
+  const listed =
+    scopeFiltered && needed.length > 0
+      ? (c: CatalogCaller) =>
+          (visible === undefined || visible(c)) &&
+          (c.authInfo === undefined || needed.every((s) => c.scopes.includes(s)))
+      : undefined;
   return {
     wire: wire as unknown as Tool,
     input,
     output,
     handler,
     deferTask: def.deferTask === true,
-    scopes: Object.freeze([...scopes]),
-    visible: compileVisibility(def.visibleTo, `Tool ${def.name}`),
+    scopes: needed,
+    visible,
+    listed,
   };
 }
 

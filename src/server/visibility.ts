@@ -10,7 +10,7 @@ import type { Principal } from '../protocol/principal.js';
  * The caller a visibility rule is decided for: the request's `authInfo` as the auth layer
  * attached it (an `AuthInfo` behind `bearerAuth`), its principal, scopes and claims.
  */
-export interface Caller {
+export interface CatalogCaller {
   /** The request's auth info; undefined for an unauthenticated request (stdio, in-memory). */
   readonly authInfo: unknown;
   /** Who this is (issuer, subject, kind), when the auth info names someone. */
@@ -29,7 +29,7 @@ export type ClaimMatch = string | number | boolean | readonly (string | number |
  * - a list of scopes: the caller must hold all of them (the common case);
  * - `{ scopes, claims }`: all the scopes, and every named claim equal to the value given (or
  *   to one of the values, for a list; a claim that is itself a list must contain one);
- * - a function of the {@link Caller}: synchronous and cheap, it runs on every list and call.
+ * - a function of the {@link CatalogCaller}: synchronous and cheap, it runs on every list and call.
  *
  * A caller with no authentication at all is refused by scopes and claims (they hold none);
  * a function decides for itself (`caller.authInfo` is undefined).
@@ -45,16 +45,16 @@ export type ClaimMatch = string | number | boolean | readonly (string | number |
 export type VisibleTo =
   | readonly string[]
   | { readonly scopes?: readonly string[]; readonly claims?: Readonly<Record<string, ClaimMatch>> }
-  | ((caller: Caller) => boolean);
+  | ((caller: CatalogCaller) => boolean);
 
 /** A compiled {@link VisibleTo}: true when the caller may see the item. */
-export type VisibilityCheck = (caller: Caller) => boolean;
+export type VisibilityCheck = (caller: CatalogCaller) => boolean;
 
 const NO_SCOPES: readonly string[] = Object.freeze([]);
 const NO_CLAIMS: Readonly<Record<string, unknown>> = Object.freeze({});
 
-/** The {@link Caller} of a request's auth info. */
-export function callerOf(authInfo: unknown): Caller {
+/** The {@link CatalogCaller} of a request's auth info. */
+export function callerOf(authInfo: unknown): CatalogCaller {
   const a =
     typeof authInfo === 'object' && authInfo !== null ? (authInfo as Record<string, unknown>) : undefined;
   const scopes = Array.isArray(a?.scopes) ? (a.scopes as string[]) : NO_SCOPES;
@@ -114,4 +114,6 @@ export function compileVisibility(rule: VisibleTo | undefined, what: string): Vi
 export interface Visible {
   readonly wire: unknown;
   readonly visible: VisibilityCheck | undefined;
+  /** Who sees it listed, when that is narrower than who may use it (SEP-1881 scope-filtered discovery). */
+  readonly listed?: VisibilityCheck | undefined;
 }
