@@ -85,9 +85,7 @@ export function compileVisibility(rule: VisibleTo | undefined, what: string): Vi
       }
     };
   }
-  const spec = Array.isArray(rule)
-    ? { scopes: rule as readonly string[] }
-    : (rule as Exclude<VisibleTo, Function>);
+  const spec: unknown = Array.isArray(rule) ? { scopes: rule } : rule;
   if (typeof spec !== 'object' || spec === null)
     throw new TypeError(`${what}: visibleTo must be scopes, { scopes, claims } or a function`);
   const { scopes, claims } = spec as { scopes?: readonly string[]; claims?: Record<string, ClaimMatch> };
