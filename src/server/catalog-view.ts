@@ -26,7 +26,11 @@ const MAX_SUBSETS = 64;
 export class CatalogLists {
   private readonly lists = new Map<ListKey, ListCache>();
 
-  constructor(private readonly sources: Readonly<Record<ListKey, ReadonlyMap<string, Visible>>>) {}
+  constructor(
+    private readonly sources: Readonly<Record<ListKey, ReadonlyMap<string, Visible>>>,
+    /** Told of each request that lists under rules (the server learns its connection's caller). */
+    private readonly onRuledList?: (request: { readonly authInfo: unknown }) => void,
+  ) {}
 
   /** A list's contents changed. */
   invalidate(key: ListKey): void {
@@ -38,11 +42,12 @@ export class CatalogLists {
     return this.cache(key).ruled.length > 0;
   }
 
-  /** The wire items of `key` the caller with `authInfo` sees: the whole list when nothing has a rule. */
-  visible(key: ListKey, authInfo: unknown): readonly unknown[] {
+  /** The wire items of `key` the `request`'s caller sees: the whole list when nothing has a rule. */
+  visible(key: ListKey, request: { readonly authInfo: unknown }): readonly unknown[] {
     const c = this.cache(key);
     if (c.ruled.length === 0) return c.all;
-    const caller: CatalogCaller = callerOf(authInfo);
+    this.onRuledList?.(request);
+    const caller: CatalogCaller = callerOf(request.authInfo);
     let passed = '';
     for (const r of c.ruled) passed += r.check(caller) ? '1' : '0';
     let subset = c.subsets.get(passed);

@@ -148,12 +148,16 @@ export class McpServer {
   /** Who hears of changes (legacy sessions, listen streams), on which bus. */
   private readonly fanout: ChangeFanout;
   /** The wire form of each list, built once and dropped when its contents change, and its visible subsets. */
-  private readonly catalog = new CatalogLists({
-    tools: this.tools,
-    resources: this.resources,
-    resourceTemplates: this.templates,
-    prompts: this.prompts,
-  });
+  private readonly catalog = new CatalogLists(
+    {
+      tools: this.tools,
+      resources: this.resources,
+      resourceTemplates: this.templates,
+      prompts: this.prompts,
+    },
+    // A connection's caller, for its list_changed: known once it lists under rules.
+    (rc) => this.fanout.noteCaller(rc as RequestContext),
+  );
   /** What connect gives each session (modern HTTP connects once per request); reset on change. */
   private connectCapabilities: Record<string, unknown> | undefined;
   /** Extensions declared with {@link McpServer.declareExtension}. */
@@ -531,9 +535,7 @@ export class McpServer {
 
   /** One page of what the caller sees of a list: the visible subset first, then the page. */
   private listPage(params: Params, key: ListKey, rc: RequestContext): Record<string, unknown> {
-    const items = this.catalog.visible(key, rc.authInfo);
-    // A connection's caller, for its list_changed: known once it lists under rules.
-    if (this.catalog.hasRules(key)) this.fanout.noteCaller(rc);
+    const items = this.catalog.visible(key, rc);
     const { page, nextCursor } = paginate(items, params.cursor, this.options.pageSize ?? 100);
     const result: Record<string, unknown> = { [key]: page };
     if (nextCursor !== undefined) result.nextCursor = nextCursor;

@@ -70,27 +70,27 @@ describe('catalog lists', () => {
 
   test('without rules every caller gets the one cached array: nothing is built per request', () => {
     const c = lists([entry('a'), entry('b')]);
-    const first = c.visible('tools', auth(['x']));
-    assert.equal(c.visible('tools', undefined), first);
-    assert.equal(c.visible('tools', auth([])), first);
+    const first = c.visible('tools', { authInfo: auth(['x']) });
+    assert.equal(c.visible('tools', { authInfo: undefined }), first);
+    assert.equal(c.visible('tools', { authInfo: auth([]) }), first);
     assert.equal(c.hasRules('tools'), false);
   });
 
   test('with rules, callers passing the same rules share one subset, in list order', () => {
     const c = lists([entry('a'), entry('h', ['admin']), entry('b'), entry('k', { claims: { t: 'k' } })]);
-    const admin1 = c.visible('tools', auth(['admin']));
-    const admin2 = c.visible('tools', auth(['admin', 'other']));
+    const admin1 = c.visible('tools', { authInfo: auth(['admin']) });
+    const admin2 = c.visible('tools', { authInfo: auth(['admin', 'other']) });
     assert.equal(admin1, admin2);
     assert.deepEqual(
       admin1.map((w) => (w as { name: string }).name),
       ['a', 'h', 'b'],
     );
     assert.deepEqual(
-      c.visible('tools', auth([], { t: 'k' })).map((w) => (w as { name: string }).name),
+      c.visible('tools', { authInfo: auth([], { t: 'k' }) }).map((w) => (w as { name: string }).name),
       ['a', 'b', 'k'],
     );
     assert.deepEqual(
-      c.visible('tools', undefined).map((w) => (w as { name: string }).name),
+      c.visible('tools', { authInfo: undefined }).map((w) => (w as { name: string }).name),
       ['a', 'b'],
     );
   });
