@@ -24,6 +24,7 @@ export type {
   GatewayAuthConfig,
   GatewayConfig,
   GatewayJwtConfig,
+  GatewayVisibilityRule,
   HostConfig,
   HttpServerConfig,
   LlmConfig,

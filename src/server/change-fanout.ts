@@ -14,6 +14,8 @@ import type { ChangeBus, ChangeEvent } from './change-bus.js';
 import { serverEraOf } from './server-era.js';
 import type { TaskRuntime } from './task-runtime.js';
 import { declaresTasksExtension, missingTasksExtension, modernTask } from './task-wire.js';
+import { callerOf } from './visibility.js';
+import type { VisibilityCheck } from './visibility.js';
 
 /** What the fan-out reads from its server. */
 export interface FanoutHost {
@@ -23,12 +25,19 @@ export interface FanoutHost {
   capabilities(): Record<string, unknown>;
   /** The task runtime, when the server runs tasks. */
   tasks(): TaskRuntime | undefined;
+  /** Whether the caller with `authInfo` may read `uri` (a hidden resource's updates are not its business). */
+  resourceVisible?(uri: string, authInfo: unknown): boolean;
 }
+
+/** Who hears of a change: everyone who asked (null), or only callers passing one of the checks. */
+type Audience = readonly VisibilityCheck[] | null;
 
 interface ListenStream {
   readonly session: Session;
   readonly id: RequestId;
   readonly filter: Record<string, unknown>;
+  /** The auth info of the request that opened it: who listens. */
+  readonly authInfo: unknown;
   end(): void;
   /** Stops watching the tasks this stream follows. */
   unwatch?: () => void;
@@ -38,7 +47,12 @@ interface ListenStream {
 export class ChangeFanout {
   private readonly legacySubscriptions = new WeakMap<Session, Set<string>>();
   private readonly listeners = new Set<ListenStream>();
-  private readonly pendingLists = new Set<string>();
+  /** List kinds with a change waiting to go out, and who is to hear it. */
+  private readonly pendingLists = new Map<string, Audience>();
+  /** The audience of each change published here, while it crosses the bus (events from other nodes have none). */
+  private readonly audiences = new WeakMap<ChangeEvent, readonly VisibilityCheck[]>();
+  /** The auth info of each legacy connection's latest list, once some item has a visibility rule. */
+  private readonly callers = new WeakMap<Session, unknown>();
   private unsubscribeBus: () => void;
   private closing = false;
 
@@ -56,9 +70,20 @@ export class ChangeFanout {
     this.unsubscribeBus = bus.subscribe((e) => this.deliverChange(e));
   }
 
-  /** Announces a change on the bus: every node delivers it to its own clients. */
-  publish(event: ChangeEvent): void {
+  /**
+   * Announces a change on the bus: every node delivers it to its own clients. With an
+   * `audience`, this node tells only the connections whose caller passes one of its checks
+   * (or whose caller it does not know yet); the notification names nothing either way.
+   */
+  publish(event: ChangeEvent, audience?: readonly VisibilityCheck[]): void {
+    if (audience) this.audiences.set(event, audience);
     this.bus.publish(event);
+  }
+
+  /** Remembers who a legacy connection's caller is (its lists tell), to filter its list changes. */
+  noteCaller(rc: RequestContext): void {
+    const session = rc.session;
+    if (session instanceof Session) this.callers.set(session, rc.authInfo);
   }
 
   /** Whether any listen stream is open here. */
@@ -94,6 +119,7 @@ export class ChangeFanout {
       if (set.size >= 10_000 && !set.has(uri))
         throw WireError.invalidParams('Too many subscriptions on this connection');
       set.add(uri);
+      this.callers.set(session, rc.authInfo);
     } else {
       set?.delete(uri);
     }
@@ -143,6 +169,7 @@ export class ChangeFanout {
         session,
         id,
         filter,
+        authInfo: rc.authInfo,
         end: () => {
           stream.unwatch?.();
           this.listeners.delete(stream);
@@ -183,16 +210,33 @@ export class ChangeFanout {
    * so a delivery that throws cannot leave it behind either.
    */
   private deliverChange(event: ChangeEvent): void {
-    if (event.kind === 'resource') return this.deliverNow(event);
-    if (this.pendingLists.has(event.kind)) return;
-    this.pendingLists.add(event.kind);
+    if (event.kind === 'resource') return this.deliverNow(event, null);
+    const audience = this.audiences.get(event) ?? null;
+    const kind = event.kind;
+    if (this.pendingLists.has(kind)) {
+      // Coalesced: whoever was to hear the waiting change, and whoever is to hear this one.
+      const waiting = this.pendingLists.get(kind)!;
+      if (waiting !== null) this.pendingLists.set(kind, audience === null ? null : [...waiting, ...audience]);
+      return;
+    }
+    this.pendingLists.set(kind, audience);
     queueMicrotask(() => {
-      this.pendingLists.delete(event.kind);
-      this.deliverNow(event);
+      const who = this.pendingLists.get(kind) ?? null;
+      this.pendingLists.delete(kind);
+      this.deliverNow(event, who);
     });
   }
 
-  private deliverNow(event: ChangeEvent): void {
+  /** Whether the caller with `authInfo` is to hear `event`. */
+  private hears(event: ChangeEvent, audience: Audience, authInfo: unknown, known: boolean): boolean {
+    if (event.kind === 'resource') return this.host.resourceVisible?.(event.uri, authInfo) ?? true;
+    // A connection whose caller is not known yet (it has not listed under rules) hears it.
+    if (audience === null || !known) return true;
+    const caller = callerOf(authInfo);
+    return audience.some((check) => check(caller));
+  }
+
+  private deliverNow(event: ChangeEvent, audience: Audience): void {
     const method =
       event.kind === 'resource'
         ? 'notifications/resources/updated'
@@ -203,6 +247,11 @@ export class ChangeFanout {
       if (s.era === undefined || serverEraOf(s.era).subscribesByListen || s.legacyState === 'new') continue;
       if (event.kind === 'resource' && !this.legacySubscriptions.get(s)?.has(event.uri)) continue;
       if (event.kind !== 'resource' && !s.capabilities[event.kind]) continue;
+      if (
+        (audience !== null || event.kind === 'resource') &&
+        !this.hears(event, audience, this.callers.get(s), this.callers.has(s))
+      )
+        continue;
       s.notify(method, params).catch(() => undefined);
     }
     for (const l of this.listeners) {
@@ -211,6 +260,8 @@ export class ChangeFanout {
           ? (l.filter.resourceSubscriptions as string[] | undefined)?.includes(event.uri)
           : l.filter[`${event.kind}ListChanged`] === true;
       if (!wanted) continue;
+      if ((audience !== null || event.kind === 'resource') && !this.hears(event, audience, l.authInfo, true))
+        continue;
       l.session.sendRelated(l.id, method, { ...params, _meta: { [MetaKey.SubscriptionId]: l.id } });
     }
   }

@@ -31,6 +31,7 @@ export { DIRECTORY_MIME_TYPE, registerSkills } from './skills.js';
 export type { SkillDefinition } from './skills.js';
 export { TaskRuntime } from './task-runtime.js';
 export type { TaskOptions, TaskSupport } from './task-runtime.js';
+export type { CatalogCaller, ClaimMatch, VisibleTo } from './visibility.js';
 export { InMemoryTaskStore, applyTaskPatch, isTerminal } from './task-store.js';
 export type {
   TaskPage,

@@ -3,6 +3,8 @@ import type { Prompt, PromptMessage, GetPromptResult } from '../protocol/types/p
 import type { Icon } from '../protocol/types/base.js';
 import type { Completer } from './resources.js';
 import type { ServerContext } from './server-context.js';
+import { compileVisibility } from './visibility.js';
+import type { VisibilityCheck, VisibleTo } from './visibility.js';
 
 /** One argument of a prompt. */
 export interface PromptArgumentDefinition {
@@ -32,6 +34,12 @@ export interface PromptDefinition {
   icons?: Icon[];
   /** Extra metadata, sent as is. */
   _meta?: Record<string, unknown>;
+  /**
+   * Who may see this prompt (see {@link VisibleTo}). To any other caller it does not exist:
+   * `prompts/list` leaves it out, `prompts/get` and completion answer as for an unknown
+   * name. Default: everyone.
+   */
+  visibleTo?: VisibleTo;
 }
 
 /** What a prompt handler may return: a full result, or its messages as a shortcut. */
@@ -47,6 +55,7 @@ export interface PromptEntry {
   readonly wire: Prompt;
   readonly args: readonly PromptArgumentDefinition[];
   readonly handler: PromptHandler;
+  readonly visible: VisibilityCheck | undefined;
 }
 
 export function buildPrompt(def: PromptDefinition, handler: PromptHandler): PromptEntry {
@@ -66,7 +75,8 @@ export function buildPrompt(def: PromptDefinition, handler: PromptHandler): Prom
   }
   if (def.icons !== undefined) wire.icons = def.icons;
   if (def._meta !== undefined) wire._meta = def._meta;
-  return { wire: wire as unknown as Prompt, args, handler };
+  const visible = compileVisibility(def.visibleTo, `Prompt ${def.name}`);
+  return { wire: wire as unknown as Prompt, args, handler, visible };
 }
 
 /** Checks prompt arguments: all strings, required ones present, unknown ones refused. */

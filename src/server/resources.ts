@@ -5,7 +5,10 @@ import type { Icon, Annotations } from '../protocol/types/base.js';
 import type { Era } from '../protocol/versions.js';
 import { serverEraOf } from './server-era.js';
 import { UriTemplate } from './uri-template.js';
+import { exists } from './catalog-view.js';
 import type { ServerContext } from './server-context.js';
+import { compileVisibility } from './visibility.js';
+import type { VisibilityCheck, VisibleTo } from './visibility.js';
 
 /** What a read handler returns: the full result, or just its contents. */
 export type ReadReturn = ReadResourceResult | Array<TextResourceContents | BlobResourceContents>;
@@ -25,6 +28,12 @@ interface ResourceMetadata {
   icons?: Icon[];
   annotations?: Annotations;
   _meta?: Record<string, unknown>;
+  /**
+   * Who may see it (see {@link VisibleTo}). To any other caller it does not exist: lists
+   * leave it out, reading it is "resource not found", completing it is an unknown reference,
+   * and its updates are not sent. Default: everyone.
+   */
+  visibleTo?: VisibleTo;
 }
 
 /** A fixed resource, known by its URI. */
@@ -49,6 +58,7 @@ export type TemplateReadHandler = (
 export interface ResourceEntry {
   readonly wire: Resource;
   readonly read: ReadHandler;
+  readonly visible: VisibilityCheck | undefined;
 }
 
 export interface TemplateEntry {
@@ -56,6 +66,7 @@ export interface TemplateEntry {
   readonly template: UriTemplate;
   readonly complete: Record<string, Completer> | undefined;
   readonly read: TemplateReadHandler;
+  readonly visible: VisibilityCheck | undefined;
 }
 
 function copyMetadata(def: ResourceMetadata, out: Record<string, unknown>): void {
@@ -75,14 +86,16 @@ export function buildResource(def: ResourceDefinition, read: ReadHandler): Resou
   }
   const wire: Record<string, unknown> = { uri: def.uri };
   copyMetadata(def, wire);
-  return { wire: wire as unknown as Resource, read };
+  const visible = compileVisibility(def.visibleTo, `Resource ${def.uri}`);
+  return { wire: wire as unknown as Resource, read, visible };
 }
 
 export function buildTemplate(def: ResourceTemplateDefinition, read: TemplateReadHandler): TemplateEntry {
   const template = UriTemplate.parse(def.uriTemplate);
   const wire: Record<string, unknown> = { uriTemplate: def.uriTemplate };
   copyMetadata(def, wire);
-  return { wire: wire as unknown as ResourceTemplate, template, complete: def.complete, read };
+  const visible = compileVisibility(def.visibleTo, `Resource template ${def.uriTemplate}`);
+  return { wire: wire as unknown as ResourceTemplate, template, complete: def.complete, read, visible };
 }
 
 /** The era's resource-not-found error: -32002 in the legacy era, -32602 in 2026-07-28. */
@@ -102,20 +115,24 @@ export function normalizeRead(value: ReadReturn, uri: string): ReadResourceResul
   return value;
 }
 
-/** Finds what serves a URI: an exact resource first, then the first matching template. */
+/**
+ * Finds what serves a URI for the caller with `authInfo`: an exact resource first, then the
+ * first matching template. What the caller may not see is passed over as if absent.
+ */
 export function resolveResource(
   uri: string,
   resources: ReadonlyMap<string, ResourceEntry>,
   templates: Iterable<TemplateEntry>,
+  authInfo: unknown,
 ):
   | { resource: ResourceEntry }
   | { template: TemplateEntry; variables: Record<string, string | string[]> }
   | undefined {
   const r = resources.get(uri);
-  if (r) return { resource: r };
+  if (exists(r, authInfo)) return { resource: r };
   for (const t of templates) {
     const variables = t.template.match(uri);
-    if (variables) return { template: t, variables };
+    if (variables && exists(t, authInfo)) return { template: t, variables };
   }
   return undefined;
 }

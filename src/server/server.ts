@@ -3,6 +3,8 @@ import type { FrameInfo, JsonRpcRequest, Params, Transport } from '../jsonrpc/in
 import { isMrtrMethod } from '../protocol/methods.js';
 import { ExchangeServer, Session, serverRole } from '../session/index.js';
 import type { Implementation, RequestContext, RequestHandler, SessionLogger } from '../session/index.js';
+import { CatalogLists, audienceOf, exists } from './catalog-view.js';
+import type { ListKey } from './catalog-view.js';
 import { LocalChangeBus } from './change-bus.js';
 import type { ChangeBus, ChangeEvent } from './change-bus.js';
 import { ChangeFanout } from './change-fanout.js';
@@ -39,6 +41,7 @@ import { buildTool, callTool, checkToolScopes } from './tools.js';
 import type { ToolDefinition, ToolEntry, ToolHandler } from './tools.js';
 import type { SchemaInput } from './schema-adapter.js';
 import type { JsonSchemaValidator } from '../protocol/json-schema-validator.js';
+import type { VisibilityCheck, Visible } from './visibility.js';
 
 export interface ServerOptions {
   /** Guidance for the model about how to use this server. */
@@ -73,14 +76,19 @@ export interface ServerOptions {
   tasks?: TaskOptions;
   /** Validates raw JSON Schema tool schemas (default: Ajv, or an interpreter where `new Function` is refused). */
   jsonSchemaValidator?: JsonSchemaValidator;
+  /**
+   * Scope-filtered discovery (SEP-1881): `tools/list` shows an authenticated caller only the
+   * tools whose `scopes` its token holds. The others stay callable, so a call still gets the
+   * `insufficient_scope` challenge a client steps up with (use `visibleTo` to hide a tool
+   * outright). Default false: every caller sees every tool it may see.
+   */
+  scopeFilteredDiscovery?: boolean;
 }
 
 /** A handle to something registered, to take it away again. */
 export interface Registration {
   remove(): void;
 }
-
-type ListKey = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
 
 /** A handler run with its server context (see McpServer.serve). */
 type Inner = (params: Params, ctx: ServerContext) => unknown;
@@ -139,8 +147,17 @@ export class McpServer {
   private codec: RequestStateCodec;
   /** Who hears of changes (legacy sessions, listen streams), on which bus. */
   private readonly fanout: ChangeFanout;
-  /** The wire form of each list, built once and dropped when its contents change. */
-  private readonly wireLists = new Map<ListKey, readonly unknown[]>();
+  /** The wire form of each list, built once and dropped when its contents change, and its visible subsets. */
+  private readonly catalog = new CatalogLists(
+    {
+      tools: this.tools,
+      resources: this.resources,
+      resourceTemplates: this.templates,
+      prompts: this.prompts,
+    },
+    // A connection's caller, for its list_changed: known once it lists under rules.
+    (rc) => this.fanout.noteCaller(rc as RequestContext),
+  );
   /** What connect gives each session (modern HTTP connects once per request); reset on change. */
   private connectCapabilities: Record<string, unknown> | undefined;
   /** Extensions declared with {@link McpServer.declareExtension}. */
@@ -160,6 +177,7 @@ export class McpServer {
       sessions: this.sessions,
       capabilities: () => this.capabilities(),
       tasks: () => this.taskRuntime,
+      resourceVisible: (uri, authInfo) => this.resourceVisible(uri, authInfo),
     });
     const h = this.handlers;
     this.exchange = new ExchangeServer(info, options, h, () => this.capabilities());
@@ -175,18 +193,18 @@ export class McpServer {
       const mayAsk = isMrtrMethod(method);
       h.set(method, (p, rc) => this.serve(p, rc, inner, mayAsk));
     };
-    plain('tools/list', (p) => this.listTools(p));
+    plain('tools/list', (p, rc) => this.listPage(p, 'tools', rc));
     full('tools/call', (p, ctx) => this.callTool(p, ctx));
-    plain('resources/list', (p) => this.listPage(p, 'resources', this.wireList('resources')));
-    plain('resources/templates/list', (p) =>
-      this.listPage(p, 'resourceTemplates', this.wireList('resourceTemplates')),
-    );
+    plain('resources/list', (p, rc) => this.listPage(p, 'resources', rc));
+    plain('resources/templates/list', (p, rc) => this.listPage(p, 'resourceTemplates', rc));
     full('resources/read', (p, ctx) => this.readResource(p, ctx));
     plain('resources/subscribe', (p, rc) => this.fanout.subscribe(p, rc, true));
     plain('resources/unsubscribe', (p, rc) => this.fanout.subscribe(p, rc, false));
-    plain('prompts/list', (p) => this.listPage(p, 'prompts', this.wireList('prompts')));
+    plain('prompts/list', (p, rc) => this.listPage(p, 'prompts', rc));
     full('prompts/get', (p, ctx) => this.getPrompt(p, ctx));
-    full('completion/complete', (p) => complete(p, this.prompts, this.resources, this.templates));
+    full('completion/complete', (p, ctx) =>
+      complete(p, this.prompts, this.resources, this.templates, ctx.authInfo),
+    );
     plain('subscriptions/listen', (p, rc) => this.fanout.listen(p, rc));
     if (options.tasks) this.enableTasks();
   }
@@ -236,17 +254,22 @@ export class McpServer {
       definition as ToolDefinition,
       handler as ToolHandler<never>,
       this.options.jsonSchemaValidator,
+      this.options.scopeFilteredDiscovery === true,
     );
     if (taskSupportOf(definition.execution) !== 'forbidden') this.enableTasks();
-    this.tools.set(entry.wire.name, entry);
-    this.inputSchemas.set(entry.wire.name, entry.wire.inputSchema as Record<string, unknown>);
-    this.changed({ kind: 'tools' });
+    const name = entry.wire.name;
+    const replaced = this.tools.get(name);
+    this.tools.set(name, entry);
+    // A hidden tool's schema is looked up with the caller (toolInputSchema), never by name alone.
+    if (entry.visible) this.inputSchemas.delete(name);
+    else this.inputSchemas.set(name, entry.wire.inputSchema as Record<string, unknown>);
+    this.changed({ kind: 'tools' }, audienceOf(replaced, entry));
     return {
       remove: () => {
-        if (this.tools.get(entry.wire.name) !== entry) return;
-        this.tools.delete(entry.wire.name);
-        this.inputSchemas.delete(entry.wire.name);
-        this.changed({ kind: 'tools' });
+        if (this.tools.get(name) !== entry) return;
+        this.tools.delete(name);
+        this.inputSchemas.delete(name);
+        this.changed({ kind: 'tools' }, audienceOf(entry));
       },
     };
   }
@@ -257,8 +280,9 @@ export class McpServer {
    */
   resource(definition: ResourceDefinition, read: ReadHandler): Registration {
     const entry = buildResource(definition, read);
+    const replaced = this.resources.get(definition.uri);
     this.resources.set(definition.uri, entry);
-    this.changed({ kind: 'resources' });
+    this.changed({ kind: 'resources' }, audienceOf(replaced, entry));
     return this.remover(this.resources, definition.uri, entry, 'resources');
   }
 
@@ -269,8 +293,9 @@ export class McpServer {
    */
   resourceTemplate(definition: ResourceTemplateDefinition, read: TemplateReadHandler): Registration {
     const entry = buildTemplate(definition, read);
+    const replaced = this.templates.get(definition.uriTemplate);
     this.templates.set(definition.uriTemplate, entry);
-    this.changed({ kind: 'resources' });
+    this.changed({ kind: 'resources' }, audienceOf(replaced, entry));
     return this.remover(this.templates, definition.uriTemplate, entry, 'resources');
   }
 
@@ -280,8 +305,9 @@ export class McpServer {
    */
   prompt(definition: PromptDefinition, handler: PromptHandler): Registration {
     const entry = buildPrompt(definition, handler);
+    const replaced = this.prompts.get(definition.name);
     this.prompts.set(definition.name, entry);
-    this.changed({ kind: 'prompts' });
+    this.changed({ kind: 'prompts' }, audienceOf(replaced, entry));
     return this.remover(this.prompts, definition.name, entry, 'prompts');
   }
 
@@ -291,14 +317,24 @@ export class McpServer {
     return this;
   }
 
-  /** A tool's listed input schema (the HTTP layer checks `Mcp-Param-*` headers against it). */
-  toolInputSchema(name: string): Record<string, unknown> | undefined {
-    return this.inputSchemas.get(name);
+  /**
+   * A tool's listed input schema (the HTTP layer checks `Mcp-Param-*` headers against it),
+   * when the caller with `authInfo` may see the tool.
+   */
+  toolInputSchema(name: string, authInfo?: unknown): Record<string, unknown> | undefined {
+    const entry = this.tools.get(name);
+    return exists(entry, authInfo) ? (entry.wire.inputSchema as Record<string, unknown>) : undefined;
   }
 
-  /** The scopes a tool declares (the HTTP layer's authorizer answers 403 when a token lacks them). */
-  toolScopes(name: string): readonly string[] | undefined {
-    return this.tools.get(name)?.scopes;
+  /**
+   * The scopes a tool declares (the HTTP layer's authorizer answers 403 when a token lacks
+   * them), when the caller with `authInfo` may see the tool: a hidden one is unknown there too.
+   */
+  toolScopes(name: string, authInfo?: unknown): readonly string[] | undefined {
+    const entry = this.tools.get(name);
+    return entry === undefined || entry.scopes.length === 0 || exists(entry, authInfo)
+      ? entry?.scopes
+      : undefined;
   }
 
   /**
@@ -326,7 +362,7 @@ export class McpServer {
     this.fanout.publish({ kind: 'resource', uri });
   }
 
-  private remover<T>(
+  private remover<T extends Visible>(
     map: Map<string, T>,
     key: string,
     entry: T,
@@ -336,9 +372,15 @@ export class McpServer {
       remove: () => {
         if (map.get(key) !== entry) return;
         map.delete(key);
-        this.changed({ kind });
+        this.changed({ kind }, audienceOf(entry));
       },
     };
+  }
+
+  /** Whether the caller with `authInfo` may read `uri` (its `resources/updated` go only to those who may). */
+  private resourceVisible(uri: string, authInfo: unknown): boolean {
+    if (!this.catalog.hasRules('resources') && !this.catalog.hasRules('resourceTemplates')) return true;
+    return resolveResource(uri, this.resources, this.templates.values(), authInfo) !== undefined;
   }
 
   // ------------------------------------------------------------ connections
@@ -491,28 +533,9 @@ export class McpServer {
     return result;
   }
 
-  private listTools(params: Params): unknown {
-    return this.listPage(params, 'tools', this.wireList('tools'));
-  }
-
-  private wireList(key: ListKey): readonly unknown[] {
-    let list = this.wireLists.get(key);
-    if (!list) {
-      const source =
-        key === 'tools'
-          ? this.tools
-          : key === 'resources'
-            ? this.resources
-            : key === 'resourceTemplates'
-              ? this.templates
-              : this.prompts;
-      list = [...source.values()].map((e) => e.wire);
-      this.wireLists.set(key, list);
-    }
-    return list;
-  }
-
-  private listPage(params: Params, key: string, items: readonly unknown[]): Record<string, unknown> {
+  /** One page of what the caller sees of a list: the visible subset first, then the page. */
+  private listPage(params: Params, key: ListKey, rc: RequestContext): Record<string, unknown> {
+    const items = this.catalog.visible(key, rc);
     const { page, nextCursor } = paginate(items, params.cursor, this.options.pageSize ?? 100);
     const result: Record<string, unknown> = { [key]: page };
     if (nextCursor !== undefined) result.nextCursor = nextCursor;
@@ -523,7 +546,8 @@ export class McpServer {
     const name = params.name;
     if (typeof name !== 'string') throw WireError.invalidParams('tools/call needs a tool name');
     const entry = this.tools.get(name);
-    if (!entry)
+    // A tool the caller may not see is unknown: the same error, from the same line.
+    if (!exists(entry, ctx.authInfo))
       throw WireError.invalidParams(`Unknown tool: ${name.length > 100 ? name.slice(0, 100) + '…' : name}`);
     const forbidden = entry.scopes.length === 0 ? undefined : checkToolScopes(entry, ctx.authInfo);
     if (forbidden) throw forbidden;
@@ -541,7 +565,7 @@ export class McpServer {
     if (typeof uri !== 'string' || uri.length === 0)
       throw WireError.invalidParams('resources/read needs a uri');
     if (uri.length > 65_536) throw WireError.invalidParams('The uri is longer than 64 KiB');
-    const found = resolveResource(uri, this.resources, this.templates.values());
+    const found = resolveResource(uri, this.resources, this.templates.values(), ctx.authInfo);
     if (!found) throw resourceNotFound(uri, ctx.era);
     const value =
       'resource' in found
@@ -554,7 +578,7 @@ export class McpServer {
     const name = params.name;
     if (typeof name !== 'string') throw WireError.invalidParams('prompts/get needs a prompt name');
     const entry = this.prompts.get(name);
-    if (!entry)
+    if (!exists(entry, ctx.authInfo))
       throw WireError.invalidParams(`Unknown prompt: ${name.length > 100 ? name.slice(0, 100) + '…' : name}`);
     const args = checkPromptArguments(entry, params.arguments);
     return normalizePrompt(await entry.handler(args, ctx), name);
@@ -562,10 +586,11 @@ export class McpServer {
 
   // ------------------------------------------------------------ change delivery
 
-  private changed(event: ChangeEvent): void {
+  /** A list changed; `audience`, when given, are the only callers who could see the change. */
+  private changed(event: ChangeEvent, audience?: readonly VisibilityCheck[]): void {
     if (event.kind !== 'resource') this.connectCapabilities = this.exchange.capabilities = undefined;
-    if (event.kind === 'resources') this.wireLists.delete('resourceTemplates');
-    if (event.kind !== 'resource') this.wireLists.delete(event.kind);
-    if (this.sessions.size > 0 || this.fanout.listening) this.fanout.publish(event);
+    if (event.kind === 'resources') this.catalog.invalidate('resourceTemplates');
+    if (event.kind !== 'resource') this.catalog.invalidate(event.kind);
+    if (this.sessions.size > 0 || this.fanout.listening) this.fanout.publish(event, audience);
   }
 }

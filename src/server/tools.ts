@@ -7,6 +7,8 @@ import type { JsonSchemaValidator } from '../protocol/json-schema-validator.js';
 import { compileSchema } from './schema-adapter.js';
 import type { CompiledSchema, InferOutput, RawJsonSchema, SchemaInput } from './schema-adapter.js';
 import type { ServerContext } from './server-context.js';
+import { compileVisibility } from './visibility.js';
+import type { CatalogCaller, VisibilityCheck, VisibleTo } from './visibility.js';
 
 /** What a tool handler may return: a full result, or plain text as a shortcut. */
 export type ToolReturn = CallToolResult | string;
@@ -50,6 +52,12 @@ export interface ToolDefinition<S extends SchemaInput = SchemaInput> {
    * token to hold scopes and calls the tool freely: it is trusted as local.
    */
   scopes?: readonly string[];
+  /**
+   * Who may see this tool (see {@link VisibleTo}). To any other caller it does not exist:
+   * `tools/list` leaves it out and `tools/call` answers exactly as for an unknown name.
+   * Default: everyone.
+   */
+  visibleTo?: VisibleTo;
 }
 
 /** Runs a tool: gets its validated arguments and the call's context, returns its result. */
@@ -67,6 +75,10 @@ export interface ToolEntry {
   readonly deferTask: boolean;
   /** The scopes a caller needs (see {@link ToolDefinition.scopes}); empty for most tools. */
   readonly scopes: readonly string[];
+  /** Who may see it; undefined: everyone. */
+  readonly visible: VisibilityCheck | undefined;
+  /** Who sees it listed, under scope-filtered discovery: those who may see it and hold its scopes. */
+  readonly listed: VisibilityCheck | undefined;
 }
 
 const ANY_OBJECT: RawJsonSchema = Object.freeze({ type: 'object' }) as RawJsonSchema;
@@ -76,6 +88,7 @@ export function buildTool(
   def: ToolDefinition,
   handler: ToolHandler<never>,
   validator?: JsonSchemaValidator,
+  scopeFiltered = false,
 ): ToolEntry {
   if (typeof def.name !== 'string' || def.name.length === 0 || def.name.length > 128) {
     throw new TypeError('A tool needs a name of 1 to 128 characters');
@@ -109,13 +122,25 @@ export function buildTool(
   ) {
     throw new TypeError(`Tool ${def.name}: scopes must be scope tokens (RFC 6749 §3.3)`);
   }
+  const needed = Object.freeze([...scopes]);
+  const visible = compileVisibility(def.visibleTo, `Tool ${def.name}`);
+  // SEP-1881: listed only to a caller holding its scopes (one with no authentication at all
+  // calls it freely, so it sees it); still callable, so a call can earn the step-up challenge.
+  const listed =
+    scopeFiltered && needed.length > 0
+      ? (c: CatalogCaller) =>
+          (visible === undefined || visible(c)) &&
+          (c.authInfo === undefined || needed.every((s) => c.scopes.includes(s)))
+      : undefined;
   return {
     wire: wire as unknown as Tool,
     input,
     output,
     handler,
     deferTask: def.deferTask === true,
-    scopes: Object.freeze([...scopes]),
+    scopes: needed,
+    visible,
+    listed,
   };
 }
 

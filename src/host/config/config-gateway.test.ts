@@ -111,4 +111,29 @@ describe('config: mcpkit.gateway', () => {
     assert.match(problems({ auth, principals: [{ token: 'a' }] }), /"\*" or an object of servers/);
     assert.match(problems({ auth: { jwt: { issuer: 'https://a.example' } } }), /jwksUrl/);
   });
+
+  test('visibility rules: a server, optionally its tools, and the scopes or claims that see them', () => {
+    const auth = { tokens: { a: TOKEN } };
+    const config = parseHostConfig({
+      mcpServers: SERVERS,
+      mcpkit: {
+        gateway: {
+          auth,
+          visibility: [
+            { server: 'files', tools: ['write_file'], scopes: ['files:write'] },
+            { server: 'search', claims: { team: 'sec', region: ['eu', 'us'] } },
+          ],
+        },
+      },
+    });
+    assert.deepEqual(config.gateway?.visibility, [
+      { server: 'files', tools: ['write_file'], scopes: ['files:write'], claims: {} },
+      { server: 'search', tools: undefined, scopes: [], claims: { team: 'sec', region: ['eu', 'us'] } },
+    ]);
+    assert.match(
+      problems({ auth, visibility: [{ server: 'nope', scopes: ['x'] }] }),
+      /a server of this config/,
+    );
+    assert.match(problems({ auth, visibility: [{ server: 'files' }] }), /scopes or claims/);
+  });
 });

@@ -1,7 +1,13 @@
 /** The `mcpkit.gateway` section of a config: who may call the gateway, and what each caller may reach. */
 import type { Principal } from '../../protocol/principal.js';
 import type { FieldReader } from './config-reader.js';
-import type { GatewayAuthConfig, GatewayConfig, GatewayJwtConfig, PrincipalRule } from './config-types.js';
+import type {
+  GatewayAuthConfig,
+  GatewayConfig,
+  GatewayJwtConfig,
+  GatewayVisibilityRule,
+  PrincipalRule,
+} from './config-types.js';
 
 /** The name of the token given on the command line (`mcpkit proxy --auth-token-env` or `--auth-token-file`). */
 export const CLI_TOKEN_NAME = 'cli';
@@ -46,13 +52,39 @@ export function parseGateway(
   servers: readonly string[],
 ): GatewayConfig | undefined {
   if (!r) return undefined;
-  r.unknownKeys(['auth', 'principals']);
+  r.unknownKeys(['auth', 'principals', 'visibility']);
   const auth = parseAuth(r.object('auth'));
   const principals = r.objects('principals')?.map((p) => parsePrincipal(p, auth, servers));
+  const visibility = r.objects('visibility')?.map((v) => parseVisibility(v, servers));
   return {
     auth,
     principals: principals?.filter((p): p is PrincipalRule => p !== undefined),
+    ...(visibility
+      ? { visibility: visibility.filter((v): v is GatewayVisibilityRule => v !== undefined) }
+      : {}),
   };
+}
+
+/** `{ server, tools?, scopes?, claims? }`: who sees a server's items (all of them, or the tools named). */
+function parseVisibility(v: FieldReader, servers: readonly string[]): GatewayVisibilityRule | undefined {
+  v.unknownKeys(['server', 'tools', 'scopes', 'claims']);
+  const server = v.string('server', { required: true, allowEmpty: false });
+  if (server !== undefined && !servers.includes(server))
+    return v.issue(v.path('server'), `a server of this config (${servers.join(', ') || 'none'})`, server);
+  const tools = v.has('tools') ? v.stringArray('tools') : undefined;
+  const scopes = v.has('scopes') ? v.stringArray('scopes') : [];
+  const claims: Record<string, string | string[]> = {};
+  const c = v.object('claims');
+  for (const key of Object.keys(c?.obj ?? {})) {
+    const value =
+      typeof c!.obj[key] === 'string' ? c!.string(key, { allowEmpty: false }) : c!.stringArray(key);
+    if (value !== undefined) claims[key] = value;
+  }
+  if (scopes !== undefined && scopes.length === 0 && Object.keys(claims).length === 0)
+    return v.issue(v.path('scopes'), 'the scopes or claims a caller needs to see these items', undefined);
+  if (server === undefined || scopes === undefined || (v.has('tools') && tools === undefined))
+    return undefined;
+  return { server, tools, scopes, claims };
 }
 
 function parseAuth(r: FieldReader | undefined): GatewayAuthConfig | undefined {

@@ -168,9 +168,27 @@ export interface PrincipalRule {
   allow: '*' | Record<string, '*' | string[]>;
 }
 
+/**
+ * Who among the gateway's callers sees some of a server's items (`mcpkit.gateway.visibility[]`):
+ * to a caller without the scopes and claims, they do not exist (unlisted, and unknown when
+ * called, read or got).
+ */
+export interface GatewayVisibilityRule {
+  /** The server whose items the rule hides. */
+  server: string;
+  /** Its tools the rule is about, by upstream name; undefined: all its tools, resources and prompts. */
+  tools: string[] | undefined;
+  /** Scopes the caller's token must all hold. */
+  scopes: string[];
+  /** Claims the caller's token must have: each equal to the value, or to one of the list. */
+  claims: Record<string, string | string[]>;
+}
+
 /** The gateway's own settings (`mcpkit.gateway`). */
 export interface GatewayConfig {
   auth: GatewayAuthConfig | undefined;
+  /** Scope and claim rules on what each caller sees; undefined: every caller sees everything. */
+  visibility?: GatewayVisibilityRule[] | undefined;
   /**
    * Per-caller allow lists: when set, a gateway caller reaches only what its rule allows
    * (and what the servers' policies allow); callers without a rule, and unauthenticated

@@ -14,6 +14,11 @@
  * treats its tool list as the model's, it does not exist. A view calls its server's tools
  * by their own names, so an app-callable tool also answers to its upstream name when the
  * gateway renames it (`server__tool`) and no other tool has that name.
+ *
+ * Per-caller catalogs: `visibility` rules (`mcpkit.gateway.visibility`) show a server's items,
+ * or some of its tools, only to callers whose token holds the scopes and claims they name. To
+ * any other caller those items do not exist: unlisted (pages cut from what it sees), and
+ * unknown when called, read, got or completed, with the very error a missing name gets.
  */
 import { hostKind } from '../../auth/client/network-policy.js';
 import { LocalError, WireError } from '../../jsonrpc/index.js';
@@ -32,6 +37,9 @@ import type { RawJsonSchema } from '../../server/schema-adapter.js';
 import type { ServerContext } from '../../server/server-context.js';
 import { HostError, errorText } from '../errors.js';
 import type { CatalogTool } from '../catalog/catalog.js';
+import type { GatewayVisibilityRule } from '../config/config-types.js';
+import { callerOf, compileVisibility } from '../../server/visibility.js';
+import type { VisibilityCheck, VisibleTo } from '../../server/visibility.js';
 import type { Host } from '../host.js';
 import type { HostCallOptions } from '../host-calls.js';
 import type { NodeAuthenticator, ServeOptions } from '../../serve/index.js';
@@ -51,6 +59,12 @@ export interface GatewayOptions {
   /** The caller named in approvals and the audit log (default `gateway`). */
   caller?: string;
   instructions?: string;
+  /**
+   * Which callers see which servers' items, by the scopes and claims of their tokens
+   * (default: the config's `mcpkit.gateway.visibility`). Every rule that names an item
+   * must pass; an unauthenticated caller passes none.
+   */
+  visibility?: readonly GatewayVisibilityRule[];
 }
 
 /** Options of {@link Gateway.serveHttp}. */
@@ -104,6 +118,8 @@ export class Gateway {
   private readonly unsubscribe: () => void;
   private pending = false;
   private closeServing: Array<() => Promise<void>> = [];
+  /** The visibility rules, each compiled once. */
+  private readonly rules: ReadonlyArray<{ rule: GatewayVisibilityRule; check: VisibilityCheck }>;
 
   constructor(
     private readonly host: Host,
@@ -113,6 +129,10 @@ export class Gateway {
       ...(options.instructions ? { instructions: options.instructions } : {}),
       logger: () => undefined,
     });
+    this.rules = (options.visibility ?? host.config.gateway?.visibility ?? []).map((rule) => ({
+      rule,
+      check: compileVisibility({ scopes: rule.scopes, claims: rule.claims }, `visibility of ${rule.server}`)!,
+    }));
     this.unsubscribe = host.on('catalog', () => this.schedule());
     this.server.use((request, next) => this.appsFilter(request, next));
     this.server.use((request, next) => this.callerFilter(request, next));
@@ -196,6 +216,7 @@ export class Gateway {
               ...(execution?.taskSupport ? { execution: { taskSupport: execution.taskSupport } } : {}),
               // `_meta.ui` (the view, the visibility) is for the client's host to act on.
               ...(_meta ? { _meta } : {}),
+              ...this.visibleTo(t.server, t.name),
             },
             (args, ctx) => this.callTool(t.server, t.name, args as Record<string, unknown>, ctx),
           ),
@@ -217,8 +238,9 @@ export class Gateway {
       wanted.set(`resource:${uri}`, {
         key: `view:${server}`,
         register: () =>
-          this.server.resource({ uri, name: uri, mimeType: APP_MIME_TYPE }, (_uri, ctx) =>
-            this.read(server, uri, ctx),
+          this.server.resource(
+            { uri, name: uri, mimeType: APP_MIME_TYPE, ...this.visibleTo(server) },
+            (_uri, ctx) => this.read(server, uri, ctx),
           ),
       });
     }
@@ -229,7 +251,7 @@ export class Gateway {
         key: JSON.stringify(r.definition),
         register: () =>
           this.server.resource(
-            { ...r.definition, uri, name: r.definition.name ?? r.uri } as never,
+            { ...r.definition, uri, name: r.definition.name ?? r.uri, ...this.visibleTo(r.server) } as never,
             (_uri, ctx) => this.read(r.server, r.uri, ctx),
           ),
       });
@@ -239,8 +261,9 @@ export class Gateway {
       wanted.set(`template:${t.uriTemplate}`, {
         key: JSON.stringify(t.definition),
         register: () =>
-          this.server.resourceTemplate(t.definition as never, (uri, _vars, ctx) =>
-            this.read(t.server, uri, ctx),
+          this.server.resourceTemplate(
+            { ...t.definition, ...this.visibleTo(t.server) } as never,
+            (uri, _vars, ctx) => this.read(t.server, uri, ctx),
           ),
       });
     }
@@ -256,6 +279,7 @@ export class Gateway {
               ...(p.definition.title !== undefined ? { title: p.definition.title } : {}),
               ...(p.definition.description !== undefined ? { description: p.definition.description } : {}),
               arguments: (p.definition.arguments ?? []).map((a) => ({ ...a })),
+              ...this.visibleTo(p.server),
             },
             async (args, ctx) => {
               const r = await this.host.getPrompt(
@@ -315,7 +339,9 @@ export class Gateway {
       return next();
     }
     const byUpstreamName = views ? this.appNames.get(name) : undefined;
-    if (!byUpstreamName) return next();
+    // Hidden from this caller, it is as unknown by its upstream name as by its alias.
+    if (!byUpstreamName || !this.sees(byUpstreamName.server, byUpstreamName.name, request.ctx.authInfo))
+      return next();
     const args = request.params.arguments;
     return this.callTool(
       byUpstreamName.server,
@@ -339,6 +365,25 @@ export class Gateway {
       return !tool || policy.principalAllows(tool.server, tool.name, principal);
     });
     return tools.length === result.tools.length ? result : { ...result, tools };
+  }
+
+  /** The registration option hiding a server's item (`tool`, or any item) by the visibility rules. */
+  private visibleTo(server: string, tool?: string): { visibleTo?: VisibleTo } {
+    const checks = this.rules
+      .filter(
+        ({ rule }) =>
+          rule.server === server &&
+          (rule.tools === undefined || (tool !== undefined && rule.tools.includes(tool))),
+      )
+      .map((r) => r.check);
+    if (checks.length === 0) return {};
+    return { visibleTo: checks.length === 1 ? checks[0]! : (caller) => checks.every((c) => c(caller)) };
+  }
+
+  /** Whether the caller with `authInfo` sees `tool` of `server`. */
+  private sees(server: string, tool: string, authInfo: unknown): boolean {
+    const rule = this.visibleTo(server, tool).visibleTo as VisibilityCheck | undefined;
+    return rule === undefined || rule(callerOf(authInfo));
   }
 
   /** The caller's principal goes with every call: the audit names it, the per-caller rules match it (null: not authenticated). */

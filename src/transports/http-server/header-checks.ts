@@ -125,11 +125,13 @@ export function checkLegacyMirrors(
 /** Where the request headers are read: the exchange itself (no closure per request). */
 export interface HeaderSource {
   header(name: string): string | undefined;
+  /** Who is asking: a tool the caller may not see has no schema to check. */
+  readonly authInfo?: unknown;
 }
 
-/** The tools' input schemas by name (the server's `toolInputSchemas`). */
+/** The tools' input schemas by name, as the caller with `authInfo` sees them. */
 export interface ToolSchemas {
-  get(name: string): Record<string, unknown> | undefined;
+  get(name: string, authInfo?: unknown): Record<string, unknown> | undefined;
 }
 
 /**
@@ -182,7 +184,7 @@ export function checkModernHeaders(
   if (name !== bodyName)
     return mismatch(`Mcp-Name does not match the body's ${msg.method === 'resources/read' ? 'uri' : 'name'}`);
   if (method === 'tools/call' && toolSchemas) {
-    const schema = toolSchemas.get(bodyName);
+    const schema = toolSchemas.get(bodyName, ex.authInfo);
     const specs = schema && annotationsOf(schema);
     if (specs && specs.length > 0)
       return checkParamHeaders(specs, (params?.arguments ?? {}) as Record<string, unknown>, ex);

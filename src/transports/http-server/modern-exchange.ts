@@ -114,7 +114,12 @@ export class ModernEndpoint {
     private readonly keepAliveMs: number,
   ) {
     const lookup = connector.toolInputSchema?.bind(connector);
-    this.toolSchemas = connector.toolInputSchemas ?? (lookup ? { get: lookup } : undefined);
+    const map = connector.toolInputSchemas;
+    // The map holds the tools every caller sees; a hidden one is looked up with its caller.
+    this.toolSchemas =
+      map && lookup
+        ? { get: (name, authInfo) => map.get(name) ?? lookup(name, authInfo) }
+        : (map ?? (lookup ? { get: lookup } : undefined));
   }
 
   /** Serves one modern request: its mirrored headers checked, its scopes decided, then run. */

@@ -71,7 +71,11 @@ export function attachAuthentication(ex: HttpExchange, auth: unknown): void {
 }
 
 /** The calls of a parsed body; invalid batch items are left out (they are answered with errors). */
-export function callsOf(frame: JsonRpcMessage | ParsedBatch, connector: McpConnector): McpCall[] {
+export function callsOf(
+  frame: JsonRpcMessage | ParsedBatch,
+  connector: McpConnector,
+  authInfo?: unknown,
+): McpCall[] {
   const items = frame instanceof ParsedBatch ? frame.items : [frame];
   const calls: McpCall[] = [];
   for (const m of items) {
@@ -82,7 +86,7 @@ export function callsOf(frame: JsonRpcMessage | ParsedBatch, connector: McpConne
     }
     const name = mirroredNameOf(m);
     const scopes =
-      m.method === 'tools/call' && name !== undefined ? (connector.toolScopes?.(name) ?? []) : [];
+      m.method === 'tools/call' && name !== undefined ? (connector.toolScopes?.(name, authInfo) ?? []) : [];
     calls.push({ method: m.method, name, scopes });
   }
   return calls;
@@ -119,6 +123,6 @@ export function screenFrame(
   }
   const authorizer = ex.authorizer;
   if (!authorizer) return false;
-  const verdict = authorizer.authorize(callsOf(frame, connector));
+  const verdict = authorizer.authorize(callsOf(frame, connector, ex.authInfo));
   return verdict instanceof Promise ? verdict.then((r) => answer(ex, r)) : answer(ex, verdict);
 }

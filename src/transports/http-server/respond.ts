@@ -11,12 +11,21 @@ export interface McpConnector {
    * request). A stateless request then costs no session.
    */
   serveRequest?(transport: Transport, request: JsonRpcRequest, info: FrameInfo): boolean;
-  /** A tool's input schema, to check `Mcp-Param-*` headers (modern era). */
-  toolInputSchema?(name: string): Record<string, unknown> | undefined;
-  /** The same schemas as a map, read without a call into the server (preferred when given). */
+  /**
+   * A tool's input schema, to check `Mcp-Param-*` headers (modern era), when the caller with
+   * `authInfo` may see the tool (per-principal catalogs: a hidden tool is unknown).
+   */
+  toolInputSchema?(name: string, authInfo?: unknown): Record<string, unknown> | undefined;
+  /**
+   * The schemas of the tools every caller sees, as a map read without a call into the server
+   * (tried first; `toolInputSchema` answers for the others).
+   */
   readonly toolInputSchemas?: ReadonlyMap<string, Record<string, unknown>>;
-  /** The scopes a tool declares it needs, for the HTTP layer's authorizer (see `ToolDefinition.scopes`). */
-  toolScopes?(name: string): readonly string[] | undefined;
+  /**
+   * The scopes a tool declares it needs, for the HTTP layer's authorizer (see
+   * `ToolDefinition.scopes`); undefined for a tool the caller with `authInfo` may not see.
+   */
+  toolScopes?(name: string, authInfo?: unknown): readonly string[] | undefined;
   /**
    * Joins a cluster of nodes: change events travel on `changeBus`, and MRTR `requestState`
    * is sealed with `requestStateKey`, the same on every node.
