@@ -42,7 +42,7 @@ export function warnDeprecated(id: string, message: string): void {
 
 /**
  * Turns off every later deprecation warning of this process (for example in a host that
- * knowingly keeps a deprecated feature for old servers).
+ * knowingly keeps a deprecated feature for old servers). Exported from `mcpkit/advanced`.
  *
  * @example
  * ```ts
