@@ -32,6 +32,8 @@ class HostileServer {
   entry: Record<string, unknown> = {};
   reads: string[] = [];
   directoryCalls = 0;
+  /** A partial listing: the skill is served but not listed. */
+  unlisted = false;
   /** Extra contents a read returns after the file's own (a server smuggling a second body). */
   extra = new Map<string, Array<{ uri: string; text: string }>>();
 
@@ -43,7 +45,11 @@ class HostileServer {
       return [{ uri, mimeType: 'text/markdown', text }, ...(this.extra.get(uri) ?? [])];
     });
     this.server.declareExtension('io.modelcontextprotocol/skills', extension);
-    this.server.method('skills/list', () => ({ skills: [this.entry], ttlMs: 0, cacheScope: 'private' }));
+    this.server.method('skills/list', () => ({
+      skills: this.unlisted ? [] : [this.entry],
+      ttlMs: 0,
+      cacheScope: 'private',
+    }));
     this.server.method('skills/get', () => ({ skill: this.entry, ttlMs: 0, cacheScope: 'private' }));
     this.server.method('resources/directory/read', () => {
       this.directoryCalls++;
@@ -232,6 +238,21 @@ describe('hostile skill servers', () => {
       assert.deepEqual(hostile.reads, []);
     });
   }
+
+  test('a skill missing from the listing loads from its URI alone; a skills/get answer for another URI is refused', async () => {
+    const listed = hostile.entry;
+    hostile.unlisted = true;
+    try {
+      assert.deepEqual(await listSkills(client), []);
+      const skill = await loadSkill(client, await getSkill(client, SKILL_MD));
+      assert.match(skill.instructions, /GUIDE/);
+      const other = 'skill://acme/other/refunds/SKILL.md';
+      hostile.entry = { ...listed, uri: other, resources: [{ uri: other, digest: sha(skillMd), size: 78 }] };
+      await assert.rejects(getSkill(client, SKILL_MD), refused(/skill\.uri is skill:\/\/acme\/other/));
+    } finally {
+      hostile.unlisted = false;
+    }
+  });
 
   test('a file whose bytes do not match its digest is refused, SKILL.md or supporting file', async () => {
     const [entry] = await listSkills(client);

@@ -1,5 +1,5 @@
 /**
- * The skills extension (SEP-2640, `io.modelcontextprotocol/skills`): Agent Skills served as
+ * The skills extension (`io.modelcontextprotocol/skills`, SEP-2640, final text of 2026-09-13): Agent Skills served as
  * resources under `skill://<skill-path>/<file-path>`, enumerated by `skills/list`, looked up
  * by `skills/get`, and browsed with `resources/directory/read`.
  */
@@ -195,9 +195,12 @@ function listResult(result: Record<string, unknown>, ctx: ServerContext): Record
 /**
  * Serves skills (SEP-2640): every file becomes a resource (`SKILL.md` as `text/markdown`
  * with the frontmatter's name and description), and the server declares the extension and
- * answers `skills/list`, `skills/get` and `resources/directory/read`. Definitions are checked
- * now: the last path segment must be the name, names follow the Agent Skills rules, and a
- * skill holds at most 512 files and 16 MiB.
+ * answers `skills/list`, `skills/get` and `resources/directory/read`. Each entry lists every
+ * file with its size and SHA-256 digest, a nested skill's files in the enclosing entry too.
+ * Definitions are checked now and a bad one throws a `TypeError` naming the field: the last
+ * path segment must be the name, names follow the Agent Skills rules, file paths are plain
+ * relative paths (no `..`, `.`, empty segment, backslash, colon or NUL, no two differing only
+ * in case), and a skill holds at most 512 files and 16 MiB.
  *
  * @example
  * ```ts
