@@ -7,6 +7,7 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 const deprecation = new URL('./deprecation.js', import.meta.url).href;
 const clientModule = new URL('../client/client.js', import.meta.url).href;
 const serverModule = new URL('../server/server.js', import.meta.url).href;
+const memoryModule = new URL('../transports/memory/index.js', import.meta.url).href;
 
 /** Runs `script` as an ES module in a fresh Node process; resolves with its stderr. */
 function run(script: string, env: Record<string, string | undefined> = {}): Promise<string> {
@@ -87,4 +88,30 @@ test('a client without deprecated features, and a server that does not use them,
     new McpServer({ name: 's', version: '1' });
   `);
   assert.equal(stderr, '');
+});
+
+test('a server calling ctx.log and ctx.listRoots warns once for each, however often it calls them', async () => {
+  const stderr = await run(`
+    import { Client } from '${clientModule}';
+    import { McpServer } from '${serverModule}';
+    import { memoryPair } from '${memoryModule}';
+    const server = new McpServer({ name: 's', version: '1' });
+    server.tool({ name: 'old', description: 'uses deprecated features' }, async (_args, ctx) => {
+      ctx.log('info', 'one');
+      ctx.log('info', 'two');
+      await ctx.listRoots().catch(() => undefined);
+      return 'done';
+    });
+    const [a, b] = memoryPair();
+    await server.connect(b);
+    const client = new Client({ name: 'c', version: '1' }, { era: 'legacy' });
+    await client.connect(a);
+    await client.callTool({ name: 'old', arguments: {} });
+    await client.callTool({ name: 'old', arguments: {} });
+    await client.close();
+    await server.close();
+  `);
+  assert.equal(count(stderr, '[MCPKIT_DEP_LOGGING]'), 1, stderr);
+  assert.equal(count(stderr, '[MCPKIT_DEP_ROOTS]'), 1, stderr);
+  assert.equal(count(stderr, '[MCPKIT_DEP_SAMPLING]'), 0, stderr);
 });
