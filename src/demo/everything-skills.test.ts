@@ -161,7 +161,10 @@ describe('skill definitions and frontmatter', () => {
   test('registration checks the name, the path and the files', () => {
     const server = new McpServer({ name: 's', version: '1' });
     const base = { frontmatter: { name: 'tour', description: 'd' }, instructions: '' };
-    assert.throws(() => registerSkills(server, [{ ...base, path: 'demo/other' }]), /path must end with the name/);
+    assert.throws(
+      () => registerSkills(server, [{ ...base, path: 'demo/other' }]),
+      /path must end with the name/,
+    );
     assert.throws(
       () =>
         registerSkills(server, [{ ...base, path: 'Tour', frontmatter: { name: 'Tour', description: 'd' } }]),
