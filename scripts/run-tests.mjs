@@ -51,7 +51,9 @@ const result = spawnSync(
     `--test-reporter-destination=${skips}`,
     ...files,
   ],
-  { stdio: 'inherit', cwd: root },
+  // Deprecated features (roots, sampling, logging) are tested on purpose: their once-per-
+  // process warnings would only clutter the output. deprecation.test.ts sets its own env.
+  { stdio: 'inherit', cwd: root, env: { MCPKIT_NO_DEPRECATION: '1', ...process.env } },
 );
 
 /** The source file of a compiled test file, as a reader finds it. */

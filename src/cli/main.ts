@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { CliFailure, ExitCode } from './exit-codes.js';
+import { silenceDeprecations } from '../protocol/deprecation.js';
 
 /** A command as main needs it once loaded: what runs it and its help text. */
 interface LoadedCommand {
@@ -84,6 +85,9 @@ Run "mcpkit <command> --help" for a command's options and examples.`;
 }
 
 async function main(argv: string[]): Promise<number> {
+  // The CLI keeps roots, sampling and logging on purpose, for servers that still use them;
+  // the deprecation warnings are for developers calling the library, not for CLI users.
+  silenceDeprecations();
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     const topic = name === 'help' ? rest[0] : undefined;

@@ -49,6 +49,12 @@ import { TaskClient, readTask } from './tasks.js';
 import { ToolRefresh } from './tool-refresh.js';
 import { ToolTaskSupport } from './tool-task-support.js';
 import { TransportTap } from './transport-tap.js';
+import { warnDeprecated } from '../protocol/deprecation.js';
+import {
+  LOGGING_DEPRECATED,
+  ROOTS_DEPRECATED,
+  SAMPLING_DEPRECATED,
+} from '../protocol/deprecated-features.js';
 import type {
   CallOptions,
   ClientOptions,
@@ -140,6 +146,9 @@ export class Client {
         : options.taskRequests || {};
     const derived = taskCap ? { ...this.handlers.capabilities, tasks: taskCap } : this.handlers.capabilities;
     this.capabilities = mergeCapabilities(derived, options.capabilities);
+    // SEP-2577: declaring a deprecated capability is using it; the wire is unchanged.
+    if (this.capabilities.roots !== undefined) warnDeprecated('roots', ROOTS_DEPRECATED);
+    if (this.capabilities.sampling !== undefined) warnDeprecated('sampling', SAMPLING_DEPRECATED);
     this.era_ = options.era ?? 'auto';
     this.probeTimeoutMs = options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
     this.timeoutMs = options.timeoutMs;
@@ -412,8 +421,13 @@ export class Client {
    * Sets the lowest level of log messages the server sends. Legacy: `logging/setLevel`.
    * Modern: stored and sent as `_meta['io.modelcontextprotocol/logLevel']` on every
    * following request (no round trip).
+   *
+   * @deprecated Logging is deprecated as of MCP 2026-07-28 (SEP-2577) and may be removed from
+   * the first revision released on or after 2027-07-28; servers should log to `stderr` or
+   * OpenTelemetry. Still sent to servers that declare `logging`; warns once per process.
    */
   async setLoggingLevel(level: LogLevel, options?: CallOptions): Promise<void> {
+    warnDeprecated('logging', LOGGING_DEPRECATED);
     if (!isLogLevel(level)) throw new TypeError(`Unknown log level: ${JSON.stringify(level)}`);
     const session = this.connected();
     const kept = await this.connectedEra().setLogLevel(session, level, options);
@@ -484,8 +498,13 @@ export class Client {
    * Replaces the roots offered to the server (needs `handlers.roots`). In the legacy
    * era the server is told with `notifications/roots/list_changed`; in the modern era
    * the server asks for roots when it needs them, so the new list is simply used then.
+   *
+   * @deprecated Roots are deprecated as of MCP 2026-07-28 (SEP-2577) and may be removed from
+   * the first revision released on or after 2027-07-28; give servers directories or files as
+   * tool parameters, resource URIs or server configuration. Still works; warns once per process.
    */
   async setRoots(roots: readonly Root[]): Promise<void> {
+    warnDeprecated('roots', ROOTS_DEPRECATED);
     if (!this.handlers.hasRoots) {
       throw new LocalError('CapabilityNotSupported', 'setRoots needs roots registered in handlers.roots');
     }

@@ -45,7 +45,11 @@ export interface HandlerContext {
   protocolVersion: string;
 }
 
-/** Answers `sampling/createMessage`. */
+/**
+ * Answers `sampling/createMessage`.
+ *
+ * @deprecated Sampling is deprecated as of MCP 2026-07-28 (SEP-2577); see {@link ClientHandlers.sampling}.
+ */
 export type SamplingHandler = (
   params: CreateMessageRequestParams,
   ctx: HandlerContext,
@@ -57,13 +61,21 @@ export type ElicitationHandler = (
   ctx: HandlerContext,
 ) => Promise<ElicitResult> | ElicitResult;
 
-/** Answers `roots/list`. */
+/**
+ * Answers `roots/list`.
+ *
+ * @deprecated Roots are deprecated as of MCP 2026-07-28 (SEP-2577); see {@link ClientHandlers.roots}.
+ */
 export type RootsHandler = (
   params: ListRootsRequestParams,
   ctx: HandlerContext,
 ) => Promise<ListRootsResult> | ListRootsResult;
 
-/** A sampling handler with the optional features it supports. */
+/**
+ * A sampling handler with the optional features it supports.
+ *
+ * @deprecated Sampling is deprecated as of MCP 2026-07-28 (SEP-2577); see {@link ClientHandlers.sampling}.
+ */
 export interface SamplingConfig {
   handler: SamplingHandler;
   /** The handler honours `tools` and `toolChoice` (declares `sampling.tools`). */
@@ -103,9 +115,24 @@ export interface ElicitationConfig {
  * ```
  */
 export interface ClientHandlers {
+  /**
+   * Answers `sampling/createMessage` and declares the `sampling` capability.
+   *
+   * @deprecated Sampling is deprecated as of MCP 2026-07-28 (SEP-2577) and may be removed
+   * from the first revision released on or after 2027-07-28; servers should call an LLM
+   * provider's API themselves. Still declared and answered for servers that use it; a client
+   * declaring it warns once per process (docs/deprecations.md).
+   */
   sampling?: SamplingHandler | SamplingConfig;
   elicitation?: ElicitationHandler | ElicitationConfig;
-  /** A function, or a fixed list that {@link Client.setRoots} later replaces. */
+  /**
+   * A function, or a fixed list that {@link Client.setRoots} later replaces.
+   *
+   * @deprecated Roots are deprecated as of MCP 2026-07-28 (SEP-2577) and may be removed from
+   * the first revision released on or after 2027-07-28; give servers directories or files as
+   * tool parameters, resource URIs or server configuration. Still declared and answered; a
+   * client declaring it warns once per process.
+   */
   roots?: RootsHandler | readonly Root[];
 }
 

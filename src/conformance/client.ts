@@ -65,7 +65,8 @@ async function loadEverySkill(client: Client): Promise<void> {
       log(`refused ${entry.uri}: ${e instanceof Error ? e.message : String(e)}`);
       continue;
     }
-    for (const r of entry.resources ?? []) if (r.uri !== entry.uri) await skill.readFile(r.uri);
+    const files = entry.resources === 'dynamic' ? [] : entry.resources;
+    for (const r of files) if (r.uri !== entry.uri) await skill.readFile(r.uri);
     log(`loaded ${entry.uri}`);
   }
 }

@@ -6,7 +6,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { listSkills, loadSkill, parseFrontmatter } from '../client/skills.js';
+import { listSkills, loadSkill } from '../client/skills.js';
+import { parseFrontmatter } from '../client/skill-frontmatter.js';
 import { Client } from '../client/client.js';
 import { LocalError, WireError } from '../jsonrpc/index.js';
 import { registerSkills } from '../server/index.js';
@@ -50,8 +51,9 @@ for (const era of ['legacy', 'modern'] as const) {
       assert.equal(rest.length, 0);
       assert.equal(entry!.uri, 'skill://demo/tour/SKILL.md');
       assert.equal(entry!.frontmatter.name, 'tour');
-      assert.deepEqual(entry!.resources!.map((r) => r.uri).sort(), SKILL_URIS);
-      for (const r of entry!.resources!) {
+      assert.ok(Array.isArray(entry!.resources));
+      assert.deepEqual(entry!.resources.map((r) => r.uri).sort(), SKILL_URIS);
+      for (const r of entry!.resources) {
         const read = await client.readResource({ uri: r.uri });
         const text = (read.contents[0] as { text: string }).text;
         assert.equal(r.digest, sha(text));
@@ -159,7 +161,10 @@ describe('skill definitions and frontmatter', () => {
   test('registration checks the name, the path and the files', () => {
     const server = new McpServer({ name: 's', version: '1' });
     const base = { frontmatter: { name: 'tour', description: 'd' }, instructions: '' };
-    assert.throws(() => registerSkills(server, [{ ...base, path: 'demo/other' }]), /last path segment/);
+    assert.throws(
+      () => registerSkills(server, [{ ...base, path: 'demo/other' }]),
+      /path must end with the name/,
+    );
     assert.throws(
       () =>
         registerSkills(server, [{ ...base, path: 'Tour', frontmatter: { name: 'Tour', description: 'd' } }]),

@@ -271,6 +271,10 @@ export class Host {
    * Changes what one server is told about roots. Paths outside the host's roots are
    * refused; the server hears `roots/list_changed` (legacy) or gets the new list next time
    * it asks (modern).
+   *
+   * @deprecated Roots are deprecated as of MCP 2026-07-28 (SEP-2577) and may be removed from
+   * the first revision released on or after 2027-07-28; configure servers with paths in their
+   * arguments, environment or tool parameters instead. Still works (docs/deprecations.md).
    */
   async setRoots(server: string, paths: readonly string[]): Promise<Root[]> {
     const conn = this.connections.get(server);

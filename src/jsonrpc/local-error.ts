@@ -17,6 +17,8 @@ export type LocalErrorCode =
   | 'StoreUnavailable'
   /** The client answered a server's question (elicitation, sampling, roots) with an error: in `cause`. */
   | 'QuestionRefused'
+  /** A skill was loaded without an approval bound to its current files (skills extension). */
+  | 'SkillNotApproved'
   /** An optional peer package a feature needs (an LLM SDK, ioredis) is not installed. */
   | 'PackageMissing'
   | AuthErrorCode;

@@ -1,49 +1,48 @@
 /**
- * Runtime warnings for deprecated features (SEP-2596: implementations SHOULD warn when a
- * deprecated feature is exercised, with the language's idiomatic mechanism). Each id warns
- * once per process. Browser-safe: `process.emitWarning` when there is one, else `console.warn`.
+ * Runtime deprecation warnings (SEP-2596: Tier 1 SDKs warn when a deprecated feature is
+ * exercised). One warning per process per feature, so a busy server does not flood its
+ * logs. Runs anywhere: `process` is used only when it exists (browsers and Workers fall back
+ * to `console.warn`), and nothing here imports a `node:` module.
  */
 
-let silenced = false;
 const warned = new Set<string>();
+let silenced = false;
 
-interface WarningProcess {
+interface ProcessLike {
   env?: Record<string, string | undefined>;
   emitWarning?: (message: string, options: { type: string; code: string }) => void;
 }
 
-function nodeProcess(): WarningProcess | undefined {
-  const p = (globalThis as { process?: WarningProcess }).process;
+function processLike(): ProcessLike | undefined {
+  const p = (globalThis as { process?: ProcessLike }).process;
   return typeof p === 'object' && p !== null ? p : undefined;
 }
 
 /**
- * Warns once per process that the feature `id` is deprecated. Silenced by
- * {@link silenceDeprecations} or the environment variable `MCPKIT_NO_DEPRECATION=1`.
+ * Warns, once per process for each `id`, that a deprecated MCP feature is in use: through
+ * `process.emitWarning` (type `DeprecationWarning`, code `MCPKIT_DEP_<ID>`) where there is
+ * a `process`, else `console.warn`. Silenced by the environment variable
+ * `MCPKIT_NO_DEPRECATION=1` or by {@link silenceDeprecations}; Node's own
+ * `--no-deprecation` silences `emitWarning` too.
  *
  * @example
  * ```ts
- * warnDeprecated('dynamic-client-registration', 'use a Client ID Metadata Document instead');
+ * warnDeprecated('roots', 'Roots are deprecated (SEP-2577); pass paths as tool parameters.');
  * ```
  */
 export function warnDeprecated(id: string, message: string): void {
   if (silenced || warned.has(id)) return;
   warned.add(id);
-  const p = nodeProcess();
+  const p = processLike();
   if (p?.env?.MCPKIT_NO_DEPRECATION === '1') return;
-  const text = `mcpkit: ${id} is deprecated: ${message}`;
-  if (typeof p?.emitWarning === 'function') {
-    p.emitWarning(text, {
-      type: 'DeprecationWarning',
-      code: `MCPKIT_DEP_${id.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}`,
-    });
-  } else {
-    console.warn(text);
-  }
+  const code = `MCPKIT_DEP_${id.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}`;
+  if (typeof p?.emitWarning === 'function') p.emitWarning(message, { type: 'DeprecationWarning', code });
+  else console.warn(`DeprecationWarning [${code}]: ${message}`);
 }
 
 /**
- * Turns every deprecation warning of {@link warnDeprecated} off for this process.
+ * Turns off every later deprecation warning of this process (for example in a host that
+ * knowingly keeps a deprecated feature for old servers). Exported from `mcpkit/advanced`.
  *
  * @example
  * ```ts

@@ -1,6 +1,12 @@
 import { LocalError, WireError } from '../jsonrpc/index.js';
 import type { Params, RequestId } from '../jsonrpc/index.js';
 import { hasCapability } from '../protocol/methods.js';
+import { warnDeprecated } from '../protocol/deprecation.js';
+import {
+  LOGGING_DEPRECATED,
+  ROOTS_DEPRECATED,
+  SAMPLING_DEPRECATED,
+} from '../protocol/deprecated-features.js';
 import type { Era } from '../protocol/versions.js';
 import type { CreateMessageRequestParams, CreateMessageResult } from '../protocol/types/sampling.js';
 import type { ElicitRequestParams, ElicitResult } from '../protocol/types/elicitation.js';
@@ -189,8 +195,16 @@ export class ServerContext {
     this.request.progress(progress, total, message);
   }
 
-  /** Sends a log message tied to this request, if the client's level lets it through. */
+  /**
+   * Sends a log message tied to this request, if the client's level lets it through.
+   *
+   * @deprecated Logging is deprecated as of MCP 2026-07-28 (SEP-2577) and may be removed from
+   * the first revision released on or after 2027-07-28. Log to `stderr` (stdio servers) or
+   * use OpenTelemetry; report progress with {@link ServerContext.progress}. Still sent while a
+   * client asks for it; the first call warns once per process (docs/deprecations.md).
+   */
   log(level: LogLevel, data: unknown, logger?: string): void {
+    warnDeprecated('logging', LOGGING_DEPRECATED);
     this.request.log(level, data, logger);
   }
 
@@ -221,14 +235,30 @@ export class ServerContext {
     return (await this.askOne(request, options)) as unknown as ElicitResult;
   }
 
-  /** Asks the client's LLM for a completion (with tools, when the client supports them). */
+  /**
+   * Asks the client's LLM for a completion (with tools, when the client supports them).
+   *
+   * @deprecated Sampling is deprecated as of MCP 2026-07-28 (SEP-2577) and may be removed
+   * from the first revision released on or after 2027-07-28. Call an LLM provider's API from
+   * the server instead; to ask the user, use {@link ServerContext.elicit}. Still answered by
+   * clients that declare `sampling`; the first call warns once per process.
+   */
   async sample(params: CreateMessageRequestParams, options?: AskOptions): Promise<CreateMessageResult> {
+    warnDeprecated('sampling', SAMPLING_DEPRECATED);
     const request = { method: 'sampling/createMessage', params: params as unknown as Params } as InputRequest;
     return (await this.askOne(request, options)) as unknown as CreateMessageResult;
   }
 
-  /** Asks the client for its roots. */
+  /**
+   * Asks the client for its roots.
+   *
+   * @deprecated Roots are deprecated as of MCP 2026-07-28 (SEP-2577) and may be removed from
+   * the first revision released on or after 2027-07-28. Take directories or files as tool
+   * parameters, resource URIs or server configuration instead. Still answered by clients
+   * that declare `roots`; the first call warns once per process.
+   */
   async listRoots(options?: AskOptions): Promise<ListRootsResult> {
+    warnDeprecated('roots', ROOTS_DEPRECATED);
     return (await this.askOne({ method: 'roots/list' }, options)) as unknown as ListRootsResult;
   }
 

@@ -1,5 +1,5 @@
 /**
- * The skills extension (SEP-2640, `io.modelcontextprotocol/skills`): Agent Skills served as
+ * The skills extension (`io.modelcontextprotocol/skills`, SEP-2640, final text of 2026-09-13): Agent Skills served as
  * resources under `skill://<skill-path>/<file-path>`, enumerated by `skills/list`, looked up
  * by `skills/get`, and browsed with `resources/directory/read`.
  */
@@ -41,6 +41,8 @@ interface ServedSkill {
   root: string;
   frontmatter: Record<string, unknown>;
   files: SkillFile[];
+  /** Its files and those of the skills nested in it: the entry's complete `resources`. */
+  manifest: SkillFile[];
   entry?: Promise<Record<string, unknown>>;
 }
 
@@ -65,29 +67,66 @@ async function sha256(text: string): Promise<string> {
   return `sha256:${Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
+/** Frontmatter keys the hosts' YAML subset reads back unchanged. */
+const FRONTMATTER_KEY = /^[A-Za-z0-9_./-]+$/;
+const MAX_DEPTH = 32;
+
+function depthOf(v: unknown, d = 1): number {
+  if (d > MAX_DEPTH || v === null || typeof v !== 'object') return d;
+  let max = d;
+  for (const c of Object.values(v)) max = Math.max(max, depthOf(c, d + 1));
+  return max;
+}
+
 function check(def: SkillDefinition): void {
-  const fail = (why: string): never => {
-    throw new TypeError(`Skill ${JSON.stringify(def.path)}: ${why}`);
+  const fail = (field: string, why: string): never => {
+    throw new TypeError(`Skill ${JSON.stringify(def.path)}: ${field} ${why}`);
   };
   const segments = def.path.split('/');
-  if (segments.some((s) => !SEGMENT.test(s))) fail('the path needs non-empty URI segments');
-  const name = def.frontmatter.name;
-  if (!SKILL_NAME.test(name)) fail('the name must be lowercase letters, digits and single hyphens');
-  if (segments.at(-1) !== name) fail(`the last path segment must be the name ${JSON.stringify(name)}`);
-  const description = def.frontmatter.description;
+  if (segments.some((s) => !SEGMENT.test(s) || s === '.' || s === '..'))
+    fail(
+      'path',
+      'needs non-empty URI segments (letters, digits, ".", "_", "~", "-"), none of them "." or ".."',
+    );
+  const fm = def.frontmatter;
+  const name = fm.name;
+  if (typeof name !== 'string' || !SKILL_NAME.test(name))
+    fail('frontmatter.name', 'must be 1-64 lowercase letters, digits and single hyphens');
+  if (segments.at(-1) !== name) fail('path', `must end with the name ${JSON.stringify(name)}`);
+  const description = fm.description;
   if (typeof description !== 'string' || description.length === 0 || description.length > 1024)
-    fail('the description must be 1 to 1024 characters');
-  const meta = def.frontmatter.metadata;
+    fail('frontmatter.description', 'must be 1 to 1024 characters');
+  if (
+    fm.compatibility !== undefined &&
+    (typeof fm.compatibility !== 'string' || fm.compatibility.length > 500)
+  )
+    fail('frontmatter.compatibility', 'must be a string of at most 500 characters');
+  for (const [key, value] of Object.entries(fm)) {
+    if (!FRONTMATTER_KEY.test(key))
+      fail(`frontmatter key ${JSON.stringify(key)}`, 'must be letters, digits, "_", ".", "/" or "-"');
+    if (value === undefined || JSON.stringify(value) === undefined)
+      fail(`frontmatter.${key}`, 'must be a JSON value');
+    if (depthOf(value) > MAX_DEPTH) fail(`frontmatter.${key}`, `is nested deeper than ${MAX_DEPTH} levels`);
+  }
+  const meta = fm.metadata;
   if (
     meta &&
     typeof meta === 'object' &&
     Object.keys(meta).some((k) => k.startsWith('io.modelcontextprotocol/'))
   )
-    fail('metadata keys under io.modelcontextprotocol/ are reserved');
+    fail('frontmatter.metadata', 'keys under io.modelcontextprotocol/ are reserved');
+  const seen = new Set<string>(['skill.md']);
   for (const path of Object.keys(def.files ?? {})) {
     const parts = path.split('/');
-    if (path === 'SKILL.md' || parts.some((p) => !SEGMENT.test(p) || p === '.' || p === '..'))
-      fail(`the file path ${JSON.stringify(path)} is not a plain relative path`);
+    if (parts.some((p) => !SEGMENT.test(p) || p === '.' || p === '..'))
+      fail(
+        `files[${JSON.stringify(path)}]`,
+        'is not a plain relative path (no "..", "/" at either end, "\\", ":" or NUL)',
+      );
+    // Two names that differ only in case would overwrite each other on many disks.
+    if (seen.has(path.toLowerCase()))
+      fail(`files[${JSON.stringify(path)}]`, 'collides with SKILL.md or another file when case is ignored');
+    seen.add(path.toLowerCase());
   }
 }
 
@@ -99,16 +138,22 @@ function build(def: SkillDefinition): ServedSkill {
   for (const [path, text] of Object.entries(def.files ?? {})) {
     files.push({ uri: `${root}/${path}`, text, bytes: enc.encode(text).length });
   }
-  if (files.length > MAX_FILES) throw new TypeError(`Skill ${def.path}: more than ${MAX_FILES} files`);
-  if (files.reduce((n, f) => n + f.bytes, 0) > MAX_TOTAL_BYTES)
-    throw new TypeError(`Skill ${def.path}: more than 16 MiB of files`);
-  return { uri: files[0]!.uri, root, frontmatter: { ...def.frontmatter }, files };
+  if (files.length > MAX_FILES)
+    throw new TypeError(
+      `Skill ${JSON.stringify(def.path)}: files make ${files.length} with SKILL.md; at most ${MAX_FILES}`,
+    );
+  const total = files.reduce((n, f) => n + f.bytes, 0);
+  if (total > MAX_TOTAL_BYTES)
+    throw new TypeError(
+      `Skill ${JSON.stringify(def.path)}: files add up to ${total} bytes; at most 16 MiB (${MAX_TOTAL_BYTES})`,
+    );
+  return { uri: files[0]!.uri, root, frontmatter: { ...def.frontmatter }, files, manifest: files };
 }
 
 /** The `skills/list` entry of a skill: its URI, frontmatter and every file with digest and size. */
 function entryOf(skill: ServedSkill): Promise<Record<string, unknown>> {
   skill.entry ??= Promise.all(
-    skill.files.map(async (f) => ({ uri: f.uri, digest: await sha256(f.text), size: f.bytes })),
+    skill.manifest.map(async (f) => ({ uri: f.uri, digest: await sha256(f.text), size: f.bytes })),
   ).then((resources) => ({ uri: skill.uri, frontmatter: skill.frontmatter, resources }));
   return skill.entry;
 }
@@ -150,9 +195,12 @@ function listResult(result: Record<string, unknown>, ctx: ServerContext): Record
 /**
  * Serves skills (SEP-2640): every file becomes a resource (`SKILL.md` as `text/markdown`
  * with the frontmatter's name and description), and the server declares the extension and
- * answers `skills/list`, `skills/get` and `resources/directory/read`. Definitions are checked
- * now: the last path segment must be the name, names follow the Agent Skills rules, and a
- * skill holds at most 512 files and 16 MiB.
+ * answers `skills/list`, `skills/get` and `resources/directory/read`. Each entry lists every
+ * file with its size and SHA-256 digest, a nested skill's files in the enclosing entry too.
+ * Definitions are checked now and a bad one throws a `TypeError` naming the field: the last
+ * path segment must be the name, names follow the Agent Skills rules, file paths are plain
+ * relative paths (no `..`, `.`, empty segment, backslash, colon or NUL, no two differing only
+ * in case), and a skill holds at most 512 files and 16 MiB.
  *
  * @example
  * ```ts
@@ -166,6 +214,26 @@ function listResult(result: Record<string, unknown>, ctx: ServerContext): Record
 export function registerSkills(server: McpServer, definitions: readonly SkillDefinition[]): void {
   const skills = definitions.map(build);
   const byUri = new Map(skills.map((s) => [s.uri, s]));
+  const owner = new Map<string, string>();
+  for (const skill of skills) {
+    for (const f of skill.files) {
+      const other = owner.get(f.uri);
+      if (other !== undefined) throw new TypeError(`Skills ${other} and ${skill.root}: both serve ${f.uri}`);
+      owner.set(f.uri, skill.root);
+    }
+  }
+  // A nested skill's files are supporting files of every skill enclosing it, so they are in
+  // the enclosing entries too (a change to the nested skill changes the enclosing set).
+  for (const skill of skills) {
+    const nested = skills.filter((s) => s !== skill && s.root.startsWith(`${skill.root}/`));
+    if (nested.length === 0) continue;
+    skill.manifest = [...skill.files, ...nested.flatMap((s) => s.files)];
+    const total = skill.manifest.reduce((n, f) => n + f.bytes, 0);
+    if (skill.manifest.length > MAX_FILES || total > MAX_TOTAL_BYTES)
+      throw new TypeError(
+        `Skill ${skill.root}: with its nested skills it passes ${MAX_FILES} files or 16 MiB`,
+      );
+  }
   for (const skill of skills) {
     for (const f of skill.files) {
       const isManifest = f === skill.files[0];
@@ -194,14 +262,15 @@ export function registerSkills(server: McpServer, definitions: readonly SkillDef
   server.method('skills/get', async (params, ctx) => {
     const uri = uriParam(params);
     const skill = byUri.get(uri);
-    if (!skill) throw new WireError(ErrorCode.InvalidParams, 'Skill not found', { uri });
+    if (!skill) throw new WireError(ErrorCode.InvalidParams, `No skill is served at ${uri}`, { uri });
     return listResult({ skill: await entryOf(skill) }, ctx);
   });
   server.method('resources/directory/read', (params) => {
     const uri = uriParam(params);
     if (params.cursor !== undefined) throw WireError.invalidParams('Unknown cursor');
     const children = childrenOf(skills, uri.replace(/\/$/, ''));
-    if (!children) throw new WireError(ErrorCode.InvalidParams, 'Not a directory', { uri });
+    if (!children)
+      throw new WireError(ErrorCode.InvalidParams, `${uri} is not a directory resource`, { uri });
     return { resources: children };
   });
 }

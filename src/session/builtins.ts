@@ -1,5 +1,7 @@
 import { WireError } from '../jsonrpc/index.js';
 import { TASKS_EXTENSION } from '../protocol/meta-keys.js';
+import { warnDeprecated } from '../protocol/deprecation.js';
+import { LOGGING_DEPRECATED } from '../protocol/deprecated-features.js';
 import { isLogLevel } from './logging-levels.js';
 import type { LogLevel } from './logging-levels.js';
 import { modernOnly } from './lifecycle.js';
@@ -45,6 +47,8 @@ export const discoverHandler: RequestHandler = (_params, ctx) => {
 
 /** `logging/setLevel` (legacy): the minimum level for this connection's log messages. */
 export const setLevelHandler: RequestHandler = (params, ctx) => {
+  // A client asked for logging, so this server is now exercising it (SEP-2577).
+  warnDeprecated('logging', LOGGING_DEPRECATED);
   if (!isLogLevel(params.level)) {
     throw WireError.invalidParams(`Unknown log level: ${JSON.stringify(params.level)}`);
   }

@@ -8,6 +8,9 @@ import { OAuthClient } from './oauth-client.js';
 import { headlessInteraction } from './interaction.js';
 import { closeAfterEach, startProtected, whoami } from '../../test-support/oauth-attacks.js';
 
+// The test runner silences deprecations for every file; this one checks the warning itself.
+delete process.env.MCPKIT_NO_DEPRECATION;
+
 const later = closeAfterEach();
 const CIMD = 'https://app.example.com/oauth/client.json';
 
@@ -48,7 +51,7 @@ describe('client registration order', () => {
     assert.equal(again.as.count('/register'), 1);
     // Once per process (node --test runs each file in its own).
     assert.equal(first.length, 1, JSON.stringify(first));
-    assert.match(first[0]!, /dynamic-client-registration is deprecated.*clientMetadataUrl/);
+    assert.match(first[0]!, /Dynamic Client Registration.*deprecated.*clientMetadataUrl/);
     assert.deepEqual(second, []);
   });
 });

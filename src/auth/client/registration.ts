@@ -216,7 +216,7 @@ export async function resolveClient(
   }
   warnDeprecated(
     'dynamic-client-registration',
-    `registering with ${as.issuer} through Dynamic Client Registration, deprecated in MCP 2026-07-28; ` +
+    `Registering with ${as.issuer} through Dynamic Client Registration, which is deprecated in MCP 2026-07-28; ` +
       'serve a Client ID Metadata Document and set clientMetadataUrl, or pre-register the client',
   );
   const client = await register(ctx, as, redirectUri);

@@ -4,7 +4,10 @@
  */
 import type { LoggingLevel, NotificationParams, RequestParams } from './base.js';
 
-/** Params of `logging/setLevel`. @removed 2026-07-28 */
+/**
+ * Params of `logging/setLevel`. @removed 2026-07-28
+ * @deprecated Logging is deprecated as of 2026-07-28 (SEP-2577); earliest removal in the first revision released on or after 2027-07-28. Log to stderr or use OpenTelemetry.
+ */
 export interface SetLevelRequestParams extends RequestParams {
   /** Lowest severity the client wants to receive. */
   level: LoggingLevel;

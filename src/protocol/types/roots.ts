@@ -4,7 +4,10 @@
  */
 import type { Meta, RequestParams, Result } from './base.js';
 
-/** One root. */
+/**
+ * One root.
+ * @deprecated Roots are deprecated as of 2026-07-28 (SEP-2577); earliest removal in the first revision released on or after 2027-07-28. Use tool parameters, resource URIs or server configuration.
+ */
 export interface Root {
   /** A `file://` URI for now. */
   uri: string;
@@ -14,10 +17,16 @@ export interface Root {
   _meta?: Meta;
 }
 
-/** Params of `roots/list`: nothing beyond `_meta`. */
+/**
+ * Params of `roots/list`: nothing beyond `_meta`.
+ * @deprecated Roots are deprecated as of 2026-07-28 (SEP-2577); earliest removal in the first revision released on or after 2027-07-28. Use tool parameters, resource URIs or server configuration.
+ */
 export type ListRootsRequestParams = RequestParams;
 
-/** Result of `roots/list`. */
+/**
+ * Result of `roots/list`.
+ * @deprecated Roots are deprecated as of 2026-07-28 (SEP-2577); earliest removal in the first revision released on or after 2027-07-28. Use tool parameters, resource URIs or server configuration.
+ */
 export interface ListRootsResult extends Result {
   roots: Root[];
 }
