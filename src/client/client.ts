@@ -31,6 +31,7 @@ import { isLogLevel } from '../session/logging-levels.js';
 import type { LogLevel } from '../session/logging-levels.js';
 import type { PeerInfo } from '../session/request-context.js';
 import type { Session } from '../session/session.js';
+import { sessionLoggerOf } from '../session/index.js';
 import type { Implementation, SessionLogger } from '../session/index.js';
 import type { ClientEra } from './client-era.js';
 import { clientSession, connectionClosed, connectionParts, sessionExpired } from './client-connection.js';
@@ -146,7 +147,7 @@ export class Client {
     this.maxTotalTimeoutMs = options.maxTotalTimeoutMs;
     this.versions = options.versions;
     this.autoRefreshTools = options.autoRefreshTools ?? false;
-    this.logger = options.logger;
+    this.logger = options.logger === undefined ? undefined : sessionLoggerOf(options.logger);
     this.resubscribeOptions = options.resubscribe;
     this.ontoolschanged = options.ontoolschanged;
     this.outputs =
