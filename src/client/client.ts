@@ -289,6 +289,7 @@ export class Client {
     this.hub = hub;
     this.closing = closing;
     this.pipeline.logLevel = undefined;
+    this.pipeline.forgetPrivate();
     this.outputs?.clear();
     await session.connect(tap);
     try {
@@ -511,6 +512,21 @@ export class Client {
   /** Forgets every cached result of this client's server. */
   clearCache(): void {
     this.pipeline.clear();
+  }
+
+  /**
+   * Says the user behind this client changed (signed in as someone else, or out): the
+   * private results cached for the previous one are dropped, and new ones are kept under
+   * `authContext`. Public results stay.
+   *
+   * @example
+   * ```ts
+   * const client = new Client({ name: 'app', version: '1.0.0' }, { authContext: 'alice' });
+   * client.setAuthContext('bob');
+   * ```
+   */
+  setAuthContext(authContext: string): void {
+    this.pipeline.forgetPrivate(authContext);
   }
 
   // ------------------------------------------------------------------ internals

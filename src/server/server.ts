@@ -9,6 +9,8 @@ import type {
   RequestHandler,
   SessionLogger,
 } from '../session/index.js';
+import { LIST_METHOD, cacheHintsByMethod, withCacheHint } from './cache-hints.js';
+import type { CacheHint, CacheHints } from './cache-hints.js';
 import { LocalChangeBus } from './change-bus.js';
 import type { ChangeBus, ChangeEvent } from './change-bus.js';
 import { ChangeFanout } from './change-fanout.js';
@@ -60,8 +62,8 @@ export interface ServerOptions {
   /** Seals MRTR requestState (default: HMAC-SHA-256 with a random per-process key). */
   requestState?: RequestStateCodec;
   requestStateTtlMs?: number;
-  /** Cache hints on modern list and read results (default ttlMs 0, scope private). */
-  cache?: { ttlMs: number; scope: 'public' | 'private' };
+  /** Cache hints on modern list and read results, per method if need be (default ttlMs 0, scope private). */
+  cache?: CacheHints;
   /** Where change events travel between nodes (default: in process). */
   changeBus?: ChangeBus;
   /**
@@ -145,6 +147,7 @@ export class McpServer {
   private readonly sessions = new Set<Session>();
   private readonly exchange: ExchangeServer;
   private readonly log: SessionLogger;
+  private readonly cacheHints: ReadonlyMap<string, CacheHint>;
   private readonly limiter: RateLimiter | undefined;
   /**
    * Serves one modern request on its own transport (one HTTP POST) with a request context
@@ -178,6 +181,7 @@ export class McpServer {
     });
     const h = this.handlers;
     this.log = sessionLoggerOf(options.logger);
+    this.cacheHints = cacheHintsByMethod(options.cache);
     if (options.rateLimit) this.limiter = new RateLimiter(options.rateLimit, this.log);
     this.exchange = new ExchangeServer(info, { ...options, logger: this.log }, h, () => this.capabilities());
     this.serveRequest = this.exchange.serve.bind(this.exchange);
@@ -504,15 +508,6 @@ export class McpServer {
     return result;
   }
 
-  private withCache(result: Record<string, unknown>): Record<string, unknown> {
-    const c = this.options.cache;
-    if (c) {
-      result.ttlMs = c.ttlMs;
-      result.cacheScope = c.scope;
-    }
-    return result;
-  }
-
   private listTools(params: Params): unknown {
     return this.listPage(params, 'tools', this.wireList('tools'));
   }
@@ -538,7 +533,7 @@ export class McpServer {
     const { page, nextCursor } = paginate(items, params.cursor, this.options.pageSize ?? 100);
     const result: Record<string, unknown> = { [key]: page };
     if (nextCursor !== undefined) result.nextCursor = nextCursor;
-    return this.withCache(result);
+    return withCacheHint(this.cacheHints, LIST_METHOD[key]!, result);
   }
 
   private callTool(params: Params, ctx: ServerContext): Promise<unknown> {
@@ -569,7 +564,7 @@ export class McpServer {
       'resource' in found
         ? await found.resource.read(uri, ctx)
         : await found.template.read(uri, found.variables, ctx);
-    return this.withCache({ ...normalizeRead(value, uri) });
+    return withCacheHint(this.cacheHints, 'resources/read', { ...normalizeRead(value, uri) });
   }
 
   private async getPrompt(params: Params, ctx: ServerContext): Promise<unknown> {
