@@ -19,7 +19,7 @@ export { LocalChangeBus } from './change-bus.js';
 export type { ChangeBus } from './change-bus.js';
 export { MemoryRateLimitStore } from './rate-limit-store.js';
 export type { MemoryRateLimitStoreOptions, RateBucket, RateLimitStore } from './rate-limit-store.js';
-export type { RateLimit, RateLimitOptions } from './rate-limit.js';
+export type { RateLimitOptions, RateLimitRule } from './rate-limit.js';
 export { HmacRequestState } from './request-state.js';
 export type { RequestStateCodec } from './request-state.js';
 export { compileSchema } from './schema-adapter.js';

@@ -7,7 +7,7 @@ import { MemoryRateLimitStore } from './rate-limit-store.js';
 import type { RateBucket, RateLimitStore } from './rate-limit-store.js';
 
 /** A token bucket: `perSecond` requests on average, `burst` at once (default: `perSecond`, at least 1). */
-export interface RateLimit {
+export interface RateLimitRule {
   perSecond: number;
   burst?: number;
 }
@@ -21,14 +21,28 @@ export interface RateLimit {
  * The caller is the authenticated principal (issuer and subject), else the network address
  * the HTTP layer saw (never a header the client sets), else the connection (stdio,
  * in-memory). Behind a proxy every anonymous caller has the proxy's address: give `key`.
+ *
+ * @example
+ * ```ts
+ * const server = new McpServer(
+ *   { name: 'search', version: '1.0.0' },
+ *   {
+ *     rateLimit: {
+ *       requests: { perSecond: 10, burst: 20 },
+ *       tools: { deep_search: { perSecond: 0.2, burst: 2 } },
+ *       onStoreError: 'allow',
+ *     },
+ *   },
+ * );
+ * ```
  */
 export interface RateLimitOptions {
   /** Every request of a caller (not `initialize` or `ping`, which the session answers). */
-  requests?: RateLimit;
+  requests?: RateLimitRule;
   /** Per method, such as `'resources/read'`: each its own bucket per caller. */
-  methods?: Readonly<Record<string, RateLimit>>;
+  methods?: Readonly<Record<string, RateLimitRule>>;
   /** Per tool name (`tools/call`): each its own bucket per caller. */
-  tools?: Readonly<Record<string, RateLimit>>;
+  tools?: Readonly<Record<string, RateLimitRule>>;
   /** Where buckets are kept (default: this process's memory, 10,000 buckets at most). */
   store?: RateLimitStore;
   /**
@@ -48,7 +62,7 @@ export interface RateLimitOptions {
 /** When a store fails closed, how soon the caller is told to come back. */
 const STORE_DOWN_RETRY_MS = 1000;
 
-function bucketOf(name: string, limit: RateLimit): RateBucket {
+function bucketOf(name: string, limit: RateLimitRule): RateBucket {
   const perSecond = limit.perSecond;
   if (!(typeof perSecond === 'number' && perSecond > 0 && Number.isFinite(perSecond))) {
     throw new RangeError(`Rate limit ${name}: perSecond must be a positive number`);

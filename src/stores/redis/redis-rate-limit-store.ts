@@ -56,6 +56,8 @@ export interface RedisRateLimitStoreOptions {
  *
  * @example
  * ```ts
+ * import { connectRedisStores } from 'mcpkit/redis';
+ *
  * const stores = await connectRedisStores({ url: 'redis://127.0.0.1:6379' });
  * const server = new McpServer(
  *   { name: 'demo', version: '1.0.0' },
