@@ -48,6 +48,8 @@ export interface MemoryRateLimitStoreOptions {
 interface Bucket {
   tokens: number;
   at: number;
+  /** When it was last put at the end of the Map's order. */
+  seq: number;
 }
 
 /**
@@ -64,11 +66,14 @@ export class MemoryRateLimitStore implements RateLimitStore {
   private readonly buckets = new Map<string, Bucket>();
   private readonly maxKeys: number;
   private readonly now: () => number;
+  private readonly half: number;
+  private seq = 0;
 
   constructor(options: MemoryRateLimitStoreOptions = {}) {
     const max = options.maxKeys ?? 10_000;
     if (!(Number.isInteger(max) && max > 0)) throw new RangeError('maxKeys must be a positive integer');
     this.maxKeys = max;
+    this.half = max >> 1;
     this.now = options.now ?? Date.now;
   }
 
@@ -81,25 +86,37 @@ export class MemoryRateLimitStore implements RateLimitStore {
     const now = this.now();
     // One or two buckets per request: refill and check them all before taking from any.
     let wait = 0;
-    const found: Bucket[] = [];
-    for (const b of buckets) {
+    const n = buckets.length;
+    const found = n === 1 ? undefined : new Array<Bucket>(n);
+    let only: Bucket | undefined;
+    for (let i = 0; i < n; i++) {
+      const b = buckets[i]!;
       const key = caller + '\u0000' + b.name;
       let entry = this.buckets.get(key);
       if (entry === undefined) {
-        entry = { tokens: b.burst, at: now };
+        entry = { tokens: b.burst, at: now, seq: ++this.seq };
+        this.buckets.set(key, entry);
       } else {
-        // Re-inserted so Map order is least recently used first.
-        this.buckets.delete(key);
         if (now > entry.at) {
           entry.tokens = Math.min(b.burst, entry.tokens + ((now - entry.at) * b.perSecond) / 1000);
           entry.at = now;
         }
+        // Approximately least recently used: an entry moves to the end of the Map's order only
+        // once it has fallen into its older half, so a busy caller costs no re-insert per call.
+        if (this.seq - entry.seq > this.half) {
+          this.buckets.delete(key);
+          this.buckets.set(key, entry);
+          entry.seq = ++this.seq;
+        }
       }
-      this.buckets.set(key, entry);
-      found.push(entry);
+      if (found) found[i] = entry;
+      else only = entry;
       if (entry.tokens < 1) wait = Math.max(wait, Math.ceil(((1 - entry.tokens) * 1000) / b.perSecond));
     }
-    if (wait === 0) for (const e of found) e.tokens -= 1;
+    if (wait === 0) {
+      if (found) for (const e of found) e.tokens -= 1;
+      else only!.tokens -= 1;
+    }
     while (this.buckets.size > this.maxKeys) {
       this.buckets.delete(this.buckets.keys().next().value as string);
     }
