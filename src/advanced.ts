@@ -87,10 +87,14 @@ export {
   Session,
   clientRole,
   isLogLevel,
+  parseTraceparent,
   serverRole,
 } from './session/index.js';
 export type {
   LogLevel,
+  LogRequest,
+  Logger,
+  LoggerOption,
   NotificationHandler,
   PeerInfo,
   Progress,
@@ -102,6 +106,7 @@ export type {
   SessionRole,
   InboundRoute,
   RouteState,
+  TraceIds,
 } from './session/index.js';
 
 // The in-memory transport, as a class (the root has `memoryPair`).

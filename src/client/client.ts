@@ -31,6 +31,7 @@ import { isLogLevel } from '../session/logging-levels.js';
 import type { LogLevel } from '../session/logging-levels.js';
 import type { PeerInfo } from '../session/request-context.js';
 import type { Session } from '../session/session.js';
+import { sessionLoggerOf } from '../session/index.js';
 import type { Implementation, SessionLogger } from '../session/index.js';
 import type { ClientEra } from './client-era.js';
 import { clientSession, connectionClosed, connectionParts, sessionExpired } from './client-connection.js';
@@ -155,7 +156,7 @@ export class Client {
     this.maxTotalTimeoutMs = options.maxTotalTimeoutMs;
     this.versions = options.versions;
     this.autoRefreshTools = options.autoRefreshTools ?? false;
-    this.logger = options.logger;
+    this.logger = options.logger === undefined ? undefined : sessionLoggerOf(options.logger);
     this.resubscribeOptions = options.resubscribe;
     this.ontoolschanged = options.ontoolschanged;
     this.outputs =
@@ -297,6 +298,7 @@ export class Client {
     this.hub = hub;
     this.closing = closing;
     this.pipeline.logLevel = undefined;
+    this.pipeline.forgetPrivate();
     this.outputs?.clear();
     await session.connect(tap);
     try {
@@ -529,6 +531,21 @@ export class Client {
   /** Forgets every cached result of this client's server. */
   clearCache(): void {
     this.pipeline.clear();
+  }
+
+  /**
+   * Says the user behind this client changed (signed in as someone else, or out): the
+   * private results cached for the previous one are dropped, and new ones are kept under
+   * `authContext`. Public results stay.
+   *
+   * @example
+   * ```ts
+   * const client = new Client({ name: 'app', version: '1.0.0' }, { authContext: 'alice' });
+   * client.setAuthContext('bob');
+   * ```
+   */
+  setAuthContext(authContext: string): void {
+    this.pipeline.forgetPrivate(authContext);
   }
 
   // ------------------------------------------------------------------ internals

@@ -4,6 +4,7 @@
  * with its invalidation by change notifications. One per client; it outlives connections.
  * Internal.
  */
+import { ErrorCode, WireError } from '../jsonrpc/index.js';
 import type { JsonRpcNotification, Params } from '../jsonrpc/index.js';
 import type { ParamsOf, RequestType, ResultOf } from '../protocol/methods.js';
 import type { LogLevel } from '../session/logging-levels.js';
@@ -114,7 +115,22 @@ export class RequestPipeline {
       if (hit) return hit as ResultOf<D>;
     }
     const generation = this.generation;
-    const { result, rounds } = await this.send(method, params, options);
+    let outcome: MrtrOutcome;
+    try {
+      outcome = await this.send(method, params, options);
+    } catch (e) {
+      // SEP-2549: a cursor the server no longer takes means every cached page may be stale.
+      if (
+        cache &&
+        params?.cursor !== undefined &&
+        e instanceof WireError &&
+        e.code === ErrorCode.InvalidParams
+      ) {
+        cache.invalidateMethods(partition.namespace, [method]);
+      }
+      throw e;
+    }
+    const { result, rounds } = outcome;
     // Results that needed input, or that crossed an invalidation, are not cached.
     if (cache && rounds === 0 && generation === this.generation) cache.set(partition, method, params, result);
     return result as ResultOf<D>;
@@ -124,6 +140,16 @@ export class RequestPipeline {
   clear(): void {
     this.generation++;
     this.options.cache?.clear(this.options.partition.namespace);
+  }
+
+  /**
+   * Forgets this client's private results: on every (re)connection, since the server or who
+   * we are to it may have changed, and when the authorization context changes (then to `next`).
+   */
+  forgetPrivate(nextAuthContext?: string): void {
+    this.generation++;
+    this.options.cache?.clearPrivate(this.options.partition);
+    if (nextAuthContext !== undefined) this.options.partition.authContext = nextAuthContext;
   }
 
   /** Drops what a change notification makes stale; returns the change it stands for. */

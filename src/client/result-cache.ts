@@ -27,6 +27,8 @@ interface Entry {
   value: Record<string, unknown>;
   expiresAt: number;
   namespace: string;
+  /** `public`, or `private:` and the authorization context. */
+  scope: string;
   method: string;
   uri: string | undefined;
 }
@@ -105,6 +107,7 @@ export class ResultCache {
       value: structuredClone(result),
       expiresAt: this.now() + ttl,
       namespace: partition.namespace,
+      scope,
       method,
       uri: typeof uri === 'string' ? uri : undefined,
     });
@@ -127,6 +130,14 @@ export class ResultCache {
     for (const [key, e] of this.entries) {
       if (e.namespace !== namespace || e.uri === undefined) continue;
       if (e.uri === uri || uri.startsWith(e.uri) || e.uri.startsWith(uri)) this.entries.delete(key);
+    }
+  }
+
+  /** Drops one authorization context's private entries in a namespace (it reconnected, or signed out). */
+  clearPrivate(partition: CachePartition): void {
+    const scope = 'private:' + partition.authContext;
+    for (const [key, e] of this.entries) {
+      if (e.namespace === partition.namespace && e.scope === scope) this.entries.delete(key);
     }
   }
 

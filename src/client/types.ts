@@ -2,7 +2,7 @@
 import type { JsonSchemaValidator } from '../protocol/json-schema-validator.js';
 import type { Era } from '../protocol/versions.js';
 import type { RequestOptions } from '../session/options.js';
-import type { SessionLogger } from '../session/index.js';
+import type { LoggerOption } from '../session/index.js';
 import type {
   CreateMessageRequestParams,
   CreateMessageResult,
@@ -202,8 +202,8 @@ export interface ClientOptions {
   authContext?: string;
   /** Re-sending `subscriptions/listen` when a stream ends without the client closing it. */
   resubscribe?: ResubscribeOptions;
-  /** Receives what the engine could not hand to anyone (invalid messages, stray answers). Default: stderr. */
-  logger?: SessionLogger;
+  /** Receives what the engine could not hand to anyone (invalid messages, stray answers): a pino-compatible logger or a function, `false` for none. Default: stderr. */
+  logger?: LoggerOption;
   /** Validate `structuredContent` against the tool's `outputSchema` (default true). */
   validateOutput?: boolean;
   /** Validates output schemas (default: Ajv, or an interpreter where `new Function` is refused). */

@@ -18,6 +18,13 @@ export const ErrorCode = {
   UnsupportedProtocolVersion: -32022,
   /** URL-mode elicitation required (2025-11-25 only). */
   UrlElicitationRequired: -32042,
+  /**
+   * mcpkit's own: the caller is over a rate limit; `data.retryAfterMs` says when to retry.
+   * MCP defines no such code, and forbids inventing one in -32020..-32099 (its own) or
+   * -32000..-32019 (legacy): JSON-RPC 2.0 leaves codes outside -32768..-32000 to the
+   * application, and 429 echoes the HTTP status it maps to.
+   */
+  RateLimited: -31429,
 } as const;
 
 export type KnownErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -40,6 +47,8 @@ export function httpStatusForCode(code: number): number {
       return 404;
     case ErrorCode.InternalError:
       return 500;
+    case ErrorCode.RateLimited:
+      return 429;
     default:
       return 200;
   }

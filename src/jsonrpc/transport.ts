@@ -22,6 +22,11 @@ export interface FrameInfo {
   signal?: AbortSignal;
   /** Headers or other transport metadata, read-only. */
   transportMeta?: Readonly<Record<string, unknown>>;
+  /**
+   * The peer's network address as the transport saw it (the socket's, never a header the
+   * peer sets); what rate limits key an unauthenticated caller by.
+   */
+  remoteAddress?: string;
 }
 
 /** Per-send hints a transport may use to pick the right stream. */

@@ -20,6 +20,7 @@ export type {
   FollowableEventStore,
   HostGuardOptions,
   HttpExchange,
+  HttpLogger,
   HttpRefusal,
   LeaseHolders,
   LegacySessionRecord,

@@ -1,8 +1,16 @@
 import { WireError } from '../jsonrpc/index.js';
 import type { FrameInfo, JsonRpcRequest, Params, Transport } from '../jsonrpc/index.js';
 import { isMrtrMethod } from '../protocol/methods.js';
-import { ExchangeServer, Session, serverRole } from '../session/index.js';
-import type { Implementation, RequestContext, RequestHandler, SessionLogger } from '../session/index.js';
+import { ExchangeServer, Session, serverRole, sessionLoggerOf } from '../session/index.js';
+import type {
+  Implementation,
+  LoggerOption,
+  RequestContext,
+  RequestHandler,
+  SessionLogger,
+} from '../session/index.js';
+import { LIST_METHOD, cacheHintsByMethod, withCacheHint } from './cache-hints.js';
+import type { CacheHint, CacheHints } from './cache-hints.js';
 import { CatalogLists, audienceOf, exists } from './catalog-view.js';
 import type { ListKey } from './catalog-view.js';
 import { LocalChangeBus } from './change-bus.js';
@@ -15,6 +23,8 @@ import { DEFAULT_STATE_TTL_MS, INPUT_REQUIRED, inputRequiredResult, restoreState
 import type { MrtrState } from './mrtr.js';
 import { buildPrompt, checkPromptArguments, normalizePrompt } from './prompts.js';
 import type { PromptDefinition, PromptEntry, PromptHandler } from './prompts.js';
+import { RateLimiter } from './rate-limit.js';
+import type { RateLimitOptions } from './rate-limit.js';
 import { HmacRequestState } from './request-state.js';
 import type { RequestStateCodec } from './request-state.js';
 import {
@@ -55,8 +65,8 @@ export interface ServerOptions {
   /** Seals MRTR requestState (default: HMAC-SHA-256 with a random per-process key). */
   requestState?: RequestStateCodec;
   requestStateTtlMs?: number;
-  /** Cache hints on modern list and read results (default ttlMs 0, scope private). */
-  cache?: { ttlMs: number; scope: 'public' | 'private' };
+  /** Cache hints on modern list and read results, per method if need be (default ttlMs 0, scope private). */
+  cache?: CacheHints;
   /** Where change events travel between nodes (default: in process). */
   changeBus?: ChangeBus;
   /**
@@ -67,8 +77,13 @@ export interface ServerOptions {
    * server-to-client requests: there the client's retry carries the answer.
    */
   timeoutMs?: number;
-  /** Receives handler failures and protocol warnings (default: stderr). */
-  logger?: SessionLogger;
+  /**
+   * Receives handler failures, protocol warnings, store outages and (at debug) rate limit
+   * refusals: a pino-compatible logger, a function, or `false` (default: stderr).
+   */
+  logger?: LoggerOption;
+  /** Rate limits per caller, per method and per tool (default: none). */
+  rateLimit?: RateLimitOptions;
   /**
    * Tasks (2025-11-25 and the `io.modelcontextprotocol/tasks` extension). They switch on
    * by themselves when a tool declares `execution.taskSupport`; options tune them.
@@ -139,6 +154,9 @@ export class McpServer {
   private readonly handlers = new Map<string, RequestHandler>();
   private readonly sessions = new Set<Session>();
   private readonly exchange: ExchangeServer;
+  private readonly log: SessionLogger;
+  private readonly cacheHints: ReadonlyMap<string, CacheHint>;
+  private readonly limiter: RateLimiter | undefined;
   /**
    * Serves one modern request on its own transport (one HTTP POST) with a request context
    * alone, no session; false when it needs one (listen streams and tasks keep state there).
@@ -180,12 +198,15 @@ export class McpServer {
       resourceVisible: (uri, authInfo) => this.resourceVisible(uri, authInfo),
     });
     const h = this.handlers;
-    this.exchange = new ExchangeServer(info, options, h, () => this.capabilities());
+    this.log = sessionLoggerOf(options.logger);
+    this.cacheHints = cacheHintsByMethod(options.cache);
+    if (options.rateLimit) this.limiter = new RateLimiter(options.rateLimit, this.log);
+    this.exchange = new ExchangeServer(info, { ...options, logger: this.log }, h, () => this.capabilities());
     this.serveRequest = this.exchange.serve.bind(this.exchange);
     // Plain handlers answer synchronously when no middleware is installed: no promise, no context.
     const plain = (method: string, fn: (p: Params, rc: RequestContext) => unknown): void => {
       h.set(method, (p, rc) =>
-        this.middleware.length === 0 ? fn(p, rc) : this.serve(p, rc, () => fn(p, rc), false),
+        this.middleware.length === 0 && !this.limiter ? fn(p, rc) : this.serve(p, rc, () => fn(p, rc), false),
       );
     };
     // The others run with a context; `inner` is made here once, never per request.
@@ -449,7 +470,7 @@ export class McpServer {
       ...(this.options.instructions !== undefined ? { instructions: this.options.instructions } : {}),
       ...(this.options.versions ? { versions: this.options.versions } : {}),
       ...(this.options.timeoutMs !== undefined ? { timeoutMs: this.options.timeoutMs } : {}),
-      ...(this.options.logger ? { logger: this.options.logger } : {}),
+      logger: this.log,
       requestHandlers: this.handlers,
     });
     this.sessions.add(session);
@@ -477,6 +498,7 @@ export class McpServer {
     await Promise.all([...this.sessions].map((s) => s.close()));
     await this.exchange.closeAll();
     this.fanout.close();
+    await this.limiter?.close();
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
@@ -490,6 +512,10 @@ export class McpServer {
    * replay state for the methods that may ask the client for input.
    */
   private async serve(params: Params, rc: RequestContext, inner: Inner, mayAsk: boolean): Promise<unknown> {
+    if (this.limiter) {
+      const refused = this.limiter.admit(params, rc);
+      if (refused) await refused;
+    }
     let mrtr: MrtrState | undefined;
     // Only the modern era replays input (its server era's `replaysInput`).
     if (mayAsk && rc.era === 'modern') {
@@ -524,22 +550,13 @@ export class McpServer {
     return result;
   }
 
-  private withCache(result: Record<string, unknown>): Record<string, unknown> {
-    const c = this.options.cache;
-    if (c) {
-      result.ttlMs = c.ttlMs;
-      result.cacheScope = c.scope;
-    }
-    return result;
-  }
-
   /** One page of what the caller sees of a list: the visible subset first, then the page. */
   private listPage(params: Params, key: ListKey, rc: RequestContext): Record<string, unknown> {
     const items = this.catalog.visible(key, rc);
     const { page, nextCursor } = paginate(items, params.cursor, this.options.pageSize ?? 100);
     const result: Record<string, unknown> = { [key]: page };
     if (nextCursor !== undefined) result.nextCursor = nextCursor;
-    return this.withCache(result);
+    return withCacheHint(this.cacheHints, LIST_METHOD[key]!, result);
   }
 
   private callTool(params: Params, ctx: ServerContext): Promise<unknown> {
@@ -571,7 +588,7 @@ export class McpServer {
       'resource' in found
         ? await found.resource.read(uri, ctx)
         : await found.template.read(uri, found.variables, ctx);
-    return this.withCache({ ...normalizeRead(value, uri) });
+    return withCacheHint(this.cacheHints, 'resources/read', { ...normalizeRead(value, uri) });
   }
 
   private async getPrompt(params: Params, ctx: ServerContext): Promise<unknown> {

@@ -16,7 +16,8 @@ import { readModernMeta } from './modern-meta.js';
 import { RequestContext } from './request-context.js';
 import type { ContextHost } from './request-context.js';
 import { serverRole } from './server-role.js';
-import { defaultLogger } from './session-types.js';
+import { sessionLoggerOf } from './library-logger.js';
+import type { LoggerOption } from './library-logger.js';
 import type { Implementation, RequestHandler, SessionLogger } from './session-types.js';
 
 const EMPTY_PARAMS: Params = Object.freeze({}) as Params;
@@ -33,7 +34,7 @@ interface Allowed {
 export interface ExchangeServerOptions {
   instructions?: string | undefined;
   versions?: readonly string[] | undefined;
-  logger?: SessionLogger | undefined;
+  logger?: LoggerOption | undefined;
 }
 
 /**
@@ -108,7 +109,7 @@ class ExchangeCall implements ContextHost, TransportSink {
     if (value === undefined || value === null) value = {};
     // isObject, written out: this runs for every answer.
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      this.server.logger('error', `Handler for ${ctx.method} returned a non-object result`, value);
+      this.server.logger('error', `Handler for ${ctx.method} returned a non-object result`, value, ctx);
       return this.send(errorResponse(ctx.requestId, WireError.internal()), ctx.requestId);
     }
     // serverRole.shapeAnswer for the modern era: results are decorated, and reshaped only
@@ -128,7 +129,7 @@ class ExchangeCall implements ContextHost, TransportSink {
     if (e instanceof WireError) wire = e;
     else {
       // The detail stays here: stacks and internal messages never cross the wire.
-      this.server.logger('error', `Handler for ${ctx.method} failed`, e);
+      this.server.logger('error', `Handler for ${ctx.method} failed`, e, ctx);
       wire = WireError.internal();
     }
     this.send(errorResponse(ctx.requestId, wire), ctx.requestId);
@@ -174,7 +175,7 @@ export class ExchangeServer {
   ) {
     this.versions = options.versions ?? ALL_VERSIONS;
     this.modernVersions = modernOnly(this.versions);
-    this.logger = options.logger ?? defaultLogger;
+    this.logger = sessionLoggerOf(options.logger);
   }
 
   /**
@@ -218,6 +219,7 @@ export class ExchangeServer {
       authInfo: info.authInfo,
     }));
     if (info.transportMeta) ctx.transportMeta = info.transportMeta;
+    if (info.remoteAddress !== undefined) ctx.remoteAddress = info.remoteAddress;
     this.live.add(call);
     let out: unknown;
     try {

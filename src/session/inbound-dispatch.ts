@@ -233,6 +233,7 @@ export class InboundDispatch {
       ctx.batch = batch;
     }
     if (info?.transportMeta) ctx.transportMeta = info.transportMeta;
+    if (info?.remoteAddress !== undefined) ctx.remoteAddress = info.remoteAddress;
     this.inflight.set(id, ctx);
     if (info?.signal) {
       if (info.signal.aborted) ctx.cancel('The request stream closed');
@@ -298,7 +299,7 @@ export class InboundDispatch {
     }
     if (value === undefined || value === null) value = {};
     if (!isObject(value)) {
-      this.wire.logger('error', `Handler for ${ctx.method} returned a non-object result`, value);
+      this.wire.logger('error', `Handler for ${ctx.method} returned a non-object result`, value, ctx);
       this.reply(ctx, ctx.requestId, errorResponse(ctx.requestId, WireError.internal()));
       return;
     }
@@ -323,7 +324,7 @@ export class InboundDispatch {
       wire = e;
     } else {
       // The detail stays here: stacks and internal messages never cross the wire.
-      this.wire.logger('error', `Handler for ${ctx.method} failed`, e);
+      this.wire.logger('error', `Handler for ${ctx.method} failed`, e, ctx);
       wire = WireError.internal();
     }
     this.reply(ctx, ctx.requestId, errorResponse(ctx.requestId, wire));

@@ -7,12 +7,15 @@ export type { SessionRole } from './session-role.js';
 export type { InboundRoute, RouteState } from './inbound-route.js';
 export type {
   Implementation,
+  LogRequest,
   NotificationHandler,
   RequestHandler,
   Role,
   SessionLogger,
   SessionOptions,
 } from './session-types.js';
+export { parseTraceparent, sessionLoggerOf } from './library-logger.js';
+export type { Logger, LoggerOption, TraceIds } from './library-logger.js';
 export { RequestContext } from './request-context.js';
 export type { PeerInfo, RequestContextInit } from './request-context.js';
 export type { Progress, RequestOptions } from './options.js';

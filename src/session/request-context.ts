@@ -63,6 +63,8 @@ export class RequestContext {
   transportSignal: AbortSignal | undefined;
   /** Controls the transport offers for this request, such as `closeStream` on legacy HTTP. */
   transportMeta: Readonly<Record<string, unknown>> | undefined;
+  /** The peer's network address, when the transport knows it (HTTP on Node). */
+  remoteAddress: string | undefined;
 
   /** The session (connection) this request arrived on. */
   readonly session: ContextHost;

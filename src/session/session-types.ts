@@ -1,5 +1,6 @@
 import type { Implementation } from '../protocol/types/base.js';
-import type { Params } from '../jsonrpc/index.js';
+import type { Params, RequestId } from '../jsonrpc/index.js';
+import type { LoggerOption } from './library-logger.js';
 import type { RequestContext } from './request-context.js';
 import type { Session } from './session.js';
 import type { SessionRole } from './session-role.js';
@@ -12,9 +13,21 @@ export type RequestHandler = (params: Params, ctx: RequestContext) => unknown;
 /** Receives one inbound notification. */
 export type NotificationHandler = (params: Params, session: Session) => void | Promise<void>;
 
-/** Where the session reports what it could not hand to anyone else. */
+/** The request a diagnostic is about: a request context fits. */
+export interface LogRequest {
+  readonly method: string;
+  readonly requestId: RequestId;
+  /** The request's `_meta`: its `traceparent` gives the trace id. */
+  readonly meta: Readonly<Record<string, unknown>> | undefined;
+}
+
+/**
+ * Where the session reports what it could not hand to anyone else; `request` is the
+ * request it is about, when there is one. A pino-compatible `Logger` may be given instead
+ * wherever a `logger` option is taken.
+ */
 export interface SessionLogger {
-  (level: 'debug' | 'warning' | 'error', message: string, detail?: unknown): void;
+  (level: 'debug' | 'warning' | 'error', message: string, detail?: unknown, request?: LogRequest): void;
 }
 
 /** Identifies an implementation: ours in `info`, the peer's in `peerInfo` (the wire type). */
@@ -41,8 +54,11 @@ export interface SessionOptions {
   /** Handlers shared by many sessions; read, never copied. */
   requestHandlers?: ReadonlyMap<string, RequestHandler>;
   notificationHandlers?: ReadonlyMap<string, NotificationHandler>;
-  /** Receives internal errors (handler stacks, invalid peer messages). Defaults to stderr. */
-  logger?: SessionLogger;
+  /**
+   * Receives internal errors (handler stacks, invalid peer messages): a pino-compatible
+   * logger or a function; `false` for none. Defaults to stderr (warnings and errors).
+   */
+  logger?: LoggerOption;
 }
 
 /** The default logger: stderr only, since on stdio stdout belongs to the protocol. */

@@ -24,7 +24,7 @@ import { OutboundCalls } from './outbound-calls.js';
 import type { ContextHost, PeerInfo, RequestContext } from './request-context.js';
 import { serverRole } from './server-role.js';
 import type { SessionRole } from './session-role.js';
-import { defaultLogger } from './session-types.js';
+import { sessionLoggerOf } from './library-logger.js';
 import type { Implementation, NotificationHandler, RequestHandler, SessionOptions } from './session-types.js';
 import { SessionWire } from './session-wire.js';
 import { isObject } from '../jsonrpc/is-object.js';
@@ -78,7 +78,7 @@ export class Session implements ContextHost {
     this.capabilities = options.capabilities ?? {};
     this.instructions = options.instructions;
     this.versions = options.versions ?? ALL_VERSIONS;
-    this.wire = new SessionWire(options.logger ?? defaultLogger);
+    this.wire = new SessionWire(sessionLoggerOf(options.logger));
     this.outbound = new OutboundCalls(
       this.wire,
       this,

@@ -5,3 +5,5 @@ export { RedisEventStore } from './redis-event-store.js';
 export type { RedisEventStoreOptions } from './redis-event-store.js';
 export { RedisClusterBus } from './redis-bus.js';
 export { RedisTaskStore } from './redis-task-store.js';
+export { RedisRateLimitStore } from './redis-rate-limit-store.js';
+export type { RedisRateLimitStoreOptions } from './redis-rate-limit-store.js';

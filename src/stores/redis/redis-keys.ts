@@ -5,7 +5,8 @@
  *
  * - a legacy session's record, its recorded ops and its copy leases: `{s:<id>}`;
  * - one owner's task indexes (the live set, the list by creation): `{o:<owner>}`;
- * - a task's record: `{t:<id>}` (alone; the owner indexes are updated by separate commands).
+ * - a task's record: `{t:<id>}` (alone; the owner indexes are updated by separate commands);
+ * - one caller's rate limit buckets, taken together by one script: `{rl:<caller>}`.
  *
  * Single-key data needs no tag: the live-session index (`sessions`), node leases
  * (`node:<id>`), resumable event streams (`ev:<stream>`) and the MRTR key. A `keyPrefix`
@@ -28,6 +29,8 @@ export interface RedisKeys {
   ownerLive(owner: string): string;
   /** An owner's tasks by creation time (a sorted set): `tasks/list`, on the live set's slot. */
   ownerIndex(owner: string): string;
+  /** One of a caller's rate limit buckets (a hash), on the caller's slot. */
+  rateBucket(caller: string, bucket: string): string;
 }
 
 /** The key layout under one prefix. */
@@ -41,6 +44,8 @@ export function redisKeys(prefix: string): RedisKeys {
     task: (taskId) => `${prefix}{t:${taskId}}`,
     ownerLive: (owner) => `${prefix}{o:${owner}}:live`,
     ownerIndex: (owner) => `${prefix}{o:${owner}}:by`,
+    // The caller is escaped: a `}` inside it would end the hash tag early.
+    rateBucket: (caller, bucket) => `${prefix}{rl:${encodeURIComponent(caller)}}:${bucket}`,
   };
 }
 

@@ -1,7 +1,7 @@
 // `mcpkit/http-server` everywhere: the fetch core and its seams, no Node module. On Node, Bun
 // and Deno the entry is serve/http-server-node.ts, these names plus `serve` and `nodeListener`.
 export { McpHttpHandler } from './mcp-http-handler.js';
-export type { McpHttpOptions } from './mcp-http-handler.js';
+export type { HttpLogger, McpHttpOptions } from './mcp-http-handler.js';
 export type { McpConnector } from './respond.js';
 export { Authentication } from './request-authorizer.js';
 export type { HttpRefusal, McpCall, RequestAuthorizer } from './request-authorizer.js';

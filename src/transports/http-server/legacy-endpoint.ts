@@ -1,5 +1,5 @@
 import { InvalidMessage, ParsedBatch } from '../../jsonrpc/index.js';
-import type { FrameInfo, JsonRpcMessage, JsonRpcRequest, RequestId } from '../../jsonrpc/index.js';
+import type { JsonRpcMessage, JsonRpcRequest, RequestId } from '../../jsonrpc/index.js';
 import { principalKey } from '../../protocol/principal.js';
 import { allowsBatch, eraOf, isLegacyVersion } from '../../protocol/versions.js';
 import type { EventStore } from './event-store.js';
@@ -7,6 +7,7 @@ import type { HttpExchange, ResponseStream } from './exchange.js';
 import { LegacySessionTransport } from './legacy-session.js';
 import type { JsonReply } from './legacy-session.js';
 import { refuse } from './refusals.js';
+import { frameInfoOf } from './respond.js';
 import { screenFrame } from './request-authorizer.js';
 import type { McpConnector } from './respond.js';
 import { SharedSessions } from './shared-sessions.js';
@@ -30,9 +31,6 @@ export interface LegacyEndpointOptions {
   keepAliveMs?: number | undefined;
   stores?: SharedStores | undefined;
 }
-
-/** The frame info of a request without auth details: nothing, shared. */
-const NO_INFO: FrameInfo = Object.freeze({});
 
 /** A notification-only POST is answered 202 at once; the session never replies to it. */
 const NO_REPLY: { json: JsonReply } = {
@@ -342,7 +340,7 @@ export class LegacyEndpoint {
         'mcp-session-id': sessionId,
       });
     }
-    const info = ex.authInfo === undefined ? NO_INFO : { authInfo: ex.authInfo };
+    const info = frameInfoOf(ex);
     if (ids.length === 0) {
       t.deliver(frame, ids, info, NO_REPLY);
       return ex.respond(202, { 'mcp-session-id': sessionId });

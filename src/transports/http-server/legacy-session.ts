@@ -220,6 +220,7 @@ export class LegacySessionTransport implements Transport {
         const withMeta: FrameInfo = { transportMeta: meta };
         if (info.authInfo !== undefined) withMeta.authInfo = info.authInfo;
         if (info.signal !== undefined) withMeta.signal = info.signal;
+        if (info.remoteAddress !== undefined) withMeta.remoteAddress = info.remoteAddress;
         info = withMeta;
       }
     }

@@ -67,7 +67,21 @@ export interface McpHttpOptions extends HostGuardOptions {
    * it every node is on its own.
    */
   stores?: SharedStores;
+  /**
+   * Where the endpoint reports its own failures (a handler that threw, a shared store out of
+   * reach): a pino-compatible logger, or a function as the server's `logger` option takes;
+   * `false` for none (default: stderr).
+   */
+  logger?: HttpLogger | false;
 }
+
+/** The logger shapes the HTTP endpoint takes: pino's (`warn`/`error`), or a function. */
+export type HttpLogger =
+  | { warn(obj: object, msg?: string): void; error(obj: object, msg?: string): void }
+  | ((level: 'debug' | 'warning' | 'error', message: string, detail?: unknown) => void);
+
+/** Shared-store outages are reported at most this often: every request would say the same. */
+const STORE_REPORT_MS = 10_000;
 
 /** The Accept value last found to take both types: a client sends the same one every time. */
 let acceptedBoth = 'application/json, text/event-stream';
@@ -122,6 +136,9 @@ export class McpHttpHandler {
   private readonly legacy: LegacyEndpoint;
   private readonly sse: LegacySseEndpoints | undefined;
   private closed = false;
+  private readonly logger: HttpLogger | false;
+  private storeReportedAt = -Infinity;
+  private storeSuppressed = 0;
 
   constructor(connector: McpConnector, options: McpHttpOptions = {}) {
     for (const key of POSITIVE) {
@@ -131,6 +148,8 @@ export class McpHttpHandler {
         throw new LocalError('InvalidConfiguration', `${key} must be a positive number, not ${String(v)}`);
       }
     }
+    this.logger =
+      options.logger ?? ((_level, message, detail) => console.error(`[mcpkit] ${message}`, detail));
     this.path = options.path ?? '/mcp';
     this.guard = new HostGuard(options.bindHost ?? '127.0.0.1', options);
     this.maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
@@ -182,6 +201,7 @@ export class McpHttpHandler {
     } catch (e) {
       if (e instanceof LocalError && e.code === 'StoreUnavailable') {
         // The shared state is out of reach: a clear, retryable refusal rather than a hang.
+        this.reportStoreFailure(e);
         return refuse(ex, 'storeUnavailable', e.message);
       }
       try {
@@ -189,8 +209,28 @@ export class McpHttpHandler {
       } catch {
         // The response had already started; nothing more can be said.
       }
-      console.error('[mcpkit] HTTP handler failed', e);
+      this.report('error', 'HTTP handler failed', { err: e, method: ex.method, path: ex.path });
     }
+  }
+
+  private report(level: 'warning' | 'error', message: string, fields: Record<string, unknown>): void {
+    const log = this.logger;
+    if (log === false) return;
+    if (typeof log === 'function') log(level, message, fields.err);
+    else if (level === 'error') log.error(fields, message);
+    else log.warn(fields, message);
+  }
+
+  private reportStoreFailure(e: LocalError): void {
+    const now = Date.now();
+    if (now - this.storeReportedAt < STORE_REPORT_MS) {
+      this.storeSuppressed++;
+      return;
+    }
+    const suppressed = this.storeSuppressed;
+    this.storeReportedAt = now;
+    this.storeSuppressed = 0;
+    this.report('warning', 'Shared store unavailable; answering 503', { err: e, suppressed });
   }
 
   /** A POST's checks common to both eras (type, Accept, size, UTF-8, JSON-RPC), then its era's endpoint. */

@@ -1,22 +1,20 @@
-import { httpStatusForCode, serializeMessage } from '../../jsonrpc/index.js';
-import type {
-  FrameInfo,
-  JsonRpcMessage,
-  JsonRpcRequest,
-  Transport,
-  TransportSink,
-} from '../../jsonrpc/index.js';
+import { ErrorCode, httpStatusForCode, serializeMessage } from '../../jsonrpc/index.js';
+import type { JsonRpcMessage, JsonRpcRequest, Transport, TransportSink } from '../../jsonrpc/index.js';
 import type { HttpExchange, ResponseStream } from './exchange.js';
 import { checkModernHeaders } from './header-checks.js';
 import type { ToolSchemas } from './header-checks.js';
 import { refuse } from './refusals.js';
 import { screenFrame } from './request-authorizer.js';
-import { sendError } from './respond.js';
+import { frameInfoOf, sendError } from './respond.js';
 import type { McpConnector } from './respond.js';
 import { SSE_HEADERS, SSE_KEEPALIVE, sseEvent } from './sse-format.js';
 
-/** The frame info of a request without auth details: nothing, shared. */
-const NO_INFO: FrameInfo = Object.freeze({});
+/** Headers for an error answer: a rate limit's `Retry-After`, from its `data.retryAfterMs`. */
+function errorHeaders(error: { code: number; data?: unknown }): Record<string, string> | undefined {
+  if (error.code !== ErrorCode.RateLimited) return undefined;
+  const ms = (error.data as { retryAfterMs?: unknown } | undefined)?.retryAfterMs;
+  return typeof ms === 'number' && ms > 0 ? { 'retry-after': String(Math.ceil(ms / 1000)) } : undefined;
+}
 
 /** No extra headers: shared, and known as such without looking inside. */
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
@@ -57,10 +55,13 @@ export class ModernExchangeTransport implements Transport {
     if (!this.out) {
       if (isResponse) {
         const status = 'error' in message ? httpStatusForCode(message.error.code) : 200;
+        const more = 'error' in message ? errorHeaders(message.error) : undefined;
         const headers =
-          this.extraHeaders !== NO_HEADERS && hasKeys(this.extraHeaders)
-            ? { 'content-type': 'application/json', ...this.extraHeaders }
-            : JSON_HEADERS;
+          more !== undefined
+            ? { 'content-type': 'application/json', ...this.extraHeaders, ...more }
+            : this.extraHeaders !== NO_HEADERS && hasKeys(this.extraHeaders)
+              ? { 'content-type': 'application/json', ...this.extraHeaders }
+              : JSON_HEADERS;
         this.exchange.respond(status, headers, serializeMessage(message));
         this.finish();
         return;
@@ -133,7 +134,7 @@ export class ModernEndpoint {
       if (screened === true || (screened !== false && (await screened))) return;
     }
     const transport = new ModernExchangeTransport(ex, this.keepAliveMs, NO_HEADERS);
-    const info = ex.authInfo === undefined ? NO_INFO : { authInfo: ex.authInfo };
+    const info = frameInfoOf(ex);
     // The client closing the stream is cancellation: closing the transport cancels the
     // handler. No AbortController per request: the handler's own signal is made only if it
     // asks for one.

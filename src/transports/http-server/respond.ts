@@ -47,6 +47,18 @@ export interface ClusterChangeBus {
   ): () => void;
 }
 
+/** The frame info of a request without auth details or address: nothing, shared. */
+const NO_INFO: FrameInfo = Object.freeze({});
+
+/** What the session is told of a POST: its auth details and the socket's address. */
+export function frameInfoOf(ex: HttpExchange): FrameInfo {
+  const address = ex.remoteAddress;
+  if (ex.authInfo === undefined) return address === undefined ? NO_INFO : { remoteAddress: address };
+  return address === undefined
+    ? { authInfo: ex.authInfo }
+    : { authInfo: ex.authInfo, remoteAddress: address };
+}
+
 /** Sends a JSON-RPC error as an HTTP answer. */
 export function sendError(
   ex: HttpExchange,
