@@ -29,6 +29,9 @@ export type {
   McpHttpOptions,
   RequestAuthorizer,
   ResponseStream,
+  ServerCardIdentity,
+  ServerCardOptions,
+  ServerCardRemoteEntry,
   SessionLimits,
   SharedStores,
 } from '../transports/http-server/index.js';

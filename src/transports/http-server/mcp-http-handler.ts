@@ -13,6 +13,8 @@ import { refuse, refuseNonJson } from './refusals.js';
 import { sendError } from './respond.js';
 import type { SharedStores } from './shared-state.js';
 import type { McpConnector } from './respond.js';
+import { ServerCardEndpoint } from './server-card.js';
+import type { ServerCardOptions } from './server-card.js';
 
 export interface McpHttpOptions extends HostGuardOptions {
   /** The MCP endpoint path (default `/mcp`). */
@@ -67,6 +69,14 @@ export interface McpHttpOptions extends HostGuardOptions {
    * it every node is on its own.
    */
   stores?: SharedStores;
+  /**
+   * Publishes a Server Card (SEP-2127, a draft extension; off by default) at
+   * `<path>/server-card`, and an AI Catalog pointing at it at `/.well-known/ai-catalog.json`,
+   * built from the server's `info`; an object overrides or adds members (`name` in
+   * reverse-DNS form, `description`, the public `url`, ...). Both are public: answered after
+   * the Host check but before any authentication, with `Access-Control-Allow-Origin: *`.
+   */
+  serverCard?: boolean | ServerCardOptions;
 }
 
 /** The Accept value last found to take both types: a client sends the same one every time. */
@@ -122,6 +132,8 @@ export class McpHttpHandler {
   private readonly legacy: LegacyEndpoint;
   private readonly sse: LegacySseEndpoints | undefined;
   private closed = false;
+  /** The Server Card endpoint, when `serverCard` is on. */
+  readonly serverCard: ServerCardEndpoint | undefined;
 
   constructor(connector: McpConnector, options: McpHttpOptions = {}) {
     for (const key of POSITIVE) {
@@ -143,6 +155,11 @@ export class McpHttpHandler {
     this.sse = sse
       ? new LegacySseEndpoints(connector, sse, this.maxBody, keepAliveMs, options.stores?.bus)
       : undefined;
+    const card = options.serverCard;
+    this.serverCard =
+      card === undefined || card === false
+        ? undefined
+        : new ServerCardEndpoint(connector.info, card === true ? {} : card, this.path, sse?.ssePath);
   }
 
   /** Live legacy sessions. */
@@ -169,6 +186,7 @@ export class McpHttpHandler {
   /** Serves one HTTP exchange (Host and Origin checked first). Never throws: every failure is an HTTP answer. */
   async handle(ex: HttpExchange): Promise<void> {
     try {
+      if (this.serverCard?.owns(ex.path)) return this.card(ex, this.serverCard);
       if (!this.admit(ex)) return;
       if (this.closed) return refuse(ex, 'shuttingDown');
       if (ex.path === this.path) {
@@ -191,6 +209,16 @@ export class McpHttpHandler {
       }
       console.error('[mcpkit] HTTP handler failed', e);
     }
+  }
+
+  /**
+   * The card is public and read by browsers on any page (CORS `*`): only the Host is
+   * checked (DNS rebinding), not the Origin.
+   */
+  private card(ex: HttpExchange, endpoint: ServerCardEndpoint): void {
+    const refused = this.guard.check(ex.header('host'), undefined);
+    if (refused !== undefined) return refuse(ex, 'forbiddenHost', refused);
+    endpoint.handle(ex);
   }
 
   /** A POST's checks common to both eras (type, Accept, size, UTF-8, JSON-RPC), then its era's endpoint. */
