@@ -22,7 +22,7 @@ export type { CachePartition, ResultCacheOptions } from './result-cache.js';
 export { DEFAULT_PROBE_TIMEOUT_MS } from './era-selection.js';
 export { DEFAULT_MAX_INPUT_ROUNDS } from './mrtr.js';
 export { MAX_PAGES } from './list-iterators.js';
-export { fetchServerCard, SERVER_CARD_SCHEMA, serverCardProblem } from './server-card.js';
+export { fetchServerCard, SERVER_CARD_SCHEMA, serverCardProblem, serverCardUrl } from './server-card.js';
 export type { FetchServerCardOptions, ServerCard, ServerCardRemote } from './server-card.js';
 export { getSkill, listSkills, loadSkill } from './skills.js';
 export type { LoadedSkill, SkillEntry, SkillResource } from './skills.js';

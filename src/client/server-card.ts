@@ -123,6 +123,23 @@ export function serverCardProblem(doc: unknown): string | undefined {
 }
 
 /**
+ * The reserved location of a server's card: its Streamable HTTP URL plus `/server-card`
+ * (query and fragment dropped). A URL already ending in `/server-card` is kept.
+ *
+ * @example
+ * ```ts
+ * serverCardUrl('https://mcp.example.com/mcp'); // 'https://mcp.example.com/mcp/server-card'
+ * ```
+ */
+export function serverCardUrl(endpoint: string | URL): string {
+  const u = new URL(endpoint);
+  u.search = '';
+  u.hash = '';
+  if (!u.pathname.endsWith('/server-card')) u.pathname = `${u.pathname.replace(/\/$/, '')}/server-card`;
+  return u.href;
+}
+
+/**
  * Fetches and checks a Server Card — from the URL an AI Catalog gives, or the reserved
  * `<streamable-http-url>/server-card` — before connecting. Asks for
  * `application/mcp-server-card+json`; refuses a card over `maxBytes` and gives up after
