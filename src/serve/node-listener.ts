@@ -54,7 +54,7 @@ export function nodeListener(
     const ex = new NodeExchange(req, res, drainLimit, maxStreamBuffer, body);
     if (!timeoutsChecked.done) warnAboutTimeouts(req);
     // The Server Card and catalog are public: no authentication.
-    if (!authenticate || handler.serverCard?.owns(ex.path)) {
+    if (!authenticate || handler.isPublicPath(ex.path)) {
       void handler.handle(ex);
       return;
     }

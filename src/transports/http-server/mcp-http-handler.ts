@@ -133,7 +133,7 @@ export class McpHttpHandler {
   private readonly sse: LegacySseEndpoints | undefined;
   private closed = false;
   /** The Server Card endpoint, when `serverCard` is on. */
-  readonly serverCard: ServerCardEndpoint | undefined;
+  private readonly serverCard: ServerCardEndpoint | undefined;
 
   constructor(connector: McpConnector, options: McpHttpOptions = {}) {
     for (const key of POSITIVE) {
@@ -160,6 +160,14 @@ export class McpHttpHandler {
       card === undefined || card === false
         ? undefined
         : new ServerCardEndpoint(connector.info, card === true ? {} : card, this.path, sse?.ssePath);
+  }
+
+  /**
+   * Whether `path` is a public document (the Server Card or the AI Catalog, with
+   * `serverCard`): the runtime bindings serve it without authentication.
+   */
+  isPublicPath(path: string): boolean {
+    return this.serverCard?.owns(path) ?? false;
   }
 
   /** Live legacy sessions. */
