@@ -7,7 +7,6 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fetchServerCard, serverCardUrl } from '../client/server-card.js';
 import { HostError } from '../host/index.js';
 import { startSandboxProxyServer } from '../host/node.js';
 import type { SandboxProxyServer } from '../host/node.js';
@@ -177,9 +176,11 @@ export async function startInspectorServer(
     }),
     ping: async (b, signal) => session.ping(str(b.server, 'server'), signal),
     // A remote server's Server Card (SEP-2127), read before connecting to it.
-    'server-card': async (b, signal) => ({
-      card: await fetchServerCard(serverCardUrl(str(b.url, 'url')), { signal, timeoutMs: 10_000 }),
-    }),
+    'server-card': async (b, signal) => {
+      // Loaded on first use: most sessions never read a card.
+      const { fetchServerCard, serverCardUrl } = await import('../client/index.js');
+      return { card: await fetchServerCard(serverCardUrl(str(b.url, 'url')), { signal, timeoutMs: 10_000 }) };
+    },
     connect: async (b) => ({ server: await session.addServer(str(b.name, 'name'), obj(b.entry)) }),
     reconnect: async (b) => ({ server: await session.reconnect(str(b.server, 'server')) }),
     'config-snippet': async () => session.configSnippet(),
