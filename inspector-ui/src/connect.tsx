@@ -1,6 +1,7 @@
 // Servers added from the page, the page's settings, and the servers as a config snippet.
 import { useState } from 'preact/hooks';
 import { api } from './api';
+import { ServerCardPreview } from './server-card';
 import { settings, updateSettings } from './settings';
 
 type Kind = 'stdio' | 'http' | 'sse';
@@ -111,6 +112,7 @@ export function ConnectForm() {
           onInput={(e) => setTarget((e.target as HTMLInputElement).value)}
         />
       </label>
+      {kind !== 'stdio' && <ServerCardPreview url={target} />}
       <label class="field">
         <span class="field-label">
           {kind === 'stdio' ? 'Environment' : 'Headers'}

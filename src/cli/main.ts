@@ -63,6 +63,15 @@ const commands: Record<string, { summary: string; load: () => Promise<LoadedComm
     summary: 'forget the tokens stored for a server',
     load: () => import('./commands/login.js').then((m) => ({ run: m.logout, help: m.logoutHelp })),
   },
+  'server-json': {
+    summary: 'write and check a server.json for the MCP Registry',
+    load: () =>
+      import('./commands/server-json.js').then((m) => ({ run: m.serverJson, help: m.serverJsonHelp })),
+  },
+  publish: {
+    summary: 'publish a server.json to the MCP Registry',
+    load: () => import('./commands/publish.js').then((m) => ({ run: m.publish, help: m.publishHelp })),
+  },
   demo: {
     summary: 'run the end-to-end demo (what npm start runs)',
     load: () => import('./commands/demo.js').then((m) => ({ run: m.demo, help: m.demoHelp })),

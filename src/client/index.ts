@@ -22,6 +22,8 @@ export type { CachePartition, ResultCacheOptions } from './result-cache.js';
 export { DEFAULT_PROBE_TIMEOUT_MS } from './era-selection.js';
 export { DEFAULT_MAX_INPUT_ROUNDS } from './mrtr.js';
 export { MAX_PAGES } from './list-iterators.js';
+export { fetchServerCard, SERVER_CARD_SCHEMA, serverCardProblem, serverCardUrl } from './server-card.js';
+export type { FetchServerCardOptions, ServerCard, ServerCardRemote } from './server-card.js';
 export { SkillApprovals, skillFileSet } from './skill-approvals.js';
 export type { SkillApprovalStatus } from './skill-approvals.js';
 export { SKILL_LIMITS } from './skill-entry.js';

@@ -175,6 +175,12 @@ export async function startInspectorServer(
       result: await session.complete(str(b.server, 'server'), obj(b.params), signal),
     }),
     ping: async (b, signal) => session.ping(str(b.server, 'server'), signal),
+    // A remote server's Server Card (SEP-2127), read before connecting to it.
+    'server-card': async (b, signal) => {
+      // Loaded on first use: most sessions never read a card.
+      const { fetchServerCard, serverCardUrl } = await import('../client/index.js');
+      return { card: await fetchServerCard(serverCardUrl(str(b.url, 'url')), { signal, timeoutMs: 10_000 }) };
+    },
     connect: async (b) => ({ server: await session.addServer(str(b.name, 'name'), obj(b.entry)) }),
     reconnect: async (b) => ({ server: await session.reconnect(str(b.server, 'server')) }),
     'config-snippet': async () => session.configSnippet(),

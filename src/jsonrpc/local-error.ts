@@ -21,6 +21,10 @@ export type LocalErrorCode =
   | 'SkillNotApproved'
   /** An optional peer package a feature needs (an LLM SDK, ioredis) is not installed. */
   | 'PackageMissing'
+  /** A Server Card could not be fetched (HTTP status, network, not JSON). */
+  | 'ServerCardUnavailable'
+  /** A Server Card was fetched but is malformed; the message names the field. */
+  | 'InvalidServerCard'
   | AuthErrorCode;
 
 /** The OAuth layer's codes: its `AuthError` is a {@link LocalError} with one of these. */

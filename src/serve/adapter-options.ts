@@ -21,7 +21,8 @@ export interface AdapterOptions extends McpHttpOptions {
 
 /**
  * The paths an adapter answers, as the client addresses them: the MCP endpoint, the
- * deprecated HTTP+SSE endpoints unless turned off, and the resource metadata with `auth`.
+ * deprecated HTTP+SSE endpoints unless turned off, the resource metadata with `auth`, and
+ * the Server Card and AI Catalog with `serverCard`.
  * Every other path is the application's.
  */
 export function ownedPaths(options: AdapterOptions): ReadonlySet<string> {
@@ -30,6 +31,11 @@ export function ownedPaths(options: AdapterOptions): ReadonlySet<string> {
     options.legacySse === undefined ? { ssePath: '/sse', messagesPath: '/messages' } : options.legacySse;
   if (sse) paths.add(sse.ssePath).add(sse.messagesPath);
   if (options.auth) paths.add(new URL(options.auth.metadataUrl).pathname);
+  if (options.serverCard !== undefined && options.serverCard !== false) {
+    paths.add(`${(options.path ?? '/mcp').replace(/\/$/, '')}/server-card`);
+    if (options.serverCard === true || options.serverCard.catalog !== false)
+      paths.add('/.well-known/ai-catalog.json');
+  }
   return paths;
 }
 

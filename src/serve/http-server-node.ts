@@ -30,6 +30,9 @@ export type {
   McpHttpOptions,
   RequestAuthorizer,
   ResponseStream,
+  ServerCardIdentity,
+  ServerCardOptions,
+  ServerCardRemoteEntry,
   SessionLimits,
   SharedStores,
 } from '../transports/http-server/index.js';

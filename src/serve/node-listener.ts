@@ -53,7 +53,8 @@ export function nodeListener(
   const listener = (req: IncomingMessage, res: ServerResponse, body?: string | Uint8Array): void => {
     const ex = new NodeExchange(req, res, drainLimit, maxStreamBuffer, body);
     if (!timeoutsChecked.done) warnAboutTimeouts(req);
-    if (!authenticate) {
+    // The Server Card and catalog are public: no authentication.
+    if (!authenticate || handler.isPublicPath(ex.path)) {
       void handler.handle(ex);
       return;
     }

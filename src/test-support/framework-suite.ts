@@ -209,6 +209,24 @@ export function runFrameworkSuite(
       const own = await request(`${authApp.origin}/hello`, { method: 'GET' });
       assert.equal(own.status, 200, 'the auth covers the MCP paths only');
     });
+
+    test('serverCard: the card and the AI Catalog are answered, public even with auth', async () => {
+      const carded = new McpServer({ name: 'com.example/echo', version: '1.0.0', description: 'Echo.' });
+      const cardApp = await mount(carded, { auth: testAuth(), legacySse: null, serverCard: true });
+      try {
+        const card = await request(`${cardApp.origin}/mcp/server-card`, { method: 'GET' });
+        assert.equal(card.status, 200);
+        assert.equal(card.headers['content-type'], 'application/mcp-server-card+json');
+        assert.equal(card.json?.name, 'com.example/echo');
+        const catalog = await request(`${cardApp.origin}/.well-known/ai-catalog.json`, { method: 'GET' });
+        assert.equal(catalog.status, 200);
+        assert.equal((await request(`${cardApp.origin}/hello`, { method: 'GET' })).status, 200);
+        assert.equal((await callEcho(`${cardApp.origin}/mcp`, 'x')).status, 401);
+      } finally {
+        await cardApp.close();
+        await carded.close();
+      }
+    });
   });
 }
 

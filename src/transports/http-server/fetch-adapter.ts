@@ -250,7 +250,8 @@ export function fetchHandler(
   const maxStreamBuffer = options.maxStreamBufferBytes ?? 4 * 1024 * 1024;
   const fetch = async (request: Request, _env?: unknown, ctx?: FetchExecutionContext): Promise<Response> => {
     const ex = new FetchExchange(request, maxStreamBuffer);
-    if (authenticate) {
+    // The Server Card and catalog are public: no authentication.
+    if (authenticate && !handler.isPublicPath(ex.path)) {
       // DNS rebinding first: a foreign Host or Origin gets 403 whether or not it has a token.
       if (!handler.admit(ex)) return ex.response;
       const auth = await authenticate(request);

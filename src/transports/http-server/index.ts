@@ -13,6 +13,7 @@ export { HostGuard } from './host-guard.js';
 export type { HostGuardOptions } from './host-guard.js';
 export type { BodyResult, HttpExchange, ResponseStream } from './exchange.js';
 export { MemoryLegacySessionStore } from './shared-state.js';
+export type { ServerCardIdentity, ServerCardOptions, ServerCardRemoteEntry } from './server-card.js';
 export type {
   ClusterBus,
   ClusterMessage,

@@ -13,6 +13,8 @@ import { refuse, refuseNonJson } from './refusals.js';
 import { sendError } from './respond.js';
 import type { SharedStores } from './shared-state.js';
 import type { McpConnector } from './respond.js';
+import { ServerCardEndpoint } from './server-card.js';
+import type { ServerCardOptions } from './server-card.js';
 
 export interface McpHttpOptions extends HostGuardOptions {
   /** The MCP endpoint path (default `/mcp`). */
@@ -73,6 +75,14 @@ export interface McpHttpOptions extends HostGuardOptions {
    * `false` for none (default: stderr).
    */
   logger?: HttpLogger | false;
+  /**
+   * Publishes a Server Card (SEP-2127, a draft extension; off by default) at
+   * `<path>/server-card`, and an AI Catalog pointing at it at `/.well-known/ai-catalog.json`,
+   * built from the server's `info`; an object overrides or adds members (`name` in
+   * reverse-DNS form, `description`, the public `url`, ...). Both are public: answered after
+   * the Host check but before any authentication, with `Access-Control-Allow-Origin: *`.
+   */
+  serverCard?: boolean | ServerCardOptions;
 }
 
 /** The logger shapes the HTTP endpoint takes: pino's (`warn`/`error`), or a function. */
@@ -139,6 +149,8 @@ export class McpHttpHandler {
   private readonly logger: HttpLogger | false;
   private storeReportedAt = -Infinity;
   private storeSuppressed = 0;
+  /** The Server Card endpoint, when `serverCard` is on. */
+  private readonly serverCard: ServerCardEndpoint | undefined;
 
   constructor(connector: McpConnector, options: McpHttpOptions = {}) {
     for (const key of POSITIVE) {
@@ -162,6 +174,19 @@ export class McpHttpHandler {
     this.sse = sse
       ? new LegacySseEndpoints(connector, sse, this.maxBody, keepAliveMs, options.stores?.bus)
       : undefined;
+    const card = options.serverCard;
+    this.serverCard =
+      card === undefined || card === false
+        ? undefined
+        : new ServerCardEndpoint(connector.info, card === true ? {} : card, this.path, sse?.ssePath);
+  }
+
+  /**
+   * Whether `path` is a public document (the Server Card or the AI Catalog, with
+   * `serverCard`): the runtime bindings serve it without authentication.
+   */
+  isPublicPath(path: string): boolean {
+    return this.serverCard?.owns(path) ?? false;
   }
 
   /** Live legacy sessions. */
@@ -188,6 +213,7 @@ export class McpHttpHandler {
   /** Serves one HTTP exchange (Host and Origin checked first). Never throws: every failure is an HTTP answer. */
   async handle(ex: HttpExchange): Promise<void> {
     try {
+      if (this.serverCard?.owns(ex.path)) return this.card(ex, this.serverCard);
       if (!this.admit(ex)) return;
       if (this.closed) return refuse(ex, 'shuttingDown');
       if (ex.path === this.path) {
@@ -231,6 +257,16 @@ export class McpHttpHandler {
     this.storeReportedAt = now;
     this.storeSuppressed = 0;
     this.report('warning', 'Shared store unavailable; answering 503', { err: e, suppressed });
+  }
+
+  /**
+   * The card is public and read by browsers on any page (CORS `*`): only the Host is
+   * checked (DNS rebinding), not the Origin.
+   */
+  private card(ex: HttpExchange, endpoint: ServerCardEndpoint): void {
+    const refused = this.guard.check(ex.header('host'), undefined);
+    if (refused !== undefined) return refuse(ex, 'forbiddenHost', refused);
+    endpoint.handle(ex);
   }
 
   /** A POST's checks common to both eras (type, Accept, size, UTF-8, JSON-RPC), then its era's endpoint. */

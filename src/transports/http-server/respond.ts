@@ -1,9 +1,12 @@
 import { WireError, errorResponse } from '../../jsonrpc/index.js';
 import type { FrameInfo, JsonRpcRequest, RequestId, Transport } from '../../jsonrpc/index.js';
 import type { HttpExchange } from './exchange.js';
+import type { ServerCardIdentity } from './server-card.js';
 
 /** What the HTTP layer needs from a server: a way to serve one connection. */
 export interface McpConnector {
+  /** The server's identity (a `Server`'s `info`), for the Server Card when one is served. */
+  readonly info?: ServerCardIdentity;
   connect(transport: Transport): Promise<{ close(): Promise<void> }>;
   /**
    * Serves one modern request on its own transport without a connection, when the server
