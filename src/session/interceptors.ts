@@ -26,7 +26,7 @@ export interface ValidationMessage {
 }
 
 /** A validator's decision, as SEP-2624's `ValidationResult` (without the common fields). */
-export interface ValidationOutcome {
+export interface ValidatorResult {
   valid: boolean;
   /** Default `error` when `valid` is false. */
   severity?: ValidationSeverity;
@@ -35,7 +35,7 @@ export interface ValidationOutcome {
 }
 
 /** What a validator returns: nothing or `true` passes, `false` fails with severity `error`. */
-export type ValidationVerdict = void | undefined | boolean | ValidationOutcome;
+export type ValidationVerdict = void | undefined | boolean | ValidatorResult;
 
 /** What every validator and mutator sees besides the payload. */
 export interface Interception<R> {
@@ -324,9 +324,10 @@ export class InterceptorChain<R extends InterceptedRequest> {
         continue;
       }
       const verdict = s.value as ValidationVerdict;
-      if (verdict === undefined || verdict === true) continue;
-      const outcome: ValidationOutcome = verdict === false ? { valid: false } : verdict;
-      if (outcome.valid) continue;
+      // Only `false` or `{ valid: false }` fails: any other value passes.
+      if (verdict !== false && (typeof verdict !== 'object' || verdict === null || verdict.valid !== false))
+        continue;
+      const outcome: ValidatorResult = verdict === false ? { valid: false } : verdict;
       const severity = outcome.severity ?? 'error';
       if (severity !== 'error' || audit) {
         this.options.logger(
