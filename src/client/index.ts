@@ -24,7 +24,15 @@ export { logging } from './logging-interceptor.js';
 export type { RequestLogEntry } from './logging-interceptor.js';
 export { isRetryableFailure, retry } from './retry-interceptor.js';
 export type { RetryOptions } from './retry-interceptor.js';
+export { invokeInterceptor, listInterceptors } from './interceptor-calls.js';
 export { EarlyAnswer, answer } from '../session/interceptors.js';
+export type {
+  InterceptorDescriptor,
+  InvokeInterceptorParams,
+  InvokeInterceptorResult,
+  ListInterceptorsParams,
+  ListInterceptorsResult,
+} from '../protocol/interceptors-wire.js';
 export type {
   Interception,
   Interceptor,

@@ -16,6 +16,13 @@ export type { PromptArgumentDefinition, PromptReturn } from './prompts.js';
 export type { MiddlewareMethod, MiddlewareRequest, ServerInterceptor } from './middleware.js';
 export { EarlyAnswer, answer } from '../session/interceptors.js';
 export type {
+  InterceptorDescriptor,
+  InvokeInterceptorParams,
+  InvokeInterceptorResult,
+  ListInterceptorsParams,
+  ListInterceptorsResult,
+} from '../protocol/interceptors-wire.js';
+export type {
   Interception,
   Interceptor,
   InterceptorMode,

@@ -9,6 +9,7 @@ import { ChangeFanout } from './change-fanout.js';
 import { paginate } from './cursor.js';
 import { InterceptorChain } from '../session/interceptors.js';
 import { defaultLogger } from '../session/session-types.js';
+import { declareInterceptors, serveInterceptors } from './interceptors-extension.js';
 import { middlewareWrap } from './middleware.js';
 import type { Middleware, MiddlewareRequest, ServerInterceptor } from './middleware.js';
 import { DEFAULT_STATE_TTL_MS, INPUT_REQUIRED, inputRequiredResult, restoreState } from './mrtr.js';
@@ -73,6 +74,8 @@ export interface ServerOptions {
    * by themselves when a tool declares `execution.taskSupport`; options tune them.
    */
   tasks?: TaskOptions;
+  /** Serves SEP-2624's `io.modelcontextprotocol/interceptors` extension for the named interceptors (default off). */
+  interceptorsExtension?: boolean;
   /** Validates raw JSON Schema tool schemas (default: Ajv, or an interpreter where `new Function` is refused). */
   jsonSchemaValidator?: JsonSchemaValidator;
 }
@@ -193,6 +196,7 @@ export class McpServer {
     full('completion/complete', (p) => complete(p, this.prompts, this.resources, this.templates));
     plain('subscriptions/listen', (p, rc) => this.fanout.listen(p, rc));
     if (options.tasks) this.enableTasks();
+    if (options.interceptorsExtension) serveInterceptors(this, options.logger ?? defaultLogger);
   }
 
   /**
@@ -296,6 +300,7 @@ export class McpServer {
   use(interceptor: Middleware | ServerInterceptor): this {
     this.middleware.push(typeof interceptor === 'function' ? middlewareWrap(interceptor) : interceptor);
     this.chain = undefined;
+    if (this.options.interceptorsExtension) declareInterceptors(this);
     return this;
   }
 
