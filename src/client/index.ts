@@ -25,27 +25,6 @@ export type { RequestLogEntry } from './logging-interceptor.js';
 export { isRetryableFailure, retry } from './retry-interceptor.js';
 export type { RetryOptions } from './retry-interceptor.js';
 export { invokeInterceptor, listInterceptors } from './interceptor-calls.js';
-export { EarlyAnswer, answer } from '../session/interceptors.js';
-export type {
-  InterceptorDescriptor,
-  InvokeInterceptorParams,
-  InvokeInterceptorResult,
-  ListInterceptorsParams,
-  ListInterceptorsResult,
-} from '../protocol/interceptors-wire.js';
-export type {
-  Interception,
-  Interceptor,
-  InterceptorMode,
-  InterceptorPhase,
-  Mutator,
-  ValidationMessage,
-  ValidationSeverity,
-  ValidationVerdict,
-  Validator,
-  ValidatorResult,
-  Wrap,
-} from '../session/interceptors.js';
 
 export { ResultCache } from './result-cache.js';
 export type { CachePartition, ResultCacheOptions } from './result-cache.js';

@@ -14,27 +14,6 @@ export type { ToolReturn } from './tools.js';
 export type { Completer, ReadReturn } from './resources.js';
 export type { PromptArgumentDefinition, PromptReturn } from './prompts.js';
 export type { MiddlewareMethod, MiddlewareRequest, ServerInterceptor } from './middleware.js';
-export { EarlyAnswer, answer } from '../session/interceptors.js';
-export type {
-  InterceptorDescriptor,
-  InvokeInterceptorParams,
-  InvokeInterceptorResult,
-  ListInterceptorsParams,
-  ListInterceptorsResult,
-} from '../protocol/interceptors-wire.js';
-export type {
-  Interception,
-  Interceptor,
-  InterceptorMode,
-  InterceptorPhase,
-  Mutator,
-  ValidationMessage,
-  ValidationSeverity,
-  ValidationVerdict,
-  Validator,
-  ValidatorResult,
-  Wrap,
-} from '../session/interceptors.js';
 export { LocalChangeBus } from './change-bus.js';
 export type { ChangeBus } from './change-bus.js';
 export { HmacRequestState } from './request-state.js';

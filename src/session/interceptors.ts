@@ -302,16 +302,25 @@ export class InterceptorChain<R extends InterceptedRequest> {
 
   private async validate(validators: Validator<R>[], payload: unknown, at: Interception<R>): Promise<void> {
     if (validators.length === 0) return;
-    // In parallel: start them all, then collect every verdict before deciding.
-    const pending: unknown[] = new Array(validators.length);
+    // In parallel: start them all, then collect every verdict before deciding. Synchronous
+    // verdicts (the common case) need no promise.
+    const settled: Array<PromiseSettledResult<unknown>> = new Array(validators.length);
+    let pending = false;
     for (let i = 0; i < validators.length; i++) {
       try {
-        pending[i] = validators[i]!.validate(payload, at);
-      } catch (e) {
-        pending[i] = Promise.reject(e);
+        const value = validators[i]!.validate(payload, at);
+        if (value instanceof Promise) pending = true;
+        settled[i] = { status: 'fulfilled', value };
+      } catch (reason) {
+        settled[i] = { status: 'rejected', reason };
       }
     }
-    const settled = await Promise.allSettled(pending);
+    if (pending) {
+      const all = await Promise.allSettled(
+        settled.map((s) => (s.status === 'fulfilled' ? s.value : Promise.reject(s.reason))),
+      );
+      for (let i = 0; i < all.length; i++) settled[i] = all[i]!;
+    }
     const blocking: Array<{ interceptor: string; severity: ValidationSeverity; message: string }> = [];
     let refusal: WireError | undefined;
     for (let i = 0; i < validators.length; i++) {
