@@ -57,7 +57,13 @@ export {
   isModernVersion,
 } from './protocol/versions.js';
 export type { LegacyVersion, ModernVersion } from './protocol/versions.js';
-export { APPS_EXTENSION, MetaKey, SKILLS_EXTENSION, TASKS_EXTENSION } from './protocol/meta-keys.js';
+export {
+  APPS_EXTENSION,
+  INTERCEPTORS_EXTENSION,
+  MetaKey,
+  SKILLS_EXTENSION,
+  TASKS_EXTENSION,
+} from './protocol/meta-keys.js';
 export { silenceDeprecations, warnDeprecated } from './protocol/deprecation.js';
 export {
   METHODS,

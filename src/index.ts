@@ -40,6 +40,21 @@ export type { ChangeEvent } from './protocol/change-event.js';
 export { memoryPair } from './transports/memory/memory-transport.js';
 export type { Transport } from './jsonrpc/transport.js';
 export type { Era, ProtocolVersion } from './protocol/versions.js';
+// Interceptors (SEP-2624's model), for servers and clients alike.
+export { EarlyAnswer, answer } from './session/interceptors.js';
+export type {
+  Interception,
+  Interceptor,
+  InterceptorMode,
+  InterceptorPhase,
+  Mutator,
+  ValidationMessage,
+  ValidationSeverity,
+  ValidationVerdict,
+  Validator,
+  ValidatorResult,
+  Wrap,
+} from './session/interceptors.js';
 
 // Errors: on the wire (a numeric JSON-RPC code) and local (a string code).
 export { ErrorCode } from './jsonrpc/error-codes.js';

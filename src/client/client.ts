@@ -32,6 +32,7 @@ import type { LogLevel } from '../session/logging-levels.js';
 import type { PeerInfo } from '../session/request-context.js';
 import type { Session } from '../session/session.js';
 import { sessionLoggerOf } from '../session/index.js';
+import type { ClientInterceptor } from './interceptors.js';
 import type { Implementation, SessionLogger } from '../session/index.js';
 import type { ClientEra } from './client-era.js';
 import { clientSession, connectionClosed, connectionParts, sessionExpired } from './client-connection.js';
@@ -178,6 +179,8 @@ export class Client {
           namespace: options.cacheNamespace ?? `client-${++clientCount}`,
           authContext: options.authContext ?? '',
         },
+        interceptors: options.interceptors,
+        logger: sessionLoggerOf(options.logger),
       },
     );
     this.tasksOn = options.tasks !== false;
@@ -316,6 +319,21 @@ export class Client {
       await this.toolRefresh.watch(hub, this.serverCapabilities);
   }
 
+  /**
+   * Adds an interceptor around every request the client sends (see {@link ClientInterceptor});
+   * the first added wrap is the outermost. Interceptors run inside the result cache: a fresh
+   * cached answer is served without them, a new one passes through them before it is cached.
+   *
+   * @example
+   * ```ts
+   * client.use(retry()).use(logging((entry) => console.error(entry.method, entry.durationMs)));
+   * ```
+   */
+  use(interceptor: ClientInterceptor): this {
+    this.pipeline.use(interceptor);
+    return this;
+  }
+
   /** Closes the connection; everything pending is rejected at once with `ConnectionClosed`. */
   async close(): Promise<void> {
     this.userClosed = true;
@@ -331,6 +349,7 @@ export class Client {
   /** One page of tools. See {@link Client.tools} to walk every page. */
   async listTools(params?: ListToolsRequestParams, options?: CallOptions): Promise<ListToolsResult> {
     const result = await this.pipeline.cached(Method['tools/list'], params, options);
+    this.pipeline.learnTools(result.tools);
     this.outputs?.learn(result.tools);
     this.toolTasks.learn(result.tools);
     return result;

@@ -17,6 +17,15 @@ export type {
   SubscribeOptions,
 } from './types.js';
 export { Subscription } from './subscription.js';
+export type { ClientInterceptContext, ClientInterceptor, ClientRequest } from './interceptors.js';
+export { headers } from './headers-interceptor.js';
+export type { RequestHeaders } from './headers-interceptor.js';
+export { logging } from './logging-interceptor.js';
+export type { RequestLogEntry } from './logging-interceptor.js';
+export { isRetryableFailure, retry } from './retry-interceptor.js';
+export type { RetryOptions } from './retry-interceptor.js';
+export { invokeInterceptor, listInterceptors } from './interceptor-calls.js';
+
 export { ResultCache } from './result-cache.js';
 export type { CachePartition, ResultCacheOptions } from './result-cache.js';
 export { DEFAULT_PROBE_TIMEOUT_MS } from './era-selection.js';

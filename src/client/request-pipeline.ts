@@ -4,12 +4,16 @@
  * with its invalidation by change notifications. One per client; it outlives connections.
  * Internal.
  */
-import { ErrorCode, WireError } from '../jsonrpc/index.js';
+import { ErrorCode, LocalError, WireError } from '../jsonrpc/index.js';
 import type { JsonRpcNotification, Params } from '../jsonrpc/index.js';
+import type { Tool, ToolAnnotations } from '../protocol/types/index.js';
+import { InterceptorChain } from '../session/interceptors.js';
+import type { SessionLogger } from '../session/session-types.js';
 import type { ParamsOf, RequestType, ResultOf } from '../protocol/methods.js';
 import type { LogLevel } from '../session/logging-levels.js';
 import type { Session } from '../session/session.js';
 import type { ClientEra } from './client-era.js';
+import type { ClientInterceptContext, ClientInterceptor, ClientRequest } from './interceptors.js';
 import type { InputAnswerer, MrtrOutcome } from './mrtr.js';
 import { requestWithInput } from './mrtr.js';
 import type { CachePartition, ResultCache } from './result-cache.js';
@@ -43,6 +47,8 @@ export interface PipelineOptions {
   maxInputRounds: number;
   cache: ResultCache | undefined;
   partition: CachePartition;
+  interceptors: readonly ClientInterceptor[] | undefined;
+  logger: SessionLogger;
 }
 
 export class RequestPipeline {
@@ -50,11 +56,35 @@ export class RequestPipeline {
   logLevel: LogLevel | undefined;
   /** Bumped by every invalidation, so a result fetched across one is not cached. */
   private generation = 0;
+  /** Added with `Client.use` or the `interceptors` option; the chain is rebuilt on change. */
+  readonly interceptors: ClientInterceptor[];
+  private chain: InterceptorChain<ClientRequest> | undefined;
+  /** Tool annotations as last listed, for interceptors (the retry decides by `idempotentHint`). */
+  private readonly annotations = new Map<string, ToolAnnotations>();
+  private readonly ctx: ClientInterceptContext = { toolAnnotations: (name) => this.annotations.get(name) };
+  /** The input rounds of results that went through interceptors (cacheable only without). */
+  private readonly rounds = new WeakMap<object, number>();
 
   constructor(
     private readonly host: PipelineHost,
     private readonly options: PipelineOptions,
-  ) {}
+  ) {
+    this.interceptors = options.interceptors ? [...options.interceptors] : [];
+  }
+
+  /** Adds an interceptor; the first added wrap is the outermost. */
+  use(interceptor: ClientInterceptor): void {
+    this.interceptors.push(interceptor);
+    this.chain = undefined;
+  }
+
+  /** Remembers the annotations of listed tools. */
+  learnTools(tools: readonly Tool[]): void {
+    for (const t of tools) {
+      if (t.annotations) this.annotations.set(t.name, t.annotations);
+      else this.annotations.delete(t.name);
+    }
+  }
 
   /** Adds the modern log level to a request's `_meta`. */
   withMeta(params: Params): Params {
@@ -62,11 +92,42 @@ export class RequestPipeline {
     return era ? era.withLogLevel(params, this.logLevel) : params;
   }
 
-  /** Sends a request through the MRTR loop and checks the result's shape. */
+  /** Sends a request through the interceptors and the MRTR loop, and checks the result's shape. */
   async send(
     method: string,
     params: Params | undefined,
     options: CallOptions | undefined,
+  ): Promise<MrtrOutcome> {
+    if (this.interceptors.length === 0) return this.sendNow(method, params, options);
+    const chain = (this.chain ??= new InterceptorChain(this.interceptors, {
+      side: 'client',
+      reentrant: true,
+      logger: this.options.logger,
+    }));
+    const result = await chain.run({ method, params: params ?? {}, options, ctx: this.ctx }, this.inner);
+    if (typeof result !== 'object' || result === null || Array.isArray(result))
+      throw new LocalError(
+        'InvalidResult',
+        `An interceptor made the ${method} result something other than an object`,
+      );
+    const r = result as Record<string, unknown>;
+    if (!(method === 'tools/call' && this.host.isTask(r))) checkResultShape(method, r);
+    return { result: r, rounds: this.rounds.get(r) ?? 0 };
+  }
+
+  /** The innermost step of the chain: one request through the MRTR loop. */
+  private readonly inner = async (r: ClientRequest): Promise<unknown> => {
+    // The shape is checked once, on what the interceptors leave (see send).
+    const outcome = await this.sendNow(r.method, r.params, r.options, false);
+    if (outcome.rounds > 0) this.rounds.set(outcome.result, outcome.rounds);
+    return outcome.result;
+  };
+
+  private async sendNow(
+    method: string,
+    params: Params | undefined,
+    options: CallOptions | undefined,
+    check = true,
   ): Promise<MrtrOutcome> {
     const host = this.host;
     const session = host.connected();
@@ -82,7 +143,8 @@ export class RequestPipeline {
       this.withMeta(params ?? {}),
       options,
     );
-    if (!(method === 'tools/call' && host.isTask(outcome.result))) checkResultShape(method, outcome.result);
+    if (check && !(method === 'tools/call' && host.isTask(outcome.result)))
+      checkResultShape(method, outcome.result);
     return outcome;
   }
 

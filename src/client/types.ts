@@ -17,6 +17,7 @@ import type { JsonRpcNotification } from '../jsonrpc/index.js';
 import type { ResultCache } from './result-cache.js';
 import type { TaskRequestOptions } from './task-receiver.js';
 import type { TaskInfo } from './tasks.js';
+import type { ClientInterceptor } from './interceptors.js';
 
 /** Which era the client speaks: `auto` probes and falls back; see {@link ClientOptions.era}. */
 export type EraPreference = 'legacy' | 'modern' | 'auto';
@@ -24,7 +25,7 @@ export type EraPreference = 'legacy' | 'modern' | 'auto';
 /** Options of one call: cancellation, timeouts and progress. */
 export type CallOptions = Pick<
   RequestOptions,
-  'signal' | 'timeoutMs' | 'resetTimeoutOnProgress' | 'maxTotalTimeoutMs' | 'onprogress'
+  'signal' | 'timeoutMs' | 'resetTimeoutOnProgress' | 'maxTotalTimeoutMs' | 'onprogress' | 'headers'
 > & {
   /** When a tool call runs as a task: each state of the task as it is seen. */
   onTaskStatus?: (task: TaskInfo) => void;
@@ -204,6 +205,8 @@ export interface ClientOptions {
   resubscribe?: ResubscribeOptions;
   /** Receives what the engine could not hand to anyone (invalid messages, stray answers): a pino-compatible logger or a function, `false` for none. Default: stderr. */
   logger?: LoggerOption;
+  /** Interceptors around every request, as if added with `Client.use` in this order. */
+  interceptors?: readonly ClientInterceptor[];
   /** Validate `structuredContent` against the tool's `outputSchema` (default true). */
   validateOutput?: boolean;
   /** Validates output schemas (default: Ajv, or an interpreter where `new Function` is refused). */

@@ -33,6 +33,8 @@ export interface FrameInfo {
 export interface SendOptions {
   /** The inbound request this message belongs to (progress, logs, the response itself). */
   relatedRequestId?: RequestId;
+  /** Extra HTTP headers for this request's POST (the streamable HTTP client; others ignore them). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /**

@@ -22,5 +22,7 @@ export const MetaKey = {
 export const APPS_EXTENSION = 'io.modelcontextprotocol/ui';
 /** The skills extension (SEP-2640). */
 export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
+/** The interceptors extension (SEP-2624): `interceptors/list` and `interceptor/invoke`. */
+export const INTERCEPTORS_EXTENSION = 'io.modelcontextprotocol/interceptors';
 /** The tasks extension (2026-07-28): its capability key and reserved label. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';

@@ -13,7 +13,7 @@ export { APP_MIME_TYPE } from '../protocol/apps.js';
 export type { ToolReturn } from './tools.js';
 export type { Completer, ReadReturn } from './resources.js';
 export type { PromptArgumentDefinition, PromptReturn } from './prompts.js';
-export type { MiddlewareMethod, MiddlewareRequest } from './middleware.js';
+export type { MiddlewareMethod, MiddlewareRequest, ServerInterceptor } from './middleware.js';
 export type { CacheHint, CacheHints, CacheableMethod } from './cache-hints.js';
 export { LocalChangeBus } from './change-bus.js';
 export type { ChangeBus } from './change-bus.js';

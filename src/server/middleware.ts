@@ -1,5 +1,6 @@
 import type { Params } from '../jsonrpc/index.js';
 import type { RequestMap } from '../protocol/types/method-map.js';
+import type { Interceptor, Wrap } from '../session/interceptors.js';
 import type { ServerContext } from './server-context.js';
 
 /** The methods whose handlers middleware wraps. */
@@ -57,22 +58,27 @@ export type MiddlewareRequest = {
  */
 export type Middleware = (request: MiddlewareRequest, next: () => Promise<unknown>) => unknown;
 
-/** Runs `inner` through the middleware chain, outermost first. */
-export function runMiddleware(
-  chain: readonly Middleware[],
-  request: MiddlewareRequest,
-  inner: () => unknown,
-): Promise<unknown> {
-  const step = (i: number): Promise<unknown> => {
-    if (i === chain.length) return Promise.resolve().then(inner);
-    let called = false;
-    return Promise.resolve(
-      chain[i]!(request, () => {
-        if (called) return Promise.reject(new Error('next() called twice'));
-        called = true;
-        return step(i + 1);
-      }),
-    );
-  };
-  return step(0);
+/**
+ * An interceptor on the server (see {@link Interceptor}): a validator, a mutator or a wrap
+ * over the requests the server's handlers serve. A plain {@link Middleware} function is the
+ * simple form, a wrap.
+ *
+ * @example
+ * ```ts
+ * const readOnly: ServerInterceptor = {
+ *   type: 'validation',
+ *   name: 'read-only',
+ *   events: ['tools/call'],
+ *   phases: ['request'],
+ *   validate: (params) => (params as { name?: unknown }).name !== 'delete_everything',
+ * };
+ * server.use(readOnly);
+ * ```
+ */
+export type ServerInterceptor = Interceptor<MiddlewareRequest>;
+
+/** A middleware function as the wrap interceptor it is. */
+export function middlewareWrap(middleware: Middleware): Wrap<MiddlewareRequest> {
+  // Middleware's `next()` takes no argument, so the request goes inward unchanged.
+  return { type: 'wrap', name: middleware.name || 'middleware', wrap: middleware };
 }

@@ -17,8 +17,10 @@ import { LocalChangeBus } from './change-bus.js';
 import type { ChangeBus, ChangeEvent } from './change-bus.js';
 import { ChangeFanout } from './change-fanout.js';
 import { paginate } from './cursor.js';
-import { runMiddleware } from './middleware.js';
-import type { Middleware, MiddlewareRequest } from './middleware.js';
+import { InterceptorChain } from '../session/interceptors.js';
+import { declareInterceptors, serveInterceptors } from './interceptors-extension.js';
+import { middlewareWrap } from './middleware.js';
+import type { Middleware, MiddlewareRequest, ServerInterceptor } from './middleware.js';
 import { DEFAULT_STATE_TTL_MS, INPUT_REQUIRED, inputRequiredResult, restoreState } from './mrtr.js';
 import type { MrtrState } from './mrtr.js';
 import { buildPrompt, checkPromptArguments, normalizePrompt } from './prompts.js';
@@ -89,6 +91,8 @@ export interface ServerOptions {
    * by themselves when a tool declares `execution.taskSupport`; options tune them.
    */
   tasks?: TaskOptions;
+  /** Serves SEP-2624's `io.modelcontextprotocol/interceptors` extension for the named interceptors (default off). */
+  interceptorsExtension?: boolean;
   /** Validates raw JSON Schema tool schemas (default: Ajv, or an interpreter where `new Function` is refused). */
   jsonSchemaValidator?: JsonSchemaValidator;
   /**
@@ -150,7 +154,9 @@ export class McpServer {
   private readonly resources = new Map<string, ResourceEntry>();
   private readonly templates = new Map<string, TemplateEntry>();
   private readonly prompts = new Map<string, PromptEntry>();
-  private readonly middleware: Middleware[] = [];
+  private readonly middleware: ServerInterceptor[] = [];
+  /** The interceptors as run, rebuilt when one is added. */
+  private chain: InterceptorChain<MiddlewareRequest> | undefined;
   private readonly handlers = new Map<string, RequestHandler>();
   private readonly sessions = new Set<Session>();
   private readonly exchange: ExchangeServer;
@@ -228,6 +234,7 @@ export class McpServer {
     );
     plain('subscriptions/listen', (p, rc) => this.fanout.listen(p, rc));
     if (options.tasks) this.enableTasks();
+    if (options.interceptorsExtension) serveInterceptors(this, this.log);
   }
 
   /**
@@ -332,10 +339,20 @@ export class McpServer {
     return this.remover(this.prompts, definition.name, entry, 'prompts');
   }
 
-  /** Adds a middleware layer; the first added is the outermost. */
-  use(middleware: Middleware): this {
-    this.middleware.push(middleware);
+  /**
+   * Adds an interceptor: a middleware function (a wrap; the first added is the outermost),
+   * or a validator, mutator or wrap object (see {@link ServerInterceptor}).
+   */
+  use(interceptor: Middleware | ServerInterceptor): this {
+    this.middleware.push(typeof interceptor === 'function' ? middlewareWrap(interceptor) : interceptor);
+    this.chain = undefined;
+    if (this.options.interceptorsExtension) declareInterceptors(this);
     return this;
+  }
+
+  /** The interceptors added with {@link McpServer.use}, in order. */
+  get interceptors(): readonly ServerInterceptor[] {
+    return this.middleware;
   }
 
   /**
@@ -528,11 +545,11 @@ export class McpServer {
       result =
         this.middleware.length === 0
           ? await inner(params, ctx)
-          : await runMiddleware(
-              this.middleware,
-              { method: rc.method, params, ctx } as MiddlewareRequest,
-              () => inner(params, ctx),
-            );
+          : await (this.chain ??= new InterceptorChain(this.middleware, {
+              side: 'server',
+              reentrant: false,
+              logger: this.log,
+            })).run({ method: rc.method, params, ctx } as MiddlewareRequest, (r) => inner(r.params, ctx));
     } catch (e) {
       // A pending question wins over whatever the handler did while unwinding from it.
       if (!mrtr?.pending.size) throw e === INPUT_REQUIRED ? WireError.internal() : e;

@@ -21,6 +21,8 @@ export interface RequestOptions {
   onprogress?: (progress: Progress) => void;
   /** The inbound request this outbound one is made on behalf of (legacy server-to-client). */
   relatedRequestId?: RequestId;
+  /** Extra HTTP headers for this request, where the transport has per-request HTTP (streamable HTTP). */
+  headers?: Readonly<Record<string, string>>;
   /** Told the JSON-RPC id the request is sent under, before it is sent. */
   onRequestId?: (id: RequestId) => void;
 }

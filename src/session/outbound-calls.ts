@@ -5,6 +5,7 @@ import type {
   JsonRpcResponse,
   Params,
   RequestId,
+  SendOptions,
 } from '../jsonrpc/index.js';
 import { MetaKey } from '../protocol/meta-keys.js';
 import { shapeNotification } from '../protocol/revision-shaping.js';
@@ -94,7 +95,7 @@ export class OutboundCalls {
       outParams === undefined
         ? { jsonrpc: '2.0', id, method }
         : { jsonrpc: '2.0', id, method, params: outParams };
-    this.transmit(message, options?.relatedRequestId, pending);
+    this.transmit(message, options, pending);
     return promise;
   }
 
@@ -202,13 +203,19 @@ export class OutboundCalls {
     return refuseOutbound(this.state, method, kind);
   }
 
-  private transmit(message: JsonRpcRequest, related: RequestId | undefined, pending: PendingRequest): void {
+  private transmit(
+    message: JsonRpcRequest,
+    options: RequestOptions | undefined,
+    pending: PendingRequest,
+  ): void {
     let r: void | Promise<void>;
+    const related = options?.relatedRequestId;
+    const headers = options?.headers;
+    let send: SendOptions | undefined;
+    if (related !== undefined) send = { relatedRequestId: related };
+    if (headers !== undefined) (send ??= {}).headers = headers;
     try {
-      r = this.wire.transport!.send(
-        message,
-        related === undefined ? undefined : { relatedRequestId: related },
-      );
+      r = this.wire.transport!.send(message, send);
     } catch (e) {
       this.failPending(
         pending,

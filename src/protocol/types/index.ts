@@ -215,3 +215,10 @@ export type {
   RequestResultOf,
   WireResultOf,
 } from './method-map.js';
+export type {
+  InterceptorDescriptor,
+  InvokeInterceptorParams,
+  InvokeInterceptorResult,
+  ListInterceptorsParams,
+  ListInterceptorsResult,
+} from '../interceptors-wire.js';

@@ -30,6 +30,24 @@ export function callerHeaders(option: HeadersOption | undefined): HeaderRecord |
   return value instanceof Promise ? value.then(lowercased) : lowercased(value);
 }
 
+/**
+ * Adds a request's own headers (`SendOptions.headers`) over the transport's. The protocol's
+ * headers (`mcp-*`, content negotiation) stay the transport's: a caller cannot forge them.
+ */
+export function withRequestHeaders(
+  h: HeaderRecord,
+  extra: Readonly<Record<string, string>> | undefined,
+): HeaderRecord {
+  if (!extra) return h;
+  for (const key of Object.keys(extra)) {
+    const name = key.toLowerCase();
+    if (name.startsWith('mcp-') || name === 'content-type' || name === 'accept' || name === 'last-event-id')
+      continue;
+    h[name] = extra[key]!;
+  }
+  return h;
+}
+
 /** Reads a web body through its reader, aborting the read when `signal` fires. */
 async function readStream(
   body: ReadableStream<Uint8Array>,

@@ -13,6 +13,7 @@ import { HttpClientCore } from './http-client-core.js';
 import { legacyHttpEra, modernHttpEra } from './http-client-era.js';
 import { jsonRpcErrorIn, shouldFallBackToSse } from './http-fallback.js';
 import type { HeadersOption } from './http.js';
+import { withRequestHeaders } from './http.js';
 import { modernVersionOf } from './modern-headers.js';
 import { Cancel, bodyExcerpt, isOk, mediaType, replyError } from './requester.js';
 import type { HeaderRecord, HttpReply, HttpRequester, RequesterWrapper } from './requester.js';
@@ -139,7 +140,7 @@ export class StreamableHttpClientTransport implements Transport {
    * resolved once every response arrived (or the request was aborted), rejected with a
    * `LocalError` when the transport could not get them.
    */
-  send(message: Outgoing, _options?: SendOptions): Promise<void> {
+  send(message: Outgoing, options?: SendOptions): Promise<void> {
     if (this.fallback) return this.fallback.send(message);
     const core = this.core;
     if (core.state !== 'open') {
@@ -165,7 +166,7 @@ export class StreamableHttpClientTransport implements Transport {
       ex.owed.set(r.id, r.method);
       core.byId.set(r.id, ex);
     }
-    void this.post(ex, message, requests[0]!.method === 'initialize');
+    void this.post(ex, message, requests[0]!.method === 'initialize', options?.headers);
     return ex.promise;
   }
 
@@ -234,13 +235,19 @@ export class StreamableHttpClientTransport implements Transport {
   }
 
   /** A POST carrying requests, through to the end of its response stream. */
-  private async post(ex: Exchange, message: Outgoing, initialize: boolean): Promise<void> {
+  private async post(
+    ex: Exchange,
+    message: Outgoing,
+    initialize: boolean,
+    extra: SendOptions['headers'],
+  ): Promise<void> {
     const core = this.core;
     const controller = core.track(ex, false);
     let error: unknown;
     try {
       let headers = core.headersFor('POST', message);
       if (headers instanceof Promise) headers = await headers;
+      withRequestHeaders(headers, extra);
       if (ex.settled) return;
       const reply = await core.request('POST', headers, controller, JSON.stringify(message));
       const sid = initialize && core.era.keepsSessionId ? reply.header('mcp-session-id') : null;

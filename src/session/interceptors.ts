@@ -1,0 +1,435 @@
+/**
+ * One interceptor model for both ends (SEP-2624's vocabulary): validators pass or fail a
+ * payload, mutators change it (in priority order, all or nothing), and wraps sit around
+ * the whole call like onion middleware (the server's `use(middleware)` is a wrap). The
+ * server and the client each build an {@link InterceptorChain} over their own request shape.
+ */
+import { WireError } from '../jsonrpc/index.js';
+import type { Params } from '../jsonrpc/index.js';
+import type { SessionLogger } from './session-types.js';
+
+/** When an interceptor runs: on the way in (`request`) or on the way out (`response`). */
+export type InterceptorPhase = 'request' | 'response';
+
+/** `audit` interceptors observe only: they never block and their changes are not applied. */
+export type InterceptorMode = 'active' | 'audit';
+
+/** How bad a failed validation is; only `error` blocks. */
+export type ValidationSeverity = 'info' | 'warn' | 'error';
+
+/** One finding of a validator. */
+export interface ValidationMessage {
+  /** Where in the payload, as a dotted path. */
+  path?: string;
+  message: string;
+  severity: ValidationSeverity;
+}
+
+/** A validator's decision, as SEP-2624's `ValidationResult` (without the common fields). */
+export interface ValidatorResult {
+  valid: boolean;
+  /** Default `error` when `valid` is false. */
+  severity?: ValidationSeverity;
+  messages?: ValidationMessage[];
+  info?: Record<string, unknown>;
+}
+
+/** What a validator returns: nothing or `true` passes, `false` fails with severity `error`. */
+export type ValidationVerdict = void | undefined | boolean | ValidatorResult;
+
+/** What every validator and mutator sees besides the payload. */
+export interface Interception<R> {
+  readonly phase: InterceptorPhase;
+  /** The request (its params as mutated so far, on the request phase). */
+  readonly request: R;
+  /** On the response phase of a failed call: the error; the payload is then the error too. */
+  readonly error?: unknown;
+}
+
+interface InterceptorCommon {
+  /** Unique among the interceptors of one server or client; breaks priority ties. */
+  readonly name: string;
+  readonly description?: string;
+  /** The methods (SEP-2624 events) it runs for: `*`, `tools/*` or exact names (default `['*']`). */
+  readonly events?: readonly string[];
+  /** The phases it runs in (default both). */
+  readonly phases?: readonly InterceptorPhase[];
+  /** Default `active`. */
+  readonly mode?: InterceptorMode;
+  /**
+   * When the interceptor itself fails (throws something other than a WireError): `false`
+   * (the default, fail-closed) refuses the message, `true` lets it through unchanged.
+   */
+  readonly failOpen?: boolean;
+}
+
+/**
+ * Checks a payload without changing it. A thrown WireError is a refusal sent as it is.
+ *
+ * @example
+ * ```ts
+ * const noDeletes: Validator = {
+ *   type: 'validation',
+ *   name: 'no-deletes',
+ *   events: ['tools/call'],
+ *   phases: ['request'],
+ *   validate: (params) => (params as { name?: string }).name !== 'delete_everything',
+ * };
+ * ```
+ */
+export interface Validator<R = unknown> extends InterceptorCommon {
+  readonly type: 'validation';
+  validate(payload: unknown, at: Interception<R>): ValidationVerdict | Promise<ValidationVerdict>;
+}
+
+/**
+ * Changes a payload: returns the new one (`undefined` keeps it). On the request phase it
+ * may return {@link answer}`(result)` to answer without going further.
+ *
+ * @example
+ * ```ts
+ * const stamp: Mutator = {
+ *   type: 'mutation',
+ *   name: 'stamp',
+ *   events: ['tools/call'],
+ *   phases: ['response'],
+ *   mutate: (result) => ({ ...(result as object), _meta: { stamped: true } }),
+ * };
+ * ```
+ */
+export interface Mutator<R = unknown> extends InterceptorCommon {
+  readonly type: 'mutation';
+  /** Lower runs first (default 0); ties go by name. A number applies to both phases. */
+  readonly priorityHint?: number | { request?: number; response?: number };
+  mutate(payload: unknown, at: Interception<R>): unknown;
+}
+
+/**
+ * Sits around the call, onion-style: call `next()` to go inward (with a changed request,
+ * if you like), or return or throw to answer without it.
+ *
+ * @example
+ * ```ts
+ * const timing: Wrap<{ method: string }> = {
+ *   type: 'wrap',
+ *   name: 'timing',
+ *   wrap: async (request, next) => {
+ *     const started = performance.now();
+ *     try { return await next(); }
+ *     finally { console.error(request.method, performance.now() - started, 'ms'); }
+ *   },
+ * };
+ * ```
+ */
+export interface Wrap<R = unknown> {
+  readonly type: 'wrap';
+  readonly name?: string;
+  /** The methods it wraps (default `['*']`). */
+  readonly events?: readonly string[];
+  wrap(request: R, next: (request?: R) => Promise<unknown>): unknown;
+}
+
+/** A validator, a mutator or a wrap. */
+export type Interceptor<R = unknown> = Validator<R> | Mutator<R> | Wrap<R>;
+
+/** An early answer from a request-phase mutator: the call goes no further. */
+export class EarlyAnswer {
+  constructor(readonly result: unknown) {}
+}
+
+/**
+ * Answers a request from a request-phase mutator, without the handler (server) or the
+ * round trip (client). Response-phase interceptors still see the answer.
+ *
+ * @example
+ * ```ts
+ * const canned: Mutator = {
+ *   type: 'mutation',
+ *   name: 'canned',
+ *   events: ['tools/list'],
+ *   phases: ['request'],
+ *   mutate: () => answer({ tools: [] }),
+ * };
+ * ```
+ */
+export function answer(result: unknown): EarlyAnswer {
+  return new EarlyAnswer(result);
+}
+
+/** Whether an event pattern (`*`, `ns/*` or a method name) covers a method. */
+export function eventMatches(pattern: string, method: string): boolean {
+  if (pattern === '*' || pattern === method) return true;
+  return pattern.endsWith('/*') && method.startsWith(pattern.slice(0, -1));
+}
+
+function covers(events: readonly string[] | undefined, method: string): boolean {
+  if (!events) return true;
+  for (const e of events) if (eventMatches(e, method)) return true;
+  return false;
+}
+
+function inPhase(i: Validator<never> | Mutator<never>, phase: InterceptorPhase): boolean {
+  return !i.phases || i.phases.includes(phase);
+}
+
+/** A mutator's priority for a phase (SEP-2624's resolvePriority). */
+export function priorityOf(m: { priorityHint?: Mutator['priorityHint'] }, phase: InterceptorPhase): number {
+  const hint = m.priorityHint;
+  if (hint === undefined) return 0;
+  return typeof hint === 'number' ? hint : (hint[phase] ?? 0);
+}
+
+/** What runs for one method in one phase, worked out once per method. */
+interface PhasePlan<R> {
+  validators: Validator<R>[];
+  mutators: Mutator<R>[];
+}
+
+interface MethodPlan<R> {
+  wraps: Wrap<R>[];
+  request: PhasePlan<R> | undefined;
+  response: PhasePlan<R> | undefined;
+}
+
+/** Plans are memoized per method; a peer may invent methods, so the memo is bounded. */
+const MAX_PLANS = 256;
+
+/** The request shape a chain runs over: the server's `{ method, params, ctx }`, the client's. */
+export interface InterceptedRequest {
+  readonly method: string;
+  readonly params: Params;
+}
+
+export interface ChainOptions {
+  /**
+   * Which side runs the chain. The server receives requests (validate, then mutate) and
+   * sends responses (mutate, then validate); the client the other way round.
+   */
+  side: 'server' | 'client';
+  /** May `next()` be called again once the previous call settled (retries)? */
+  reentrant: boolean;
+  logger: SessionLogger;
+}
+
+/**
+ * The interceptors of one server or client, run over a request and its handler.
+ * Internal: the server and the client build one when interceptors are added.
+ */
+export class InterceptorChain<R extends InterceptedRequest> {
+  private readonly plans = new Map<string, MethodPlan<R>>();
+
+  constructor(
+    private readonly list: readonly Interceptor<R>[],
+    private readonly options: ChainOptions,
+  ) {}
+
+  /** Runs `inner` through the chain: wraps outermost (first added first), then the phases. */
+  run(request: R, inner: (request: R) => unknown): Promise<unknown> {
+    const plan = this.planFor(request.method);
+    if (plan.wraps.length === 0) return this.core(plan, request, inner);
+    return this.step(plan, 0, request, inner);
+  }
+
+  private step(plan: MethodPlan<R>, i: number, request: R, inner: (request: R) => unknown): Promise<unknown> {
+    if (i === plan.wraps.length) return this.core(plan, request, inner);
+    // One `next` per wrap layer: it must know its layer and whether it was called.
+    let state: 0 | 1 | 2 = 0; // 0 not called, 1 running, 2 settled
+    const reentrant = this.options.reentrant;
+    const next = (changed?: R): Promise<unknown> => {
+      if (state === 1 || (state === 2 && !reentrant)) return Promise.reject(new Error('next() called twice'));
+      state = 1;
+      const p = this.step(plan, i + 1, changed ?? request, inner);
+      return p.finally(() => (state = 2));
+    };
+    try {
+      return Promise.resolve(plan.wraps[i]!.wrap(request, next));
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  }
+
+  private async core(plan: MethodPlan<R>, request: R, inner: (request: R) => unknown): Promise<unknown> {
+    let result: unknown;
+    let error: unknown;
+    let failed = false;
+    const before = plan.request;
+    let early: EarlyAnswer | undefined;
+    if (before) {
+      const at: Interception<R> = { phase: 'request', request };
+      const out = await this.phase(before, request.params, at, false);
+      if (out instanceof EarlyAnswer) early = out;
+      else if (out !== request.params) request = { ...request, params: out as Params };
+    }
+    if (early) result = early.result;
+    else {
+      try {
+        result = await inner(request);
+      } catch (e) {
+        error = e;
+        failed = true;
+      }
+    }
+    const after = plan.response;
+    if (after) {
+      const at: Interception<R> = failed
+        ? { phase: 'response', request, error }
+        : { phase: 'response', request };
+      const out = await this.phase(after, failed ? error : result, at, failed);
+      if (out instanceof EarlyAnswer) {
+        result = out.result;
+        failed = false;
+      } else if (failed) error = out;
+      else result = out;
+    }
+    if (failed) throw error;
+    return result;
+  }
+
+  /** One phase: validators and mutators in the trust-boundary order of this side. */
+  private async phase(
+    plan: PhasePlan<R>,
+    payload: unknown,
+    at: Interception<R>,
+    failed: boolean,
+  ): Promise<unknown> {
+    // Receiving: validate the raw payload first; sending: validate what will cross.
+    const receiving = (at.phase === 'request') === (this.options.side === 'server');
+    if (receiving) await this.validate(plan.validators, payload, at);
+    const out = await this.mutate(plan.mutators, payload, at, failed);
+    if (!receiving && !(out instanceof EarlyAnswer)) await this.validate(plan.validators, out, at);
+    return out;
+  }
+
+  private async validate(validators: Validator<R>[], payload: unknown, at: Interception<R>): Promise<void> {
+    if (validators.length === 0) return;
+    // In parallel: start them all, then collect every verdict before deciding. Synchronous
+    // verdicts (the common case) need no promise.
+    const settled: Array<PromiseSettledResult<unknown>> = new Array(validators.length);
+    let pending = false;
+    for (let i = 0; i < validators.length; i++) {
+      try {
+        const value = validators[i]!.validate(payload, at);
+        if (value instanceof Promise) pending = true;
+        settled[i] = { status: 'fulfilled', value };
+      } catch (reason) {
+        settled[i] = { status: 'rejected', reason };
+      }
+    }
+    if (pending) {
+      const all = await Promise.allSettled(
+        settled.map((s) => (s.status === 'fulfilled' ? s.value : Promise.reject(s.reason))),
+      );
+      for (let i = 0; i < all.length; i++) settled[i] = all[i]!;
+    }
+    const blocking: Array<{ interceptor: string; severity: ValidationSeverity; message: string }> = [];
+    let refusal: WireError | undefined;
+    for (let i = 0; i < validators.length; i++) {
+      const v = validators[i]!;
+      const s = settled[i]!;
+      const audit = v.mode === 'audit';
+      if (s.status === 'rejected') {
+        if (s.reason instanceof WireError && !audit) refusal ??= s.reason;
+        else if (!this.failed(v, s.reason, audit)) refusal ??= failure(v, 'Interceptor validation failed');
+        continue;
+      }
+      const verdict = s.value as ValidationVerdict;
+      // Only `false` or `{ valid: false }` fails: any other value passes.
+      if (verdict !== false && (typeof verdict !== 'object' || verdict === null || verdict.valid !== false))
+        continue;
+      const outcome: ValidatorResult = verdict === false ? { valid: false } : verdict;
+      const severity = outcome.severity ?? 'error';
+      if (severity !== 'error' || audit) {
+        this.options.logger(
+          'debug',
+          `Interceptor ${v.name}: ${at.phase} of ${at.request.method} not valid`,
+          outcome,
+        );
+        continue;
+      }
+      const first = outcome.messages?.[0]?.message;
+      blocking.push({ interceptor: v.name, severity, message: first ?? 'Validation failed' });
+    }
+    if (refusal) throw refusal;
+    if (blocking.length > 0)
+      throw WireError.invalidParams('Interceptor validation failed', { validationErrors: blocking });
+  }
+
+  /** Mutators in order, all or nothing: a failure drops every change of this phase. */
+  private async mutate(
+    mutators: Mutator<R>[],
+    payload: unknown,
+    at: Interception<R>,
+    failed: boolean,
+  ): Promise<unknown> {
+    let current = payload;
+    for (let i = 0; i < mutators.length; i++) {
+      const m = mutators[i]!;
+      let out: unknown;
+      try {
+        out = m.mutate(current, at);
+        if (out instanceof Promise) out = await out;
+      } catch (e) {
+        if (e instanceof WireError && m.mode !== 'audit') throw e;
+        if (this.failed(m, e, m.mode === 'audit')) return payload;
+        throw failure(m, 'Interceptor mutation failed');
+      }
+      if (out === undefined || m.mode === 'audit') continue;
+      if (out instanceof EarlyAnswer) {
+        if (at.phase === 'request' || failed) return out;
+        out = out.result;
+      }
+      // A failed call's payload is its error: only another error may replace it.
+      if (failed && !(out instanceof Error)) continue;
+      current = out;
+    }
+    return current;
+  }
+
+  /** Logs an interceptor's own failure; true when the message may go on regardless. */
+  private failed(i: Validator<R> | Mutator<R>, e: unknown, audit: boolean): boolean {
+    const open = audit || i.failOpen === true;
+    this.options.logger(open ? 'warning' : 'error', `Interceptor ${i.name} failed`, e);
+    return open;
+  }
+
+  private planFor(method: string): MethodPlan<R> {
+    let plan = this.plans.get(method);
+    if (plan) return plan;
+    const wraps: Wrap<R>[] = [];
+    const byPhase = {
+      request: { validators: [], mutators: [] },
+      response: { validators: [], mutators: [] },
+    } as {
+      request: PhasePlan<R>;
+      response: PhasePlan<R>;
+    };
+    for (const i of this.list) {
+      if (!covers(i.events, method)) continue;
+      if (i.type === 'wrap') {
+        wraps.push(i);
+        continue;
+      }
+      for (const phase of ['request', 'response'] as const) {
+        if (!inPhase(i, phase)) continue;
+        if (i.type === 'validation') byPhase[phase].validators.push(i);
+        else byPhase[phase].mutators.push(i);
+      }
+    }
+    for (const phase of ['request', 'response'] as const) {
+      byPhase[phase].mutators.sort(
+        (a, b) =>
+          priorityOf(a, phase) - priorityOf(b, phase) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+      );
+    }
+    const some = (p: PhasePlan<R>): PhasePlan<R> | undefined =>
+      p.validators.length + p.mutators.length > 0 ? p : undefined;
+    plan = { wraps, request: some(byPhase.request), response: some(byPhase.response) };
+    if (this.plans.size < MAX_PLANS) this.plans.set(method, plan);
+    return plan;
+  }
+}
+
+/** The refusal of a fail-closed interceptor that failed: generic, the detail is in the log. */
+function failure(i: { name: string }, message: string): WireError {
+  return new WireError(-32603, message, { interceptor: i.name });
+}
