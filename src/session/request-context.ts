@@ -63,6 +63,8 @@ export class RequestContext {
   transportSignal: AbortSignal | undefined;
   /** Controls the transport offers for this request, such as `closeStream` on legacy HTTP. */
   transportMeta: Readonly<Record<string, unknown>> | undefined;
+  /** What the session's observer returned for this request (see SessionObserver), while it runs. */
+  observed: unknown = undefined;
 
   /** The session (connection) this request arrived on. */
   readonly session: ContextHost;

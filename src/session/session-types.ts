@@ -1,5 +1,6 @@
 import type { Implementation } from '../protocol/types/base.js';
 import type { Params } from '../jsonrpc/index.js';
+import type { SessionObserver } from './observer.js';
 import type { RequestContext } from './request-context.js';
 import type { Session } from './session.js';
 import type { SessionRole } from './session-role.js';
@@ -43,6 +44,8 @@ export interface SessionOptions {
   notificationHandlers?: ReadonlyMap<string, NotificationHandler>;
   /** Receives internal errors (handler stacks, invalid peer messages). Defaults to stderr. */
   logger?: SessionLogger;
+  /** Watches every request and notification both ways (see {@link SessionObserver}); telemetry sets it. */
+  observer?: SessionObserver;
 }
 
 /** The default logger: stderr only, since on stdio stdout belongs to the protocol. */
