@@ -39,6 +39,8 @@ import { buildTool, callTool, checkToolScopes } from './tools.js';
 import type { ToolDefinition, ToolEntry, ToolHandler } from './tools.js';
 import type { SchemaInput } from './schema-adapter.js';
 import type { JsonSchemaValidator } from '../protocol/json-schema-validator.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
+import type { TelemetrySetting } from '../telemetry/telemetry-options.js';
 
 export interface ServerOptions {
   /** Guidance for the model about how to use this server. */
@@ -73,6 +75,13 @@ export interface ServerOptions {
   tasks?: TaskOptions;
   /** Validates raw JSON Schema tool schemas (default: Ajv, or an interpreter where `new Function` is refused). */
   jsonSchemaValidator?: JsonSchemaValidator;
+  /**
+   * OpenTelemetry spans, metrics and trace context for every request served (default off):
+   * `true` reports to the globally registered providers; see docs/observability.md. Needs the
+   * optional peer `@opentelemetry/api`, loaded in the background from construction; it is
+   * ready by the time {@link McpServer.connect} resolves.
+   */
+  telemetry?: TelemetrySetting;
 }
 
 /** A handle to something registered, to take it away again. */
@@ -148,6 +157,9 @@ export class McpServer {
   private taskRuntime: TaskRuntime | undefined;
   /** Settles when the task runtime exists (tasks are on and its module is still loading). */
   private taskRuntimeLoad: Promise<void> | undefined;
+  private telemetry: Telemetry | undefined;
+  /** Settles when the telemetry is loaded (it is on and `@opentelemetry/api` is still loading). */
+  private telemetryLoad: Promise<void> | undefined;
   /** The task store shared by the nodes of a cluster (see joinCluster). */
   private clusterTaskStore: TaskStore | undefined;
 
@@ -189,6 +201,28 @@ export class McpServer {
     full('completion/complete', (p) => complete(p, this.prompts, this.resources, this.templates));
     plain('subscriptions/listen', (p, rc) => this.fanout.listen(p, rc));
     if (options.tasks) this.enableTasks();
+    if (options.telemetry) this.loadTelemetry(options.telemetry);
+  }
+
+  /**
+   * Loads the telemetry in the background. Meanwhile session-less requests are declined, so
+   * each is served by a session, whose connect waits for it: no request goes untraced.
+   */
+  private loadTelemetry(setting: TelemetrySetting): void {
+    this.exchange.deferred = true;
+    this.telemetryLoad = import('../telemetry/telemetry.js')
+      .then(({ loadTelemetry }) => loadTelemetry(setting))
+      .then(
+        (telemetry) => {
+          this.telemetry = telemetry;
+          this.exchange.observer = telemetry.exchangeObserver();
+        },
+        (e: unknown) => this.exchange.logger('error', 'Telemetry could not load', e),
+      )
+      .finally(() => {
+        this.exchange.deferred = false;
+        this.telemetryLoad = undefined;
+      });
   }
 
   /**
@@ -400,6 +434,7 @@ export class McpServer {
    */
   async connect(transport: Transport): Promise<Session> {
     if (this.taskRuntimeLoad) await this.taskRuntimeLoad;
+    if (this.telemetryLoad) await this.telemetryLoad;
     const session = new Session({
       role: serverRole,
       info: this.info,
@@ -408,6 +443,7 @@ export class McpServer {
       ...(this.options.versions ? { versions: this.options.versions } : {}),
       ...(this.options.timeoutMs !== undefined ? { timeoutMs: this.options.timeoutMs } : {}),
       ...(this.options.logger ? { logger: this.options.logger } : {}),
+      ...(this.telemetry ? { observer: this.telemetry.sessionObserver('server', transport) } : {}),
       requestHandlers: this.handlers,
     });
     this.sessions.add(session);

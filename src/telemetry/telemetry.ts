@@ -1,0 +1,119 @@
+import type { Attributes, Meter, Span, SpanKind, Tracer } from '@opentelemetry/api';
+import { importOptionalPeer } from '../jsonrpc/optional-peer.js';
+import type { Transport } from '../jsonrpc/index.js';
+import type { SessionObserver } from '../session/index.js';
+import { createInstruments } from './instruments.js';
+import type { Instruments } from './instruments.js';
+import { McpObserver } from './mcp-observer.js';
+import type { TelemetryOptions, TelemetrySetting } from './telemetry-options.js';
+
+/** The `@opentelemetry/api` module. */
+export type OtelApi = typeof import('@opentelemetry/api');
+
+/** The instrumentation scope our spans and metrics are reported under. */
+export const INSTRUMENTATION_NAME = 'mcpkit';
+
+let apiLoad: Promise<OtelApi> | undefined;
+
+/**
+ * OpenTelemetry for mcpkit, over `@opentelemetry/api` alone: its tracer, meter and
+ * instruments, and the session observers that report through them. A server or client
+ * given `telemetry` makes one with {@link loadTelemetry}; the host and the gateway use
+ * {@link Telemetry.withSpan} for their own operations.
+ */
+export class Telemetry {
+  readonly tracer: Tracer;
+  readonly meter: Meter | undefined;
+  readonly instruments: Instruments | undefined;
+  readonly propagate: boolean;
+  /** `{ mcp.method.name }` per method, for the in-flight counters (made once per method). */
+  private readonly methodAttrs = new Map<string, Attributes>();
+
+  constructor(
+    readonly api: OtelApi,
+    options: TelemetryOptions = {},
+    version = '0.1.0',
+  ) {
+    const tracerProvider = options.tracerProvider ?? api.trace.getTracerProvider();
+    this.tracer = tracerProvider.getTracer(INSTRUMENTATION_NAME, version);
+    if (options.metrics !== false) {
+      const meterProvider = options.meterProvider ?? api.metrics.getMeterProvider();
+      this.meter = meterProvider.getMeter(INSTRUMENTATION_NAME, version);
+      this.instruments = createInstruments(this.meter);
+    }
+    this.propagate = options.propagate !== false;
+  }
+
+  /** The observer for one session over `transport`, playing `role`. */
+  sessionObserver(role: 'client' | 'server', transport: Transport | undefined): SessionObserver {
+    return new McpObserver(this, role, transport, undefined);
+  }
+
+  /** The observer for a server's session-less modern requests (one per server). */
+  exchangeObserver(): SessionObserver {
+    return new McpObserver(this, undefined, undefined, 'http');
+  }
+
+  /** `{ mcp.method.name: method }`, made once per method. */
+  methodAttributes(method: string): Attributes {
+    let a = this.methodAttrs.get(method);
+    if (a === undefined) {
+      if (this.methodAttrs.size >= 256) this.methodAttrs.clear();
+      this.methodAttrs.set(method, (a = { 'mcp.method.name': method }));
+    }
+    return a;
+  }
+
+  /**
+   * Runs `fn` inside a new span (a child of the active one, and active while `fn` runs): for
+   * operations above the protocol, such as a host's agent turn or a gateway hop. The span
+   * ends when `fn` settles; a throw marks it failed with `error.type` and is rethrown.
+   */
+  async withSpan<T>(
+    name: string,
+    fn: (span: Span) => T | Promise<T>,
+    options: { kind?: SpanKind; attributes?: Attributes } = {},
+  ): Promise<T> {
+    const api = this.api;
+    const span = this.tracer.startSpan(name, {
+      kind: options.kind ?? api.SpanKind.INTERNAL,
+      ...(options.attributes ? { attributes: options.attributes } : {}),
+    });
+    try {
+      return await api.context.with(api.trace.setSpan(api.context.active(), span), fn, undefined, span);
+    } catch (e) {
+      span.setAttribute(
+        'error.type',
+        e instanceof Error ? ((e as { code?: unknown }).code?.toString() ?? e.name) : '_OTHER',
+      );
+      span.setStatus({ code: api.SpanStatusCode.ERROR, message: e instanceof Error ? e.message : String(e) });
+      throw e;
+    } finally {
+      span.end();
+    }
+  }
+}
+
+/**
+ * Loads `@opentelemetry/api` (an optional peer, on first use only) and makes a
+ * {@link Telemetry}. Rejects with a `PackageMissing` error when the package is not installed.
+ *
+ * @example
+ * ```ts
+ * import { loadTelemetry } from 'mcpkit/advanced';
+ *
+ * const telemetry = await loadTelemetry(true);
+ * await telemetry.withSpan('agent turn', async () => 'done');
+ * ```
+ */
+export async function loadTelemetry(setting: TelemetrySetting = true): Promise<Telemetry> {
+  const api = await (apiLoad ??= importOptionalPeer(
+    '@opentelemetry/api',
+    'Telemetry',
+    () => import('@opentelemetry/api'),
+  ).catch((e: unknown) => {
+    apiLoad = undefined;
+    throw e;
+  }));
+  return new Telemetry(api, setting === true || setting === false ? {} : setting);
+}
