@@ -40,6 +40,8 @@ export type { ChangeEvent } from './protocol/change-event.js';
 export { memoryPair } from './transports/memory/memory-transport.js';
 export type { Transport } from './jsonrpc/transport.js';
 export type { Era, ProtocolVersion } from './protocol/versions.js';
+// OpenTelemetry (`telemetry` on McpServer and Client; see docs/observability.md).
+export type { TelemetryOptions, TelemetrySetting } from './telemetry/telemetry-options.js';
 
 // Errors: on the wire (a numeric JSON-RPC code) and local (a string code).
 export { ErrorCode } from './jsonrpc/error-codes.js';

@@ -82,8 +82,8 @@ export function clientSession(o: ClientSessionOptions): Session {
  * without it never loads `@opentelemetry/api` or mcpkit's telemetry module).
  */
 export async function loadClientTelemetry(setting: TelemetrySetting): Promise<Telemetry> {
-  const { loadTelemetry } = await import('../telemetry/telemetry.js');
-  return loadTelemetry(setting);
+  const { createTelemetry } = await import('../telemetry/telemetry.js');
+  return createTelemetry(setting);
 }
 
 /** What open subscriptions fail with when the connection closes; none after `close()`. */

@@ -211,7 +211,7 @@ export class McpServer {
   private loadTelemetry(setting: TelemetrySetting): void {
     this.exchange.deferred = true;
     this.telemetryLoad = import('../telemetry/telemetry.js')
-      .then(({ loadTelemetry }) => loadTelemetry(setting))
+      .then(({ createTelemetry }) => createTelemetry(setting))
       .then(
         (telemetry) => {
           this.telemetry = telemetry;

@@ -18,7 +18,7 @@ let apiLoad: Promise<OtelApi> | undefined;
 /**
  * OpenTelemetry for mcpkit, over `@opentelemetry/api` alone: its tracer, meter and
  * instruments, and the session observers that report through them. A server or client
- * given `telemetry` makes one with {@link loadTelemetry}; the host and the gateway use
+ * given `telemetry` makes one with `loadTelemetry`; the host and the gateway use
  * {@link Telemetry.withSpan} for their own operations.
  */
 export class Telemetry {
@@ -94,19 +94,8 @@ export class Telemetry {
   }
 }
 
-/**
- * Loads `@opentelemetry/api` (an optional peer, on first use only) and makes a
- * {@link Telemetry}. Rejects with a `PackageMissing` error when the package is not installed.
- *
- * @example
- * ```ts
- * import { loadTelemetry } from 'mcpkit/advanced';
- *
- * const telemetry = await loadTelemetry(true);
- * await telemetry.withSpan('agent turn', async () => 'done');
- * ```
- */
-export async function loadTelemetry(setting: TelemetrySetting = true): Promise<Telemetry> {
+/** Loads `@opentelemetry/api` and makes a {@link Telemetry}: see `loadTelemetry` (load.ts). */
+export async function createTelemetry(setting: TelemetrySetting = true): Promise<Telemetry> {
   const api = await (apiLoad ??= importOptionalPeer(
     '@opentelemetry/api',
     'Telemetry',
