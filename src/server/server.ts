@@ -216,6 +216,7 @@ export class McpServer {
         (telemetry) => {
           this.telemetry = telemetry;
           this.exchange.observer = telemetry.exchangeObserver();
+          if (this.taskRuntime) this.taskRuntime.observer = telemetry.taskObserver();
         },
         (e: unknown) => this.exchange.logger('error', 'Telemetry could not load', e),
       )
@@ -256,6 +257,7 @@ export class McpServer {
     const store = this.clusterTaskStore;
     const runtime = new ctor(store ? { ...this.options.tasks, store } : this.options.tasks);
     for (const [method, handler] of runtime.handlers()) this.handlers.set(method, handler);
+    if (this.telemetry) runtime.observer = this.telemetry.taskObserver();
     this.taskRuntime = runtime;
   }
 

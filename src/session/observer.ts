@@ -3,6 +3,21 @@ import type { RequestContext } from './request-context.js';
 import type { RequestHandler } from './session-types.js';
 
 /**
+ * Watches the tasks a server runs, from creation to a terminal status: the seam telemetry
+ * draws a span over each task's whole life with. What `taskCreated` returns comes back to
+ * `taskEnded`. Hooks must not throw.
+ */
+export interface TaskObserver {
+  /** A task was created by the request `ctx` (whose handler is still running). */
+  taskCreated(taskId: string, ctx: RequestContext): unknown;
+  /**
+   * The task ended: `completed`, `failed` or `cancelled`, or `expired` when its time ran out
+   * first; `message` is its status message, if it has one.
+   */
+  taskEnded(token: unknown, status: string, message: string | undefined): void;
+}
+
+/**
  * Watches the traffic of one session (or of a server's session-less modern requests): the
  * seam telemetry hooks into. The engine calls it only when one is set (one null check per
  * message otherwise) and stays role-agnostic: "inbound" is what the peer asked of us,

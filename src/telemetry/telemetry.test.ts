@@ -17,6 +17,7 @@ import { memoryPair } from '../transports/memory/index.js';
 import { SseClientTransport, StreamableHttpClientTransport } from '../transports/http-client/node.js';
 import { WireTap } from '../test-support/mcp-harness.js';
 import { histogramPoints, inRootSpan, installOtel, parentOf } from '../test-support/otel.js';
+import { waitFor } from '../test-support/waiting.js';
 import type { Otel } from '../test-support/otel.js';
 
 type Obj = Record<string, unknown>;
@@ -326,4 +327,67 @@ describe('telemetry: metrics', () => {
     assert.ok(histogramPoints(after.get('mcp.client.session.duration')).some((p) => p.value.count >= 1));
     assert.ok(histogramPoints(after.get('mcp.server.session.duration')).some((p) => p.value.count >= 1));
   });
+});
+
+describe('telemetry: tasks', () => {
+  for (const era of ['legacy', 'modern'] as const) {
+    test(`${era}: a span over the task's whole life, linked to the call that created it`, async () => {
+      const server = new McpServer(
+        { name: 'tasker', version: '1.0.0' },
+        { telemetry, logger: () => undefined },
+      );
+      server.tool({ name: 'job', execution: { taskSupport: 'required' } }, async () => {
+        await new Promise((r) => setImmediate(r));
+        return 'done';
+      });
+      server.tool({ name: 'bad-job', execution: { taskSupport: 'required' } }, () => {
+        throw new WireError(-32603, 'The job broke');
+      });
+      const [c, s] = memoryPair();
+      await server.connect(s);
+      const client = new Client({ name: 'c', version: '1.0.0' }, { era, telemetry, logger: () => undefined });
+      await client.connect(c);
+      try {
+        const { result, traceId } = await inRootSpan(otel, 'test', () =>
+          client.callTool({ name: 'job', arguments: {} }),
+        );
+        assert.equal((result.content[0] as unknown as Obj).text, 'done');
+        const creator = one(spansOf(traceId), 'tools/call job', SpanKind.SERVER);
+        const task = await waitFor(() =>
+          otel
+            .spans()
+            .find(
+              (sp) =>
+                sp.name === 'task tools/call job' && sp.attributes['mcp.protocol.version'] === REVISION[era],
+            ),
+        );
+        assert.equal(task.kind, SpanKind.INTERNAL);
+        assert.equal(parentOf(task), undefined);
+        assert.deepEqual(
+          task.links.map((l) => l.context.spanId),
+          [creator.spanContext().spanId],
+        );
+        assert.equal(task.attributes['mcp.task.status'], 'completed');
+        assert.equal(typeof task.attributes['mcp.task.id'], 'string');
+        assert.equal(task.status.code, SpanStatusCode.UNSET);
+
+        await client.callTool({ name: 'bad-job', arguments: {} }).catch(() => undefined);
+        const bad = await waitFor(() =>
+          otel
+            .spans()
+            .find(
+              (sp) =>
+                sp.name === 'task tools/call bad-job' &&
+                sp.attributes['mcp.protocol.version'] === REVISION[era],
+            ),
+        );
+        assert.equal(bad.attributes['mcp.task.status'], 'failed');
+        assert.equal(bad.attributes['error.type'], 'task_failed');
+        assert.deepEqual(bad.status, { code: SpanStatusCode.ERROR, message: 'The job broke' });
+      } finally {
+        await client.close();
+        await server.close();
+      }
+    });
+  }
 });

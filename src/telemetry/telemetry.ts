@@ -1,7 +1,7 @@
 import type { Attributes, Meter, Span, SpanKind, Tracer } from '@opentelemetry/api';
 import { importOptionalPeer } from '../jsonrpc/optional-peer.js';
 import type { Transport } from '../jsonrpc/index.js';
-import type { SessionObserver } from '../session/index.js';
+import type { RequestContext, SessionObserver, TaskObserver } from '../session/index.js';
 import { createInstruments } from './instruments.js';
 import type { Instruments } from './instruments.js';
 import { McpObserver } from './mcp-observer.js';
@@ -52,6 +52,45 @@ export class Telemetry {
   /** The observer for a server's session-less modern requests (one per server). */
   exchangeObserver(): SessionObserver {
     return new McpObserver(this, undefined, undefined, 'http');
+  }
+
+  /**
+   * The observer of a server's tasks: a span over each task's whole life, from creation to a
+   * terminal status, named `task {method} {tool}` and linked to the call that created it (the
+   * task outlives that call, so it is a new trace's root, not its child).
+   */
+  taskObserver(): TaskObserver {
+    const api = this.api;
+    const tracer = this.tracer;
+    return {
+      taskCreated(taskId: string, ctx: RequestContext): unknown {
+        const creator = api.trace.getSpanContext(api.context.active());
+        const name = typeof ctx.params.name === 'string' ? `${ctx.method} ${ctx.params.name}` : ctx.method;
+        const attributes: Attributes = { 'mcp.method.name': ctx.method, 'mcp.task.id': taskId };
+        if (ctx.method === 'tools/call' && typeof ctx.params.name === 'string')
+          attributes['gen_ai.tool.name'] = ctx.params.name;
+        attributes['mcp.protocol.version'] = ctx.protocolVersion;
+        return tracer.startSpan(`task ${name}`, {
+          kind: api.SpanKind.INTERNAL,
+          root: true,
+          attributes,
+          ...(creator && api.trace.isSpanContextValid(creator) ? { links: [{ context: creator }] } : {}),
+        });
+      },
+      taskEnded(token: unknown, status: string, message: string | undefined): void {
+        const span = token as Span;
+        span.setAttribute('mcp.task.status', status);
+        if (status !== 'completed') {
+          span.setAttribute('error.type', status === 'failed' ? 'task_failed' : status);
+          span.setStatus(
+            message === undefined
+              ? { code: api.SpanStatusCode.ERROR }
+              : { code: api.SpanStatusCode.ERROR, message },
+          );
+        }
+        span.end();
+      },
+    };
   }
 
   /** `{ mcp.method.name: method }`, made once per method. */
