@@ -99,6 +99,7 @@ export type {
   SessionLogger,
   SessionObserver,
   SessionOptions,
+  TaskObserver,
   SessionRole,
   InboundRoute,
   RouteState,

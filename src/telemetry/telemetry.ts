@@ -24,6 +24,7 @@ let apiLoad: Promise<OtelApi> | undefined;
 export class Telemetry {
   readonly tracer: Tracer;
   readonly meter: Meter | undefined;
+  /** @internal The MCP metrics' instruments (undefined with `metrics: false`). */
   readonly instruments: Instruments | undefined;
   readonly propagate: boolean;
   /** `{ mcp.method.name }` per method, for the in-flight counters (made once per method). */
@@ -93,7 +94,7 @@ export class Telemetry {
     };
   }
 
-  /** `{ mcp.method.name: method }`, made once per method. */
+  /** @internal `{ mcp.method.name: method }`, made once per method. */
   methodAttributes(method: string): Attributes {
     let a = this.methodAttrs.get(method);
     if (a === undefined) {
