@@ -93,7 +93,8 @@ export function spanAttributes(
   version: string | undefined,
   sessionId: string | undefined,
 ): Attributes {
-  const attrs: Attributes = { ...common };
+  // Object.assign, not a spread: the spread of these dotted keys profiled as the layer's hottest line.
+  const attrs: Attributes = Object.assign({}, common);
   if (id !== undefined) attrs[Attr.RequestId] = String(id);
   // 2026-07-28 is stateless: its requests belong to no session.
   if (sessionId !== undefined && !(version !== undefined && isModernVersion(version))) {
