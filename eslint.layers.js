@@ -19,6 +19,7 @@ const ALL = [
   'auth',
   'host',
   'serve',
+  'telemetry',
   'inspector',
   'cli',
   'demo',
@@ -33,8 +34,10 @@ export const LAYERS = [
   { folder: 'jsonrpc', mayImport: [] },
   { folder: 'protocol', mayImport: ['jsonrpc'] },
   { folder: 'session', mayImport: ['jsonrpc', 'protocol'] },
-  { folder: 'server', mayImport: ['jsonrpc', 'protocol', 'session'] },
-  { folder: 'client', mayImport: ['jsonrpc', 'protocol', 'session'] },
+  // OpenTelemetry over the session's observer seam; server and client load it only when on.
+  { folder: 'telemetry', mayImport: ['jsonrpc', 'protocol', 'session'] },
+  { folder: 'server', mayImport: ['jsonrpc', 'protocol', 'session', 'telemetry'] },
+  { folder: 'client', mayImport: ['jsonrpc', 'protocol', 'session', 'telemetry'] },
   {
     folder: 'transports',
     // Transports see the protocol only through its constants (meta keys, versions and eras,
@@ -63,7 +66,7 @@ export const LAYERS = [
   // the auth helpers). The Node files are named; an adapter over web Requests is not one.
   {
     folder: 'serve',
-    mayImport: ['jsonrpc', 'protocol', 'transports', 'stores', 'auth'],
+    mayImport: ['jsonrpc', 'protocol', 'transports', 'stores', 'auth', 'telemetry'],
     node: [
       'src/serve/node-*.ts',
       'src/serve/serve.ts',
@@ -76,7 +79,17 @@ export const LAYERS = [
   {
     folder: 'host',
     // The gateway serves over HTTP through serve() (loaded when a gateway starts).
-    mayImport: ['jsonrpc', 'protocol', 'session', 'server', 'client', 'transports', 'auth', 'serve'],
+    mayImport: [
+      'jsonrpc',
+      'protocol',
+      'session',
+      'server',
+      'client',
+      'transports',
+      'auth',
+      'serve',
+      'telemetry',
+    ],
     node: ['src/host/**/node-*.ts', 'src/host/ui/terminal-ui.ts'],
   },
   // The web inspector: a host of its own over the client, and a small local server (Node).

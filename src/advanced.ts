@@ -108,12 +108,19 @@ export type {
   RequestHandler,
   RequestOptions,
   SessionLogger,
+  SessionObserver,
   SessionOptions,
+  TaskObserver,
   SessionRole,
   InboundRoute,
   RouteState,
   TraceIds,
 } from './session/index.js';
+
+// Telemetry: the loaded OpenTelemetry layer, for hosts, gateways and custom sessions.
+// Only the loader is a value here: the layer itself loads on first use.
+export { loadTelemetry } from './telemetry/load.js';
+export type { OtelApi, Telemetry } from './telemetry/telemetry.js';
 
 // The in-memory transport, as a class (the root has `memoryPair`).
 export { MemoryTransport } from './transports/memory/index.js';

@@ -55,6 +55,8 @@ export type {
   ValidatorResult,
   Wrap,
 } from './session/interceptors.js';
+// OpenTelemetry (`telemetry` on McpServer and Client; see docs/observability.md).
+export type { TelemetryOptions, TelemetrySetting } from './telemetry/telemetry-options.js';
 
 // Errors: on the wire (a numeric JSON-RPC code) and local (a string code).
 export { ErrorCode } from './jsonrpc/error-codes.js';

@@ -5,10 +5,12 @@
  */
 import { LocalError } from '../jsonrpc/index.js';
 import { Session, clientRole } from '../session/index.js';
-import type { Implementation, SessionLogger } from '../session/index.js';
+import type { Implementation, SessionLogger, SessionObserver } from '../session/index.js';
 import type { SubscriptionHub } from './subscriptions.js';
 import type { ClientTaskReceiver } from './task-receiver.js';
 import type { ResubscribeOptions } from './types.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
+import type { TelemetrySetting } from '../telemetry/telemetry-options.js';
 
 /**
  * The receiver of task-augmented server requests, once loaded: only clients that set
@@ -58,6 +60,7 @@ export interface ClientSessionOptions {
   timeoutMs: number | undefined;
   maxTotalTimeoutMs: number | undefined;
   logger: SessionLogger | undefined;
+  observer: SessionObserver | undefined;
 }
 
 /** The client end's session, with only the options the client was given. */
@@ -70,7 +73,17 @@ export function clientSession(o: ClientSessionOptions): Session {
     ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
     ...(o.maxTotalTimeoutMs !== undefined ? { maxTotalTimeoutMs: o.maxTotalTimeoutMs } : {}),
     ...(o.logger ? { logger: o.logger } : {}),
+    ...(o.observer ? { observer: o.observer } : {}),
   });
+}
+
+/**
+ * Loads the telemetry for a client given `telemetry` (with its first connection, so a client
+ * without it never loads `@opentelemetry/api` or mcpkit's telemetry module).
+ */
+export async function loadClientTelemetry(setting: TelemetrySetting): Promise<Telemetry> {
+  const { createTelemetry } = await import('../telemetry/telemetry.js');
+  return createTelemetry(setting);
 }
 
 /** What open subscriptions fail with when the connection closes; none after `close()`. */

@@ -35,7 +35,15 @@ import { sessionLoggerOf } from '../session/index.js';
 import type { ClientInterceptor } from './interceptors.js';
 import type { Implementation, SessionLogger } from '../session/index.js';
 import type { ClientEra } from './client-era.js';
-import { clientSession, connectionClosed, connectionParts, sessionExpired } from './client-connection.js';
+import {
+  clientSession,
+  connectionClosed,
+  connectionParts,
+  loadClientTelemetry,
+  sessionExpired,
+} from './client-connection.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
+import type { TelemetrySetting } from '../telemetry/telemetry-options.js';
 import { DEFAULT_PROBE_TIMEOUT_MS, selectEra } from './era-selection.js';
 import { HandlerSet, mergeCapabilities } from './handlers.js';
 import { paginate } from './list-iterators.js';
@@ -113,6 +121,9 @@ export class Client {
   private readonly versions: readonly string[] | undefined;
   private readonly autoRefreshTools: boolean;
   private readonly logger: SessionLogger | undefined;
+  private readonly telemetrySetting: TelemetrySetting | undefined;
+  /** Loaded with the first connection when `telemetry` is on. */
+  private telemetry: Telemetry | undefined;
   private readonly resubscribeOptions: ResubscribeOptions | undefined;
   private readonly outputs: OutputValidator | undefined;
   /** How requests go out: `_meta`, input rounds, shape checks, the result cache. */
@@ -158,6 +169,7 @@ export class Client {
     this.versions = options.versions;
     this.autoRefreshTools = options.autoRefreshTools ?? false;
     this.logger = options.logger === undefined ? undefined : sessionLoggerOf(options.logger);
+    this.telemetrySetting = options.telemetry || undefined;
     this.resubscribeOptions = options.resubscribe;
     this.ontoolschanged = options.ontoolschanged;
     this.outputs =
@@ -260,6 +272,9 @@ export class Client {
     const loading = connectionParts(this.taskRequests !== undefined);
     const parts = loading instanceof Promise ? await loading : loading;
     const { SubscriptionHub, TaskReceiver } = parts;
+    if (this.telemetrySetting !== undefined && this.telemetry === undefined) {
+      this.telemetry = await loadClientTelemetry(this.telemetrySetting);
+    }
     this.userClosed = false;
     if (this.session?.isOpen)
       throw new LocalError('AlreadyConnected', 'This client is already connected; close it first');
@@ -270,6 +285,7 @@ export class Client {
       timeoutMs: this.timeoutMs,
       maxTotalTimeoutMs: this.maxTotalTimeoutMs,
       logger: this.logger,
+      observer: this.telemetry?.sessionObserver('client', transport),
     });
     const tap = new TransportTap(transport);
     const closing = new AbortController();

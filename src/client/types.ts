@@ -1,4 +1,5 @@
 /** Public option, handler and event types of the client API. */
+import type { TelemetrySetting } from '../telemetry/telemetry-options.js';
 import type { JsonSchemaValidator } from '../protocol/json-schema-validator.js';
 import type { Era } from '../protocol/versions.js';
 import type { RequestOptions } from '../session/options.js';
@@ -211,6 +212,12 @@ export interface ClientOptions {
   validateOutput?: boolean;
   /** Validates output schemas (default: Ajv, or an interpreter where `new Function` is refused). */
   jsonSchemaValidator?: JsonSchemaValidator;
+  /**
+   * OpenTelemetry spans, metrics and trace context for this client's traffic (default off):
+   * `true` reports to the globally registered providers; see docs/observability.md. Needs the
+   * optional peer `@opentelemetry/api`, loaded with the first `connect`.
+   */
+  telemetry?: TelemetrySetting;
 }
 
 /** How a modern subscription whose stream ended is re-established. */

@@ -54,6 +54,8 @@ import type { ToolDefinition, ToolEntry, ToolHandler } from './tools.js';
 import type { SchemaInput } from './schema-adapter.js';
 import type { JsonSchemaValidator } from '../protocol/json-schema-validator.js';
 import type { VisibilityCheck, Visible } from './visibility.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
+import type { TelemetrySetting } from '../telemetry/telemetry-options.js';
 
 export interface ServerOptions {
   /** Guidance for the model about how to use this server. */
@@ -102,6 +104,13 @@ export interface ServerOptions {
    * outright). Default false: every caller sees every tool it may see.
    */
   scopeFilteredDiscovery?: boolean;
+  /**
+   * OpenTelemetry spans, metrics and trace context for every request served (default off):
+   * `true` reports to the globally registered providers; see docs/observability.md. Needs the
+   * optional peer `@opentelemetry/api`, loaded in the background from construction; it is
+   * ready by the time {@link McpServer.connect} resolves.
+   */
+  telemetry?: TelemetrySetting;
 }
 
 /** A handle to something registered, to take it away again. */
@@ -189,6 +198,9 @@ export class McpServer {
   private taskRuntime: TaskRuntime | undefined;
   /** Settles when the task runtime exists (tasks are on and its module is still loading). */
   private taskRuntimeLoad: Promise<void> | undefined;
+  private telemetry: Telemetry | undefined;
+  /** Settles when the telemetry is loaded (it is on and `@opentelemetry/api` is still loading). */
+  private telemetryLoad: Promise<void> | undefined;
   /** The task store shared by the nodes of a cluster (see joinCluster). */
   private clusterTaskStore: TaskStore | undefined;
 
@@ -235,6 +247,29 @@ export class McpServer {
     plain('subscriptions/listen', (p, rc) => this.fanout.listen(p, rc));
     if (options.tasks) this.enableTasks();
     if (options.interceptorsExtension) serveInterceptors(this, this.log);
+    if (options.telemetry) this.loadTelemetry(options.telemetry);
+  }
+
+  /**
+   * Loads the telemetry in the background. Meanwhile session-less requests are declined, so
+   * each is served by a session, whose connect waits for it: no request goes untraced.
+   */
+  private loadTelemetry(setting: TelemetrySetting): void {
+    this.exchange.deferred = true;
+    this.telemetryLoad = import('../telemetry/telemetry.js')
+      .then(({ createTelemetry }) => createTelemetry(setting))
+      .then(
+        (telemetry) => {
+          this.telemetry = telemetry;
+          this.exchange.observer = telemetry.exchangeObserver();
+          if (this.taskRuntime) this.taskRuntime.observer = telemetry.taskObserver();
+        },
+        (e: unknown) => this.exchange.logger('error', 'Telemetry could not load', e),
+      )
+      .finally(() => {
+        this.exchange.deferred = false;
+        this.telemetryLoad = undefined;
+      });
   }
 
   /**
@@ -268,6 +303,7 @@ export class McpServer {
     const store = this.clusterTaskStore;
     const runtime = new ctor(store ? { ...this.options.tasks, store } : this.options.tasks);
     for (const [method, handler] of runtime.handlers()) this.handlers.set(method, handler);
+    if (this.telemetry) runtime.observer = this.telemetry.taskObserver();
     this.taskRuntime = runtime;
   }
 
@@ -480,6 +516,7 @@ export class McpServer {
    */
   async connect(transport: Transport): Promise<Session> {
     if (this.taskRuntimeLoad) await this.taskRuntimeLoad;
+    if (this.telemetryLoad) await this.telemetryLoad;
     const session = new Session({
       role: serverRole,
       info: this.info,
@@ -488,6 +525,7 @@ export class McpServer {
       ...(this.options.versions ? { versions: this.options.versions } : {}),
       ...(this.options.timeoutMs !== undefined ? { timeoutMs: this.options.timeoutMs } : {}),
       logger: this.log,
+      ...(this.telemetry ? { observer: this.telemetry.sessionObserver('server', transport) } : {}),
       requestHandlers: this.handlers,
     });
     this.sessions.add(session);

@@ -45,6 +45,8 @@ export class TaskRun implements ContextHost, InputAsker {
   deadline: number;
   nextKey = 1;
   lastStatus = 'working';
+  /** What the runtime's task observer returned for this task, until it ends. */
+  observed: unknown = undefined;
   /** The handler has settled and its outcome is being recorded. */
   finishing = false;
 

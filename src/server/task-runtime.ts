@@ -13,7 +13,7 @@ import { ErrorCode, LocalError, WireError } from '../jsonrpc/index.js';
 import type { Params } from '../jsonrpc/index.js';
 import type { CallToolResult } from '../protocol/types/tools.js';
 import { RequestContext } from '../session/index.js';
-import type { RequestOptions } from '../session/index.js';
+import type { RequestOptions, TaskObserver } from '../session/index.js';
 import { MetaKey } from '../protocol/meta-keys.js';
 import { principalKey } from '../protocol/principal.js';
 import { validAnswer } from './mrtr.js';
@@ -105,6 +105,8 @@ export class TaskRuntime {
   private readonly pageSize: number;
   private readonly ownerFn: ((rc: RequestContext) => string) | undefined;
   private readonly running = new Map<string, TaskRun>();
+  /** Watches each task's life (telemetry); set by the server once its telemetry is loaded. */
+  observer: TaskObserver | undefined;
   /** One timer for every TTL of the tasks running here, armed for the earliest. */
   private expiryTimer: ReturnType<typeof setTimeout> | undefined;
   private expiryAt = Infinity;
@@ -264,6 +266,7 @@ export class TaskRuntime {
     });
     running.rc = taskRc;
     this.running.set(record.taskId, running);
+    if (this.observer !== undefined) running.observed = this.observer.taskCreated(record.taskId, rc);
     running.unwatch = this.store.watch(record.taskId, (r) => this.onRecord(running, r));
     if (running.deadline < this.expiryAt) this.armExpiry(running.deadline);
     ctx.enterTask(taskRc, running, record.taskId);
@@ -329,16 +332,18 @@ export class TaskRuntime {
     const taskId = running.taskId;
     running.finishing = true;
     try {
-      if (running.rc.cancelled) return;
+      if (running.rc.cancelled) return this.observeEnd(running, 'cancelled', running.rc.cancelReason);
       if (result) {
         const failed = running.era.toolErrorFails && result.isError === true;
         const patch = failed
           ? { status: 'failed' as const, result, statusMessage: firstText(result) ?? 'The tool failed' }
           : { status: 'completed' as const, result };
+        this.observeEnd(running, patch.status, failed ? patch.statusMessage : undefined);
         await this.store.update(taskId, patch);
         return;
       }
       const wire = e instanceof WireError ? e : WireError.internal();
+      this.observeEnd(running, 'failed', wire.message);
       await this.store.update(taskId, {
         status: 'failed',
         error: toStoredError(wire),
@@ -349,6 +354,14 @@ export class TaskRuntime {
     } finally {
       this.retire(running);
     }
+  }
+
+  /** Tells the task observer, once, that the task ended. */
+  private observeEnd(running: TaskRun, status: string, message: string | undefined): void {
+    const token = running.observed;
+    if (token === undefined) return;
+    running.observed = undefined;
+    this.observer?.taskEnded(token, status, message);
   }
 
   private retire(running: TaskRun): void {
@@ -367,12 +380,15 @@ export class TaskRuntime {
   /** Every change of a task running here: cancellation, expiry, status notifications. */
   private onRecord(running: TaskRun, record: TaskRecord | undefined): void {
     if (!record) {
+      this.observeEnd(running, 'expired', undefined);
       running.rc.cancel('The task expired');
       this.retire(running);
       return;
     }
-    if (record.status === 'cancelled') running.rc.cancel('The task was cancelled');
-    else if (isTerminal(record.status) && !running.finishing) {
+    if (record.status === 'cancelled') {
+      this.observeEnd(running, 'cancelled', record.statusMessage);
+      running.rc.cancel('The task was cancelled');
+    } else if (isTerminal(record.status) && !running.finishing) {
       // Ended by another process (its lease was judged lost): this handler's work is moot.
       running.rc.cancel(record.statusMessage ?? 'The task ended');
     }

@@ -1,6 +1,7 @@
-import { WireError, errorResponse } from '../jsonrpc/index.js';
+import { LocalError, WireError, errorResponse } from '../jsonrpc/index.js';
 import type {
   FrameInfo,
+  JsonRpcNotification,
   JsonRpcRequest,
   Params,
   RequestId,
@@ -12,6 +13,7 @@ import { ALL_VERSIONS } from '../protocol/versions.js';
 import { refuseMethod } from './inbound-route.js';
 import { decorateModernResult } from './modern-result.js';
 import { modernOnly } from './lifecycle.js';
+import type { SessionObserver } from './observer.js';
 import { readModernMeta } from './modern-meta.js';
 import { RequestContext } from './request-context.js';
 import type { ContextHost } from './request-context.js';
@@ -68,10 +70,14 @@ class ExchangeCall implements ContextHost, TransportSink {
   sendRelated(requestId: RequestId, method: string, params: Params): void {
     const ctx = this.ctx!;
     if (ctx.done) return;
-    this.send(
-      { jsonrpc: '2.0', method, params: shapeNotification(method, ctx.protocolVersion, params) },
-      requestId,
-    );
+    const message: JsonRpcNotification = {
+      jsonrpc: '2.0',
+      method,
+      params: shapeNotification(method, ctx.protocolVersion, params),
+    };
+    const observer = this.server.observer;
+    if (observer !== undefined) observer.notificationOut(message, ctx.protocolVersion);
+    this.send(message, requestId);
   }
 
   requestOnBehalf(ctx: RequestContext, method: string): Promise<Record<string, unknown>> {
@@ -97,7 +103,18 @@ class ExchangeCall implements ContextHost, TransportSink {
     this.server.live.delete(this);
     // Undefined when the request was refused before it had a context; done once answered.
     const ctx = this.ctx;
-    if (ctx && !ctx.done) ctx.cancel('The connection closed');
+    if (ctx && !ctx.done) {
+      ctx.cancel('The connection closed');
+      if (ctx.observed !== undefined)
+        this.observeEnd(undefined, new LocalError('Cancelled', 'The connection closed'));
+    }
+  }
+
+  observeEnd(result: unknown, error: unknown): void {
+    const ctx = this.ctx!;
+    const token = ctx.observed;
+    ctx.observed = undefined;
+    this.server.observer?.inboundEnd(token, result, error);
   }
 
   finish(value: unknown): void {
@@ -105,17 +122,23 @@ class ExchangeCall implements ContextHost, TransportSink {
     if (ctx.done) return;
     ctx.done = true;
     this.server.live.delete(this);
-    if (ctx.cancelled) return;
+    if (ctx.cancelled) {
+      if (ctx.observed !== undefined) this.observeEnd(undefined, new LocalError('Cancelled', 'Cancelled'));
+      return;
+    }
     if (value === undefined || value === null) value = {};
     // isObject, written out: this runs for every answer.
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       this.server.logger('error', `Handler for ${ctx.method} returned a non-object result`, value, ctx);
-      return this.send(errorResponse(ctx.requestId, WireError.internal()), ctx.requestId);
+      const error = WireError.internal();
+      if (ctx.observed !== undefined) this.observeEnd(undefined, error);
+      return this.send(errorResponse(ctx.requestId, error), ctx.requestId);
     }
     // serverRole.shapeAnswer for the modern era: results are decorated, and reshaped only
     // where the revision lacks some of their fields.
     const decorated = decorateModernResult(ctx.method, value as Record<string, unknown>, this.server.info);
     const result = this.reshape ? shapeResult(ctx.method, ctx.protocolVersion, decorated) : decorated;
+    if (ctx.observed !== undefined) this.observeEnd(result, undefined);
     this.send({ jsonrpc: '2.0', id: ctx.requestId, result }, ctx.requestId);
   }
 
@@ -124,7 +147,10 @@ class ExchangeCall implements ContextHost, TransportSink {
     if (ctx.done) return;
     ctx.done = true;
     this.server.live.delete(this);
-    if (ctx.cancelled) return;
+    if (ctx.cancelled) {
+      if (ctx.observed !== undefined) this.observeEnd(undefined, new LocalError('Cancelled', 'Cancelled'));
+      return;
+    }
     let wire: WireError;
     if (e instanceof WireError) wire = e;
     else {
@@ -132,6 +158,7 @@ class ExchangeCall implements ContextHost, TransportSink {
       this.server.logger('error', `Handler for ${ctx.method} failed`, e, ctx);
       wire = WireError.internal();
     }
+    if (ctx.observed !== undefined) this.observeEnd(undefined, wire);
     this.send(errorResponse(ctx.requestId, wire), ctx.requestId);
   }
 }
@@ -159,6 +186,13 @@ export class ExchangeServer {
   readonly live = new Set<ExchangeCall>();
   /** The capabilities declared now; the server clears them when a registration changes them. */
   capabilities: Record<string, unknown> | undefined;
+  /** Watches the requests served here (telemetry), as a session's observer does. */
+  observer: SessionObserver | undefined;
+  /**
+   * While true, serve() declines every request, so the caller connects a session (which
+   * waits for what the server is still loading, such as its telemetry).
+   */
+  deferred = false;
   private readonly modernVersions: readonly string[];
   /**
    * The methods found allowed, by version, while the capabilities are `allowedFor`: each
@@ -184,7 +218,7 @@ export class ExchangeServer {
    */
   serve(transport: Transport, request: JsonRpcRequest, info: FrameInfo): boolean {
     const method = request.method;
-    if (method === 'subscriptions/listen' || this.handlers.has('tasks/get')) return false;
+    if (method === 'subscriptions/listen' || this.deferred || this.handlers.has('tasks/get')) return false;
     const params = request.params ?? EMPTY_PARAMS;
     // As a session routes a request: its own _meta names its version and the client.
     const route = readModernMeta(params, this.modernVersions);
@@ -193,17 +227,21 @@ export class ExchangeServer {
     const call = new ExchangeCall(this, transport, capabilities);
     void transport.start(call);
     const id = request.id;
+    const observer = this.observer;
     if (route instanceof WireError) {
+      if (observer !== undefined)
+        observer.inboundEnd(observer.inboundStart(method, id, params, undefined), undefined, route);
       call.send(errorResponse(id, route), id);
       return true;
     }
     const allowed = this.allow(capabilities, method, route.version);
     const handler = allowed instanceof WireError ? undefined : (allowed.builtin ?? this.handlers.get(method));
     if (!handler) {
-      call.send(
-        errorResponse(id, allowed instanceof WireError ? allowed : WireError.methodNotFound(method)),
-        id,
-      );
+      const error = allowed instanceof WireError ? allowed : WireError.methodNotFound(method);
+      if (observer !== undefined) {
+        observer.inboundEnd(observer.inboundStart(method, id, params, route.version), undefined, error);
+      }
+      call.send(errorResponse(id, error), id);
       return true;
     }
     call.reshape = (allowed as Allowed).reshape;
@@ -223,7 +261,11 @@ export class ExchangeServer {
     this.live.add(call);
     let out: unknown;
     try {
-      out = handler(params, ctx);
+      if (observer === undefined) out = handler(params, ctx);
+      else {
+        ctx.observed = observer.inboundStart(method, id, params, route.version);
+        out = observer.inboundRun(ctx.observed, handler, params, ctx);
+      }
     } catch (e) {
       call.fail(e);
       return true;

@@ -1,4 +1,4 @@
-import { InvalidMessage, ParsedBatch, WireError, errorResponse } from '../jsonrpc/index.js';
+import { InvalidMessage, LocalError, ParsedBatch, WireError, errorResponse } from '../jsonrpc/index.js';
 import type {
   FrameInfo,
   JsonRpcMessage,
@@ -82,6 +82,7 @@ export class InboundDispatch {
     for (const ctx of this.inflight.values()) {
       ctx.cancel('The connection closed');
       ctx.transportSignal?.removeEventListener('abort', ctx);
+      if (ctx.observed !== undefined) this.observeCancelled(ctx);
     }
     this.inflight.clear();
   }
@@ -174,7 +175,22 @@ export class InboundDispatch {
     else this.wire.send(message, id);
   }
 
-  private refuse(id: RequestId, error: WireError, batch: BatchCollector | undefined): void {
+  private refuse(
+    id: RequestId,
+    error: WireError,
+    batch: BatchCollector | undefined,
+    method?: string,
+    params?: Params,
+    version?: string,
+  ): void {
+    const observer = this.wire.observer;
+    if (observer !== undefined && method !== undefined) {
+      observer.inboundEnd(
+        observer.inboundStart(method, id, params!, version ?? this.session.protocolVersion),
+        undefined,
+        error,
+      );
+    }
     if (batch) batch.expect();
     this.reply(undefined, id, errorResponse(id, error), batch);
   }
@@ -203,18 +219,18 @@ export class InboundDispatch {
       return;
     }
     if (route instanceof WireError) {
-      this.refuse(id, route, batch);
+      this.refuse(id, route, batch, method, params);
       return;
     }
     const refusal = refuseMethod(role, session.capabilities, method, route.version);
     if (refusal) {
-      this.refuse(id, refusal, batch);
+      this.refuse(id, refusal, batch, method, params, route.version);
       return;
     }
     const handler =
       role.builtin(method) ?? this.ownRequestHandlers.get(method) ?? this.sharedRequestHandlers?.get(method);
     if (!handler) {
-      this.refuse(id, WireError.methodNotFound(method), batch);
+      this.refuse(id, WireError.methodNotFound(method), batch, method, params, route.version);
       return;
     }
     const ctx = new RequestContext({
@@ -242,9 +258,14 @@ export class InboundDispatch {
         info.signal.addEventListener('abort', ctx, { once: true });
       }
     }
+    const observer = this.wire.observer;
     let out: unknown;
     try {
-      out = handler(params, ctx);
+      if (observer === undefined) out = handler(params, ctx);
+      else {
+        ctx.observed = observer.inboundStart(method, id, params, route.version);
+        out = observer.inboundRun(ctx.observed, handler, params, ctx);
+      }
     } catch (e) {
       this.finishError(ctx, e);
       return;
@@ -263,12 +284,18 @@ export class InboundDispatch {
   private handleInitialize(id: RequestId, params: Params, batch: BatchCollector | undefined): void {
     const s = this.session;
     if (s.legacyState !== 'new') {
-      this.refuse(id, WireError.invalidRequest('initialize was already received on this connection'), batch);
+      this.refuse(
+        id,
+        WireError.invalidRequest('initialize was already received on this connection'),
+        batch,
+        'initialize',
+        params,
+      );
       return;
     }
     const outcome = negotiateInitialize(params, s.versions);
     if (outcome instanceof WireError) {
-      this.refuse(id, outcome, batch);
+      this.refuse(id, outcome, batch, 'initialize', params);
       return;
     }
     s.protocolVersion = outcome.version;
@@ -282,7 +309,16 @@ export class InboundDispatch {
       serverInfo: s.info,
     };
     if (s.instructions !== undefined) result.instructions = s.instructions;
-    this.wire.send({ jsonrpc: '2.0', id, result: shapeResult('initialize', outcome.version, result) }, id);
+    const shaped = shapeResult('initialize', outcome.version, result);
+    const observer = this.wire.observer;
+    if (observer !== undefined) {
+      observer.inboundEnd(
+        observer.inboundStart('initialize', id, params, outcome.version),
+        shaped,
+        undefined,
+      );
+    }
+    this.wire.send({ jsonrpc: '2.0', id, result: shaped }, id);
   }
 
   private finish(ctx: RequestContext, value: unknown): void {
@@ -294,17 +330,38 @@ export class InboundDispatch {
   private answer(ctx: RequestContext, value: unknown): void {
     this.retire(ctx);
     if (ctx.cancelled) {
+      if (ctx.observed !== undefined) this.observeCancelled(ctx);
       ctx.batch?.skip();
       return;
     }
     if (value === undefined || value === null) value = {};
     if (!isObject(value)) {
       this.wire.logger('error', `Handler for ${ctx.method} returned a non-object result`, value, ctx);
-      this.reply(ctx, ctx.requestId, errorResponse(ctx.requestId, WireError.internal()));
+      this.answerWith(ctx, WireError.internal());
       return;
     }
     const result = this.role.shapeAnswer(ctx, value, this.session.info);
+    if (ctx.observed !== undefined) this.observeEnd(ctx, result, undefined);
     this.reply(ctx, ctx.requestId, { jsonrpc: '2.0', id: ctx.requestId, result });
+  }
+
+  private answerWith(ctx: RequestContext, error: WireError): void {
+    if (ctx.observed !== undefined) this.observeEnd(ctx, undefined, error);
+    this.reply(ctx, ctx.requestId, errorResponse(ctx.requestId, error));
+  }
+
+  private observeEnd(ctx: RequestContext, result: unknown, error: unknown): void {
+    const token = ctx.observed;
+    ctx.observed = undefined;
+    this.wire.observer?.inboundEnd(token, result, error);
+  }
+
+  private observeCancelled(ctx: RequestContext): void {
+    this.observeEnd(
+      ctx,
+      undefined,
+      new LocalError('Cancelled', ctx.cancelReason ?? `Request ${ctx.method} was cancelled`),
+    );
   }
 
   private finishError(ctx: RequestContext, e: unknown): void {
@@ -316,6 +373,7 @@ export class InboundDispatch {
   private answerError(ctx: RequestContext, e: unknown): void {
     this.retire(ctx);
     if (ctx.cancelled) {
+      if (ctx.observed !== undefined) this.observeCancelled(ctx);
       ctx.batch?.skip();
       return;
     }
@@ -327,7 +385,7 @@ export class InboundDispatch {
       this.wire.logger('error', `Handler for ${ctx.method} failed`, e, ctx);
       wire = WireError.internal();
     }
-    this.reply(ctx, ctx.requestId, errorResponse(ctx.requestId, wire));
+    this.answerWith(ctx, wire);
   }
 
   /** The request is over: forget it and stop listening to its transport signal. */
@@ -340,11 +398,14 @@ export class InboundDispatch {
   private onNotification(msg: JsonRpcNotification): void {
     const method = msg.method;
     const params = msg.params ?? EMPTY_PARAMS;
+    const observer = this.wire.observer;
+    if (observer !== undefined) observer.notificationIn(method, params, this.session.protocolVersion);
     switch (method) {
       case 'notifications/cancelled': {
         const ctx = isValidRequestId(params.requestId) ? this.inflight.get(params.requestId) : undefined;
         if (ctx && ctx.method !== 'initialize') {
           ctx.cancel(typeof params.reason === 'string' ? params.reason : undefined);
+          if (ctx.observed !== undefined) this.observeCancelled(ctx);
           // A cancelled handler that never settles must not keep the request (or a draining session) alive.
           this.inflight.delete(ctx.requestId);
           this.closeIfDrained();

@@ -4,6 +4,7 @@ export type { ExchangeServerOptions } from './exchange-call.js';
 export { clientRole } from './client-role.js';
 export { serverRole } from './server-role.js';
 export type { SessionRole } from './session-role.js';
+export type { SessionObserver, TaskObserver } from './observer.js';
 export type { InboundRoute, RouteState } from './inbound-route.js';
 export type {
   Implementation,

@@ -95,6 +95,9 @@ export class OutboundCalls {
       outParams === undefined
         ? { jsonrpc: '2.0', id, method }
         : { jsonrpc: '2.0', id, method, params: outParams };
+    const observer = this.wire.observer;
+    if (observer !== undefined)
+      pending.observed = observer.outboundStart(message, this.state.protocolVersion);
     this.transmit(message, options, pending);
     return promise;
   }
@@ -126,6 +129,8 @@ export class OutboundCalls {
     params = shapeNotification(method, this.state.protocolVersion, params);
     const message: JsonRpcNotification =
       params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
+    const observer = this.wire.observer;
+    if (observer !== undefined) observer.notificationOut(message, this.state.protocolVersion);
     await this.wire.transport!.send(
       message,
       relatedRequestId === undefined ? undefined : { relatedRequestId },
@@ -147,8 +152,14 @@ export class OutboundCalls {
       return;
     }
     this.forget(p);
-    if ('error' in msg) p.reject(WireError.fromObject(msg.error));
-    else p.resolve(msg.result);
+    if ('error' in msg) {
+      const error = WireError.fromObject(msg.error);
+      if (p.observed !== undefined) this.wire.observer?.outboundEnd(p.observed, undefined, error);
+      p.reject(error);
+    } else {
+      if (p.observed !== undefined) this.wire.observer?.outboundEnd(p.observed, msg.result, undefined);
+      p.resolve(msg.result);
+    }
   }
 
   /** `notifications/progress` for one of our requests. */
@@ -241,16 +252,19 @@ export class OutboundCalls {
     // initialize is never cancelled (2025-06-18 and later forbid it).
     if (p.method === 'initialize' || wire.closed || !wire.transport) return;
     if (wire.transport.abortRequest?.(p.id)) return;
-    wire.send({
+    const message: JsonRpcNotification = {
       jsonrpc: '2.0',
       method: 'notifications/cancelled',
       params: { requestId: p.id, reason },
-    });
+    };
+    if (wire.observer !== undefined) wire.observer.notificationOut(message, this.state.protocolVersion);
+    wire.send(message);
   }
 
   private failPending(p: PendingRequest, error: Error): void {
     if (p.done) return;
     this.forget(p);
+    if (p.observed !== undefined) this.wire.observer?.outboundEnd(p.observed, undefined, error);
     p.reject(error);
   }
 

@@ -28,6 +28,8 @@ export class PendingRequest implements EventListenerObject {
   signal: AbortSignal | undefined;
   progressToken: string | number | undefined;
   done = false;
+  /** What the session's observer returned for this request (see SessionObserver). */
+  observed: unknown = undefined;
   private lastProgress = -Infinity;
 
   readonly id: RequestId;

@@ -65,6 +65,8 @@ export class RequestContext {
   transportMeta: Readonly<Record<string, unknown>> | undefined;
   /** The peer's network address, when the transport knows it (HTTP on Node). */
   remoteAddress: string | undefined;
+  /** What the session's observer returned for this request (see SessionObserver), while it runs. */
+  observed: unknown = undefined;
 
   /** The session (connection) this request arrived on. */
   readonly session: ContextHost;

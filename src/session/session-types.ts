@@ -1,6 +1,7 @@
 import type { Implementation } from '../protocol/types/base.js';
 import type { Params, RequestId } from '../jsonrpc/index.js';
 import type { LoggerOption } from './library-logger.js';
+import type { SessionObserver } from './observer.js';
 import type { RequestContext } from './request-context.js';
 import type { Session } from './session.js';
 import type { SessionRole } from './session-role.js';
@@ -59,6 +60,8 @@ export interface SessionOptions {
    * logger or a function; `false` for none. Defaults to stderr (warnings and errors).
    */
   logger?: LoggerOption;
+  /** Watches every request and notification both ways (see {@link SessionObserver}); telemetry sets it. */
+  observer?: SessionObserver;
 }
 
 /** The default logger: stderr only, since on stdio stdout belongs to the protocol. */

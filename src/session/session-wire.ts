@@ -1,4 +1,5 @@
 import type { JsonRpcMessage, RequestId, Transport } from '../jsonrpc/index.js';
+import type { SessionObserver } from './observer.js';
 import type { SessionLogger } from './session-types.js';
 
 /**
@@ -12,6 +13,8 @@ export class SessionWire {
   closed = false;
   /** The peer stopped sending: answer what is in flight, send no new requests. */
   draining = false;
+  /** Watches the traffic (telemetry); undefined costs one check per message. */
+  observer: SessionObserver | undefined;
 
   constructor(readonly logger: SessionLogger) {}
 

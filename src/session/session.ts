@@ -79,6 +79,7 @@ export class Session implements ContextHost {
     this.instructions = options.instructions;
     this.versions = options.versions ?? ALL_VERSIONS;
     this.wire = new SessionWire(sessionLoggerOf(options.logger));
+    this.wire.observer = options.observer;
     this.outbound = new OutboundCalls(
       this.wire,
       this,
@@ -232,10 +233,14 @@ export class Session implements ContextHost {
 
   /** ContextHost: notifications tied to an inbound request. */
   sendRelated(requestId: RequestId, method: string, params: Params): void {
-    this.wire.send(
-      { jsonrpc: '2.0', method, params: shapeNotification(method, this.protocolVersion, params) },
-      requestId,
-    );
+    const message: JsonRpcNotification = {
+      jsonrpc: '2.0',
+      method,
+      params: shapeNotification(method, this.protocolVersion, params),
+    };
+    const observer = this.wire.observer;
+    if (observer !== undefined) observer.notificationOut(message, this.protocolVersion);
+    this.wire.send(message, requestId);
   }
 
   /** ContextHost: a server-to-client request made while handling `ctx`. */
@@ -271,6 +276,7 @@ export class Session implements ContextHost {
         new LocalError('ConnectionClosed', `Connection closed before ${method} was answered`, { cause }),
     );
     this.inbound.cancelAll();
+    wire.observer?.closed();
     for (const listener of this.closeListeners.splice(0)) {
       try {
         listener(error);

@@ -25,6 +25,14 @@ const rejected: Array<[string, string, string]> = [
   ['src/server/tools.ts', "import { x } from '../client/client.js';", 'server/ must not import'],
   ['src/client/client.ts', "import { x } from '../server/server.js';", 'client/ must not import'],
   ['src/client/client.ts', "import { x } from '../host/host.js';", 'client/ must not import'],
+  ['src/telemetry/telemetry.ts', "import { x } from '../server/server.js';", 'telemetry/ must not import'],
+  ['src/telemetry/telemetry.ts', "import { x } from '../client/client.js';", 'telemetry/ must not import'],
+  ['src/session/session.ts', "import { x } from '../telemetry/telemetry.js';", 'session/ must not import'],
+  [
+    'src/telemetry/telemetry.ts',
+    "import { x } from 'node:async_hooks';",
+    'node:* is not allowed in telemetry/',
+  ],
   ['src/host/host.ts', "import { x } from '../cli/main.js';", 'host/ must not import'],
   [
     'src/transports/memory/memory-transport.ts',
@@ -70,6 +78,10 @@ const rejected: Array<[string, string, string]> = [
 
 const accepted: Array<[string, string]> = [
   ['src/server/tools.ts', "import { x } from '../session/session.js';"],
+  ['src/telemetry/telemetry.ts', "import { x } from '../session/observer.js';"],
+  ['src/server/server.ts', "import { x } from '../telemetry/telemetry.js';"],
+  ['src/client/client.ts', "import { x } from '../telemetry/telemetry.js';"],
+  ['src/host/host.ts', "import { x } from '../telemetry/telemetry.js';"],
   ['src/client/client.ts', "import { x } from '../protocol/methods.js';"],
   ['src/transports/http-server/mcp-http-handler.ts', "import { x } from '../../protocol/meta-keys.js';"],
   ['src/transports/stdio/stdio-server-transport.ts', "import { x } from 'node:stream';"],
