@@ -12,8 +12,57 @@ function looksLikeMarkdown(t: string): boolean {
   return /(^|\n)(#{1,6}\s|```|[-*]\s|\d+\.\s)|\*\*[^*]+\*\*|\[[^\]]+\]\(https?:/.test(t);
 }
 
+/**
+ * Text longer than this is shown cut, with the way to see it whole: laying out megabytes in
+ * one element (and scanning them for markdown or JSON) kept the page busy for seconds (21 s
+ * for 5 MB on the test machine).
+ */
+export const SHOWN_CHARS = 100_000;
+/** Past this, "whole" is a file to save: drawn in the page it would freeze it again. */
+const DRAWN_WHOLE_CHARS = 1_000_000;
+
+/** Saves text as a file (the wire export does the same). */
+function save(text: string, name: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+/** A long text cut at {@link SHOWN_CHARS}, with the way to see it whole. */
+function Long({ text, class: cls }: { text: string; class: string }) {
+  const [whole, setWhole] = useState(false);
+  if (whole || text.length <= SHOWN_CHARS) return <pre class={cls}>{text}</pre>;
+  return (
+    <div class="long" data-testid="truncated">
+      <pre class={cls}>{text.slice(0, SHOWN_CHARS)}</pre>
+      <div class="buttons">
+        <span class="muted">
+          Showing {SHOWN_CHARS.toLocaleString()} of {text.length.toLocaleString()} characters.
+        </span>
+        {text.length <= DRAWN_WHOLE_CHARS && (
+          <button class="small" data-testid="show-whole" onClick={() => setWhole(true)}>
+            Show all
+          </button>
+        )}
+        <button
+          class="small"
+          data-testid="save-whole"
+          onClick={() => save(text, cls === 'json-view' ? 'content.json' : 'content.txt')}
+        >
+          Save all as a file
+        </button>
+      </div>
+    </div>
+  );
+}
+
 export function Json({ value }: { value: unknown }) {
-  return <pre class="json-view">{JSON.stringify(value, null, 2)}</pre>;
+  return <Long class="json-view" text={JSON.stringify(value, null, 2) ?? String(value)} />;
 }
 
 /** Front matter as a table of its fields, or the block as written when it is beyond the simple subset. */
@@ -35,6 +84,7 @@ function FrontMatterView({ fm }: { fm: FrontMatter }) {
 }
 
 function Text({ text, mime }: { text: string; mime?: string }) {
+  if (text.length > SHOWN_CHARS) return <Long class="text" text={text} />;
   const fm = splitFrontMatter(text);
   const isMd = mime === 'text/markdown' || fm !== undefined || looksLikeMarkdown(text);
   let json: unknown;

@@ -8,6 +8,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { stat } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { McpServer } from '../server/server.js';
 import { serve } from '../serve/index.js';
@@ -30,6 +31,16 @@ tags:
 
 Use **pdftk** for merging.
 `;
+const FLOOD = 10_000;
+const HUGE = 5 * 1024 * 1024;
+/**
+ * The page must keep answering. Measured on the 2-core test machine under a load average of
+ * 17: a page round trip (`evaluate`) took up to 1.8 s with the fix, its longest main-thread
+ * task 0.43 s; without the cut of long results, one task and the round trip took 21 s. A
+ * round trip over 5 s or a task over 1.5 s is a frozen page, well clear of that noise.
+ */
+const RESPONSIVE_MS = 5000;
+const LONGEST_TASK_MS = 1500;
 const LONG_NAME = `server-${'x'.repeat(193)}`;
 const SECRET = 'Bearer do-not-store-this-token';
 /** Time between the progress reports of `reporter` (the page's timeout is 1000 ms, so 800 ms to spare). */
@@ -68,6 +79,14 @@ function detailsServer(): McpServer {
     server.resourceTemplate({ uriTemplate: `test://${t}/{id}`, name: `Template ${t}` }, (uri) => [
       { uri, text: t },
     ]);
+  server.tool({ name: 'flood', description: `Sends ${FLOOD} log notifications, then answers` }, (_a, ctx) => {
+    for (let i = 0; i < FLOOD; i++) ctx.log('info', `flood ${i}`);
+    return `sent ${FLOOD}`;
+  });
+  server.tool(
+    { name: 'huge', description: 'Answers 5 MB of text' },
+    () => `${'0123456789'.repeat(HUGE / 10)}`,
+  );
   server.prompt({ name: 'with_front_matter', description: 'Its text starts with front matter' }, () => [
     { role: 'user', content: { type: 'text', text: SKILL } },
   ]);
@@ -305,6 +324,61 @@ describe('inspector details in Chromium', { skip: NO_CHROMIUM }, () => {
     await page.keyboard.press('Space');
     await saved.waitFor({ state: 'detached' });
     assert.equal(await page.evaluate(() => localStorage.getItem('mcpkit-inspector-servers')), null);
+    await closePage(page);
+  });
+
+  test('10,000 notifications and a 5 MB result: the page stays responsive, long content cut with a way to see it whole', async () => {
+    const page = await openPage(browser, insp.server.url);
+    // The page's long main-thread tasks (over 50 ms), as Chromium reports them.
+    await page.evaluate(() => {
+      const w = globalThis as { longTasks?: number[] };
+      w.longTasks = [];
+      new PerformanceObserver((l) => {
+        for (const e of l.getEntries()) w.longTasks!.push(Math.round(e.duration));
+      }).observe({ type: 'longtask' });
+    });
+    const longest = (): Promise<number> =>
+      page.evaluate(() => Math.max(0, ...(globalThis as { longTasks?: number[] }).longTasks!.splice(0)));
+    // The slowest page round trip while `work` runs, and after it.
+    const slowest = async (work: Promise<unknown>): Promise<number> => {
+      let done = false;
+      void work.finally(() => (done = true));
+      let worst = 0;
+      while (!done) {
+        const t = performance.now();
+        await page.evaluate(() => 1);
+        worst = Math.max(worst, performance.now() - t);
+      }
+      const t = performance.now();
+      await page.evaluate(() => 1);
+      return Math.max(worst, performance.now() - t);
+    };
+    const flood = await slowest(runFromPage(page, 'flood', {}));
+    assert.ok(flood < RESPONSIVE_MS, `a round trip took ${Math.round(flood)} ms during the flood`);
+    const floodTask = await longest();
+    assert.ok(floodTask < LONGEST_TASK_MS, `a task took ${floodTask} ms during the flood`);
+    // The host passes on 50 log messages a second per server (the rest are counted and dropped);
+    // the wire history has every message, the newest 2000 kept: 500 rows drawn, more on request.
+    await page.click('[data-screen=wire]');
+    const more = page.getByTestId('more-rows');
+    await more.filter({ hasText: /newest 500 of 2000 shown/ }).waitFor();
+    assert.equal(await page.locator('[data-testid=wire-rows] tr').count(), 500);
+    await more.getByRole('button').focus();
+    await page.keyboard.press('Enter');
+    await more.filter({ hasText: /newest 1000 of 2000 shown/ }).waitFor();
+    assert.equal(await page.locator('[data-testid=wire-rows] tr').count(), 1000);
+
+    const huge = await slowest(runFromPage(page, 'huge', {}));
+    assert.ok(huge < RESPONSIVE_MS, `a round trip took ${Math.round(huge)} ms with the 5 MB result`);
+    const hugeTask = await longest();
+    assert.ok(hugeTask < LONGEST_TASK_MS, `a task took ${hugeTask} ms with the 5 MB result`);
+    const cut = page.locator('.call').first().getByTestId('truncated');
+    assert.match(await cut.innerText(), /Showing 100,000 of 5,242,880 characters/);
+    assert.equal(await cut.locator('pre').evaluate((e) => e.textContent!.length), 100_000);
+    // Too big to draw whole without freezing the page again: it is saved whole instead.
+    assert.equal(await cut.getByTestId('show-whole').count(), 0);
+    const [file] = await Promise.all([page.waitForEvent('download'), cut.getByTestId('save-whole').click()]);
+    assert.equal((await stat((await file.path())!)).size, HUGE);
     await closePage(page);
   });
 });
