@@ -137,7 +137,7 @@ describe('inspector details in Chromium', { skip: NO_CHROMIUM }, () => {
 
   test('tool names beside titles, in monospace; resources and templates counted apart', async () => {
     const page = await openPage(browser, insp.server.url);
-    await page.getByTestId('count-tools').filter({ hasText: '3' }).waitFor();
+    await page.getByTestId('count-tools').filter({ hasText: '5' }).waitFor();
     await page.click('[data-screen=tools]');
     const titled = page.locator('[data-tool=shout]');
     assert.equal(await titled.locator('.name').innerText(), 'Shout it');
