@@ -15,9 +15,9 @@ function looksLikeMarkdown(t: string): boolean {
 /**
  * Text longer than this is shown cut, with the way to see it whole: laying out megabytes in
  * one element (and scanning them for markdown or JSON) kept the page busy for seconds (21 s
- * for 5 MB on the test machine).
+ * for 5 MB without a space on the test machine; layout time grows with the length).
  */
-export const SHOWN_CHARS = 100_000;
+export const SHOWN_CHARS = 20_000;
 /** Past this, "whole" is a file to save: drawn in the page it would freeze it again. */
 const DRAWN_WHOLE_CHARS = 1_000_000;
 
