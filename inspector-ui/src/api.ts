@@ -12,16 +12,24 @@ export interface ApiError {
   data?: unknown;
 }
 
-/** The operations that send a request to a server, and so take the page's timeout setting. */
+/** The operations that send a request to a server, and so take the page's timeout settings. */
 const TIMED = new Set(['call', 'read', 'prompt']);
+
+/** The page's timeout settings as the API takes them (absent: the server's or client's default). */
+function timeouts(): Record<string, unknown> {
+  return {
+    ...(settings.timeoutMs !== undefined ? { timeoutMs: settings.timeoutMs } : {}),
+    ...(settings.resetOnProgress ? { resetTimeoutOnProgress: true } : {}),
+    ...(settings.maxTotalMs !== undefined ? { maxTotalTimeoutMs: settings.maxTotalMs } : {}),
+  };
+}
 
 /** Calls an API operation; resolves to its answer, or `{ error }`. */
 export async function api<T = Record<string, unknown>>(
   op: string,
   body: Record<string, unknown>,
 ): Promise<T & { error?: ApiError }> {
-  if (TIMED.has(op) && settings.timeoutMs !== undefined && body.timeoutMs === undefined)
-    body = { ...body, timeoutMs: settings.timeoutMs };
+  if (TIMED.has(op)) body = { ...timeouts(), ...body };
   try {
     const res = await fetch(`./api/${op}`, { method: 'POST', headers, body: JSON.stringify(body) });
     const json = (await res.json()) as T & { error?: ApiError | string };

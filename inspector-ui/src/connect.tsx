@@ -2,9 +2,9 @@
 import { useState } from 'preact/hooks';
 import { api } from './api';
 import { ServerCardPreview } from './server-card';
-import { settings, updateSettings } from './settings';
-
-type Kind = 'stdio' | 'http' | 'sse';
+import { TIMEOUT_MAX, TIMEOUT_MIN, settings, updateSettings } from './settings';
+import { forget, loadSaved, remember } from './saved-servers';
+import type { Kind, SavedServer } from './saved-servers';
 
 /** Splits a command line on spaces, keeping "quoted parts" together. */
 function words(line: string): string[] {
@@ -15,13 +15,22 @@ function words(line: string): string[] {
 
 /** A form to connect one more server: a command to start (stdio) or a URL. */
 export function ConnectForm() {
-  const [kind, setKind] = useState<Kind>('stdio');
-  const [name, setName] = useState('');
-  const [target, setTarget] = useState('');
-  const [era, setEra] = useState('auto');
+  // The form starts from the last connection made from this browser.
+  const [stored, setStored] = useState(loadSaved);
+  const [kind, setKind] = useState<Kind>(stored.last?.kind ?? 'stdio');
+  const [name, setName] = useState(stored.last?.name ?? '');
+  const [target, setTarget] = useState(stored.last?.target ?? '');
+  const [era, setEra] = useState(stored.last?.era ?? 'auto');
   const [extra, setExtra] = useState('');
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | undefined>(undefined);
+  const use = (s: SavedServer): void => {
+    setKind(s.kind);
+    setName(s.name);
+    setTarget(s.target);
+    setEra(s.era);
+    setExtra('');
+  };
   const submit = async (): Promise<void> => {
     const parts = words(target);
     const entry: Record<string, unknown> =
@@ -47,11 +56,14 @@ export function ConnectForm() {
     const a = await api<{ server?: { state: string; lastError?: string } }>('connect', { name, entry });
     setBusy(false);
     if (a.error) setOutcome({ ok: false, text: a.error.message });
-    else
+    else {
+      // Remembered once the inspector took it (even if the server is down right now).
+      setStored(remember({ name, kind, target, era }));
       setOutcome({
         ok: a.server?.state === 'ready',
         text: `${name}: ${a.server?.state ?? '?'}${a.server?.lastError ? ` (${a.server.lastError})` : ''}`,
       });
+    }
   };
   return (
     <form
@@ -137,13 +149,56 @@ export function ConnectForm() {
           </span>
         )}
       </div>
+      {stored.saved.length > 0 && (
+        <div class="saved" data-testid="saved-servers">
+          <h3>
+            Saved in this browser
+            <span class="hint">name, transport, command or URL, era; never environment or headers</span>
+          </h3>
+          <ul>
+            {stored.saved.map((s) => (
+              <li data-saved={s.name}>
+                <button type="button" class="small" data-testid="use-saved" onClick={() => use(s)}>
+                  {s.name}
+                </button>{' '}
+                <code class="saved-target" title={s.target}>
+                  {s.target}
+                </code>{' '}
+                <button
+                  type="button"
+                  class="small"
+                  data-testid="forget-saved"
+                  aria-label={`Forget ${s.name}`}
+                  onClick={() => setStored(forget(s.name))}
+                >
+                  Forget
+                </button>
+              </li>
+            ))}
+          </ul>
+          <button type="button" class="small" data-testid="forget-all" onClick={() => setStored(forget())}>
+            Forget all
+          </button>
+        </div>
+      )}
     </form>
   );
 }
 
-/** The page's settings: the request timeout (the theme is in the header). */
+/** A timeout field's text as milliseconds: undefined when empty, NaN when out of range. */
+function millis(text: string): number | undefined {
+  if (text.trim() === '') return undefined;
+  const n = Number(text);
+  return Number.isInteger(n) && n >= TIMEOUT_MIN && n <= TIMEOUT_MAX ? n : NaN;
+}
+
+const show = (n: number | undefined): string => (n === undefined ? '' : String(n));
+
+/** The page's settings: the request timeouts (the theme is in the header). */
 export function SettingsCard() {
-  const [value, setValue] = useState(settings.timeoutMs === undefined ? '' : String(settings.timeoutMs));
+  const [value, setValue] = useState(show(settings.timeoutMs));
+  const [reset, setReset] = useState(settings.resetOnProgress);
+  const [total, setTotal] = useState(show(settings.maxTotalMs));
   const [note, setNote] = useState('');
   return (
     <form
@@ -151,13 +206,22 @@ export function SettingsCard() {
       data-testid="settings"
       onSubmit={(e) => {
         e.preventDefault();
-        const n = value.trim() === '' ? undefined : Number(value);
-        if (n !== undefined && (!Number.isInteger(n) || n < 1000 || n > 86_400_000)) {
-          setNote('A timeout is a whole number of milliseconds from 1000 to 86400000');
+        const n = millis(value);
+        const max = millis(total);
+        if (Number.isNaN(n) || Number.isNaN(max)) {
+          setNote(`A timeout is a whole number of milliseconds from ${TIMEOUT_MIN} to ${TIMEOUT_MAX}`);
           return;
         }
-        updateSettings({ timeoutMs: n });
-        setNote(n === undefined ? 'the servers’ own timeouts apply' : `requests time out after ${n} ms`);
+        updateSettings({ timeoutMs: n, resetOnProgress: reset, maxTotalMs: max });
+        setNote(
+          [
+            n === undefined ? 'the servers’ own timeouts apply' : `requests time out after ${n} ms`,
+            reset ? 'progress restarts the timeout' : '',
+            max === undefined ? '' : `at most ${max} ms in all`,
+          ]
+            .filter(Boolean)
+            .join('; '),
+        );
       }}
     >
       <h2>Settings</h2>
@@ -167,10 +231,33 @@ export function SettingsCard() {
         </span>
         <input
           type="number"
-          min={1000}
+          min={TIMEOUT_MIN}
           data-testid="timeout"
           value={value}
           onInput={(e) => setValue((e.target as HTMLInputElement).value)}
+        />
+      </label>
+      <label class="field check">
+        <input
+          type="checkbox"
+          data-testid="reset-on-progress"
+          checked={reset}
+          onChange={(e) => setReset((e.target as HTMLInputElement).checked)}
+        />
+        <span class="field-label">
+          Reset the timeout on progress<span class="hint">a call that reports progress is not cut off</span>
+        </span>
+      </label>
+      <label class="field">
+        <span class="field-label">
+          Maximum total time (ms)<span class="hint">progress or not; empty: the client’s (10 minutes)</span>
+        </span>
+        <input
+          type="number"
+          min={TIMEOUT_MIN}
+          data-testid="max-total-timeout"
+          value={total}
+          onInput={(e) => setTotal((e.target as HTMLInputElement).value)}
         />
       </label>
       <div class="buttons">

@@ -67,7 +67,7 @@ function App() {
   const tabs: Array<[Screen, string, number | undefined]> = [
     ['servers', 'Servers', s.servers.length],
     ['tools', 'Tools', s.catalog.tools.length],
-    ['resources', 'Resources', s.catalog.resources.length + s.catalog.templates.length],
+    ['resources', 'Resources', s.catalog.resources.length],
     ['prompts', 'Prompts', s.catalog.prompts.length],
     ['tasks', 'Tasks', tasksFromWire(s.wire).length],
     ['logs', 'Logs & notifications', undefined],
@@ -82,7 +82,20 @@ function App() {
           {tabs.map(([id, label, n]) => (
             <button class={screen === id ? 'on' : ''} data-screen={id} onClick={() => setScreen(id)}>
               {label}
-              {n !== undefined && <span class="count">{n}</span>}
+              {n !== undefined && (
+                <span class="count" data-testid={`count-${id}`}>
+                  {n}
+                </span>
+              )}
+              {/* Templates are not resources: counted apart, so 3 resources and 2 templates is not "5". */}
+              {id === 'resources' && (
+                <>
+                  <span class="count-sep"> · </span>Templates
+                  <span class="count" data-testid="count-templates">
+                    {s.catalog.templates.length}
+                  </span>
+                </>
+              )}
             </button>
           ))}
         </nav>

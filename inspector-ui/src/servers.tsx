@@ -18,7 +18,10 @@ export function ServersScreen() {
         return (
           <div class={`card state-${h.state}`} data-server={h.name}>
             <h2>
-              {h.name}{' '}
+              {/* A long name is cut with an ellipsis; the whole of it is the tooltip. */}
+              <span class="server-name" title={h.name} data-testid="server-name">
+                {h.name}
+              </span>{' '}
               <span class={`state ${h.state}`} data-testid="server-state">
                 {h.state}
               </span>

@@ -1,5 +1,5 @@
 // The page's settings, kept in this browser's storage for this inspector's origin: the
-// colour theme and the request timeout the page asks for on calls, reads and prompts.
+// colour theme and the request timeouts the page asks for on calls, reads and prompts.
 
 export type ThemeChoice = 'system' | 'light' | 'dark';
 
@@ -7,7 +7,18 @@ export interface Settings {
   theme: ThemeChoice;
   /** Milliseconds; undefined: the server's configured default. */
   timeoutMs: number | undefined;
+  /** A progress notification starts the timeout again (a long call that reports stays alive). */
+  resetOnProgress: boolean;
+  /** Milliseconds a request may take in all, progress or not; undefined: the client's default. */
+  maxTotalMs: number | undefined;
 }
+
+/** The range the inspector's API accepts for both timeouts: 1 s to 24 h. */
+export const TIMEOUT_MIN = 1000;
+export const TIMEOUT_MAX = 86_400_000;
+
+const inRange = (v: unknown): number | undefined =>
+  typeof v === 'number' && Number.isInteger(v) && v >= TIMEOUT_MIN && v <= TIMEOUT_MAX ? v : undefined;
 
 const KEY = 'mcpkit-inspector-settings';
 const listeners = new Set<() => void>();
@@ -17,10 +28,12 @@ function load(): Settings {
     const v = JSON.parse(localStorage.getItem(KEY) ?? '{}') as Partial<Settings>;
     return {
       theme: v.theme === 'light' || v.theme === 'dark' ? v.theme : 'system',
-      timeoutMs: typeof v.timeoutMs === 'number' && v.timeoutMs >= 1000 ? v.timeoutMs : undefined,
+      timeoutMs: inRange(v.timeoutMs),
+      resetOnProgress: v.resetOnProgress === true,
+      maxTotalMs: inRange(v.maxTotalMs),
     };
   } catch {
-    return { theme: 'system', timeoutMs: undefined };
+    return { theme: 'system', timeoutMs: undefined, resetOnProgress: false, maxTotalMs: undefined };
   }
 }
 

@@ -152,7 +152,18 @@ export function ToolsScreen({
             data-tool={t.name}
             onClick={() => onSelect(`${t.server}/${t.name}`)}
           >
-            <span class="name">{t.definition.title ?? t.name}</span>
+            {t.definition.title ? (
+              <>
+                <span class="name">{t.definition.title}</span>
+                <code class="tool-name" data-testid="tool-name">
+                  {t.name}
+                </code>
+              </>
+            ) : (
+              <code class="name tool-name" data-testid="tool-name">
+                {t.name}
+              </code>
+            )}
             {multi && <span class="tag">{t.server}</span>}
             {uiResourceOf(t.definition) && <span class="tag app">app</span>}
             {!appVisibility(t.definition).includes('model') && <span class="tag">app-only</span>}
@@ -189,8 +200,15 @@ function ToolDetail({ tool, onOpenLink }: { tool: ToolEntry; onOpenLink(uri: str
   const current = history.find((c) => c.id === shown) ?? history[0];
   return (
     <div class="tool" data-testid="tool-detail">
-      <h2>{tool.definition.title ?? tool.name}</h2>
-      {tool.definition.title && <code>{tool.name}</code>}
+      <h2>
+        {tool.definition.title ?? <code class="tool-name">{tool.name}</code>}
+        {tool.definition.title && (
+          <>
+            {' '}
+            <code class="tool-name">{tool.name}</code>
+          </>
+        )}
+      </h2>
       {tool.definition.description && <p class="description">{tool.definition.description}</p>}
       {tool.definition.annotations && (
         <div class="tags">

@@ -7,6 +7,23 @@ import type { WireEntry } from './store';
 
 const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
+/** Rows rendered at first, newest kept; "Show more" adds as many again (a flood stays cheap to draw). */
+const PAGE_ROWS = 500;
+
+function More({ shown, total, onMore }: { shown: number; total: number; onMore(): void }) {
+  if (shown >= total) return null;
+  return (
+    <div class="buttons more" data-testid="more-rows">
+      <span class="muted">
+        The newest {shown} of {total} shown.
+      </span>
+      <button class="small" onClick={onMore}>
+        Show {Math.min(PAGE_ROWS, total - shown)} more
+      </button>
+    </div>
+  );
+}
+
 function time(t: number): string {
   return (
     new Date(t).toLocaleTimeString(undefined, { hour12: false }) + '.' + String(t % 1000).padStart(3, '0')
@@ -16,6 +33,7 @@ function time(t: number): string {
 export function LogsScreen() {
   const s = useStore();
   const [filter, setFilter] = useState('');
+  const [limit, setLimit] = useState(PAGE_ROWS);
   const rows: Array<{ time: number; kind: string; server?: string; level?: string; text: string }> = [];
   for (const l of s.logs)
     rows.push({
@@ -75,9 +93,14 @@ export function LogsScreen() {
             </label>
           ))}
       </div>
+      <More
+        shown={Math.min(limit, shown.length)}
+        total={shown.length}
+        onMore={() => setLimit(limit + PAGE_ROWS)}
+      />
       <table class="rows" data-testid="log-rows">
         <tbody>
-          {shown.slice(-500).map((r) => (
+          {shown.slice(-limit).map((r) => (
             <tr class={`${r.kind} ${r.level ?? ''}`}>
               <td class="time">{time(r.time)}</td>
               <td>
@@ -125,6 +148,7 @@ export function WireScreen() {
   const [kind, setKind] = useState<'' | Kind>('');
   const [server, setServer] = useState('');
   const [open, setOpen] = useState<number | undefined>(undefined);
+  const [limit, setLimit] = useState(PAGE_ROWS);
   // A response is named after its request's method.
   const methods = new Map<string, string>();
   for (const w of s.wire) {
@@ -188,9 +212,14 @@ export function WireScreen() {
           Export JSON
         </button>
       </div>
+      <More
+        shown={Math.min(limit, rows.length)}
+        total={rows.length}
+        onMore={() => setLimit(limit + PAGE_ROWS)}
+      />
       <table class="rows wire" data-testid="wire-rows">
         <tbody>
-          {rows.slice(-500).map((w) => {
+          {rows.slice(-limit).map((w) => {
             const m = (w.message ?? {}) as Record<string, unknown>;
             const k = kindOf(w);
             const method = methodOf(w);

@@ -29,6 +29,10 @@ export interface HostCallOptions {
   signal?: AbortSignal;
   /** Default: the server's `timeouts.callMs`. */
   timeoutMs?: number;
+  /** A progress notification starts `timeoutMs` again (default false). */
+  resetTimeoutOnProgress?: boolean;
+  /** The bound on the whole request, progress or not (default: the client's, 10 min). */
+  maxTotalTimeoutMs?: number;
   onprogress?: (progress: Progress) => void;
   /** When the tool runs as a task on its server: each state seen (status, message). */
   onTaskStatus?: (task: TaskInfo) => void;
@@ -166,7 +170,7 @@ export async function callTool(
       { name: entry.name, ...(args !== undefined ? { arguments: args } : {}) },
       {
         ...(options.signal ? { signal: options.signal } : {}),
-        ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+        ...requestTimeouts(options),
         ...(options.onprogress ? { onprogress: options.onprogress } : {}),
         onTaskStatus,
         ...(options.asTask ? { task: true } : {}),
@@ -211,8 +215,22 @@ export async function getPrompt(
 
 type ReadFn<T> = (
   client: NonNullable<ServerConnection['current']>,
-  options: { signal?: AbortSignal; timeoutMs?: number },
+  options: {
+    signal?: AbortSignal;
+    timeoutMs?: number;
+    resetTimeoutOnProgress?: boolean;
+    maxTotalTimeoutMs?: number;
+  },
 ) => Promise<T>;
+
+/** The timeouts a caller set, and only those (the client's defaults fill the rest). */
+function requestTimeouts(o: HostCallOptions) {
+  return {
+    ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
+    ...(o.resetTimeoutOnProgress !== undefined ? { resetTimeoutOnProgress: o.resetTimeoutOnProgress } : {}),
+    ...(o.maxTotalTimeoutMs !== undefined ? { maxTotalTimeoutMs: o.maxTotalTimeoutMs } : {}),
+  };
+}
 
 async function read<T>(
   deps: CallDeps,
@@ -249,7 +267,7 @@ async function read<T>(
   try {
     const result = await run(client, {
       ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      ...requestTimeouts(options),
     });
     deps.audit(record(a, decision, { durationMs: Date.now() - started, outcome: 'ok' }));
     return result;

@@ -109,6 +109,38 @@ describe('mcpkit inspect (CLI)', () => {
     assert.equal(await stop(child), 0);
   });
 
+  test('--config: a config file’s command starts only with consent; without it nothing is spawned', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcpkit-inspect-consent-'));
+    const marker = join(dir, 'ran');
+    const config = join(dir, 'mcp.json');
+    // A "server" whose only effect is to create the marker: proof that its command ran.
+    const script = `require('fs').writeFileSync(${JSON.stringify(marker)}, 'ran')`;
+    writeFileSync(
+      config,
+      JSON.stringify({ mcpServers: { cloned: { command: process.execPath, args: ['-e', script] } } }),
+    );
+    // No terminal to ask (stdin is not a TTY here) and no --yes: refused before anything starts.
+    // Raced against the page being served, so a missing defence fails here instead of hanging.
+    const refusing = inspect(['--port', '0', '--config', config], { ...process.env, HOME: dir });
+    let stderr = '';
+    refusing.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    const outcome = await Promise.race([
+      new Promise<number | null>((r) => refusing.once('exit', (code) => r(code))),
+      lineMatching(refusing, 'stdout', /(inspector: open)/).then(
+        () => 'served' as const,
+        () => null,
+      ),
+    ]);
+    assert.equal(outcome, 2, `refused with a usage error, not served: ${stderr}`);
+    assert.match(stderr, /asks to start this command:\n {2}cloned: .*\n.*Pass --yes/);
+    assert.equal(existsSync(marker), false, 'the command never ran');
+    // --yes is the consent, as for `mcpkit host` and `proxy`: the very same command runs.
+    const child = inspect(['--port', '0', '--config', config, '--yes'], { ...process.env, HOME: dir });
+    await lineMatching(child, 'stdout', /open (http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/);
+    await waitFor(() => existsSync(marker), WAIT_MS, 'the consented command to run');
+    assert.equal(await stop(child), 0);
+  });
+
   test('usage errors: two targets, a bad port', () => {
     for (const [args, message] of [
       [['--url', 'http://127.0.0.1:1/mcp', '--', 'node'], /Choose one target/],

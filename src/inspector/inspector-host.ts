@@ -83,6 +83,15 @@ const LOGS_KEEP = 1000;
 /** A message larger than this is kept as a summary in the history (the call's result still has it all). */
 const WIRE_MESSAGE_BYTES = 512 * 1024;
 
+/** The page's timeout settings for one request; each absent one is the server's or client's default. */
+export interface RequestTimeouts {
+  timeoutMs?: number;
+  /** A progress notification starts `timeoutMs` again. */
+  resetTimeoutOnProgress?: boolean;
+  /** The bound on the whole request, progress or not. */
+  maxTotalTimeoutMs?: number;
+}
+
 /** Options of {@link InspectorHost}. */
 export interface InspectorHostOptions {
   /** Builds a server's transport (default: the host's stdio and HTTP transports). */
@@ -250,23 +259,19 @@ export class InspectorHost {
     callId: string,
     signal: AbortSignal,
     caller: 'inspector' | 'app' = 'inspector',
-    timeoutMs?: number,
+    timeouts: RequestTimeouts = {},
   ) {
     return this.host.callTool({ server, tool }, args, {
       caller,
       signal,
-      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      ...timeouts,
       onprogress: (progress) => this.emit({ type: 'progress', callId, progress }),
       onTaskStatus: (task) => this.emit({ type: 'task', callId, task }),
     });
   }
 
-  readResource(server: string, uri: string, signal: AbortSignal, timeoutMs?: number) {
-    return this.host.readResource(server, uri, {
-      caller: 'inspector',
-      signal,
-      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-    });
+  readResource(server: string, uri: string, signal: AbortSignal, timeouts: RequestTimeouts = {}) {
+    return this.host.readResource(server, uri, { caller: 'inspector', signal, ...timeouts });
   }
 
   getPrompt(
@@ -274,13 +279,9 @@ export class InspectorHost {
     name: string,
     args: Record<string, string>,
     signal: AbortSignal,
-    timeoutMs?: number,
+    timeouts: RequestTimeouts = {},
   ) {
-    return this.host.getPrompt({ server, prompt: name }, args, {
-      caller: 'inspector',
-      signal,
-      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-    });
+    return this.host.getPrompt({ server, prompt: name }, args, { caller: 'inspector', signal, ...timeouts });
   }
 
   /** Completion of a prompt or template argument (not a policy matter: it runs nothing). */

@@ -11,7 +11,7 @@ import { HostError } from '../host/index.js';
 import { startSandboxProxyServer } from '../host/node.js';
 import type { SandboxProxyServer } from '../host/node.js';
 import { WireError } from '../jsonrpc/index.js';
-import type { InspectorEvent, InspectorHost } from './inspector-host.js';
+import type { InspectorEvent, InspectorHost, RequestTimeouts } from './inspector-host.js';
 import { RequestGuard, cookieName, newToken } from './request-guard.js';
 import type { TokenPlace } from './request-guard.js';
 import { defaultUiDir, loadAssets, pageWithToken } from './static-assets.js';
@@ -115,12 +115,24 @@ export async function startInspectorServer(
     if (typeof v !== 'string' || v === '') throw new Error(`"${name}" must be a non-empty string`);
     return v;
   };
-  /** The page's request timeout setting: whole milliseconds, 1 s to 24 h; absent for the server's default. */
-  const timeout = (v: unknown): number | undefined => {
+  /** A timeout setting of the page: whole milliseconds, 1 s to 24 h; absent for the default. */
+  const millis = (v: unknown, name: string): number | undefined => {
     if (v === undefined || v === null) return undefined;
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 1000 || v > 86_400_000)
-      throw new Error('"timeoutMs" must be a whole number of milliseconds from 1000 to 86400000');
+      throw new Error(`"${name}" must be a whole number of milliseconds from 1000 to 86400000`);
     return v;
+  };
+  /** The page's timeout settings for one request (absent ones: the server's or client's default). */
+  const timeouts = (b: Record<string, unknown>): RequestTimeouts => {
+    if (b.resetTimeoutOnProgress !== undefined && typeof b.resetTimeoutOnProgress !== 'boolean')
+      throw new Error('"resetTimeoutOnProgress" must be true or false');
+    const timeoutMs = millis(b.timeoutMs, 'timeoutMs');
+    const maxTotalTimeoutMs = millis(b.maxTotalTimeoutMs, 'maxTotalTimeoutMs');
+    return {
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      ...(b.resetTimeoutOnProgress === true ? { resetTimeoutOnProgress: true } : {}),
+      ...(maxTotalTimeoutMs !== undefined ? { maxTotalTimeoutMs } : {}),
+    };
   };
   const obj = (v: unknown): Record<string, unknown> =>
     typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
@@ -141,7 +153,7 @@ export async function startInspectorServer(
           callId,
           ac.signal,
           b.caller === 'app' ? 'app' : 'inspector',
-          timeout(b.timeoutMs),
+          timeouts(b),
         );
         return { result, ms: Math.round(performance.now() - started) };
       } finally {
@@ -155,12 +167,7 @@ export async function startInspectorServer(
       return { cancelled: call !== undefined };
     },
     read: async (b, signal) => ({
-      result: await session.readResource(
-        str(b.server, 'server'),
-        str(b.uri, 'uri'),
-        signal,
-        timeout(b.timeoutMs),
-      ),
+      result: await session.readResource(str(b.server, 'server'), str(b.uri, 'uri'), signal, timeouts(b)),
     }),
     prompt: async (b, signal) => ({
       result: await session.getPrompt(
@@ -168,7 +175,7 @@ export async function startInspectorServer(
         str(b.name, 'name'),
         obj(b.arguments) as Record<string, string>,
         signal,
-        timeout(b.timeoutMs),
+        timeouts(b),
       ),
     }),
     complete: async (b, signal) => ({
