@@ -27,7 +27,16 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Pack
  * importOptionalPeer, and the web frameworks the adapters (mcpkit/express, /fastify, /hono,
  * /next) are mounted in, which only their types name.
  */
-const OPTIONAL_PEERS = ['@anthropic-ai/sdk', '@opentelemetry/api', 'express', 'fastify', 'hono', 'ioredis', 'next', 'openai'];
+const OPTIONAL_PEERS = [
+  '@anthropic-ai/sdk',
+  '@opentelemetry/api',
+  'express',
+  'fastify',
+  'hono',
+  'ioredis',
+  'next',
+  'openai',
+];
 
 describe('the published package', () => {
   test('is MIT licensed, with the licence text beside it', () => {
