@@ -135,3 +135,13 @@ export type {
   JsonSchemaResult,
   JsonSchemaValidator,
 } from './protocol/json-schema-validator.js';
+export { EarlyAnswer } from './session/interceptors.js';
+export type {
+  Interception,
+  InterceptorMode,
+  InterceptorPhase,
+  ValidationMessage,
+  ValidationSeverity,
+  ValidationVerdict,
+  ValidatorResult,
+} from './session/interceptors.js';

@@ -26,6 +26,7 @@ describe('entry points', () => {
       'McpServer',
       'ServerContext',
       'WireError',
+      'answer',
       'memoryPair',
       'toolError',
     ]);

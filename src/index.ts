@@ -40,21 +40,10 @@ export type { ChangeEvent } from './protocol/change-event.js';
 export { memoryPair } from './transports/memory/memory-transport.js';
 export type { Transport } from './jsonrpc/transport.js';
 export type { Era, ProtocolVersion } from './protocol/versions.js';
-// Interceptors (SEP-2624's model), for servers and clients alike.
-export { EarlyAnswer, answer } from './session/interceptors.js';
-export type {
-  Interception,
-  Interceptor,
-  InterceptorMode,
-  InterceptorPhase,
-  Mutator,
-  ValidationMessage,
-  ValidationSeverity,
-  ValidationVerdict,
-  Validator,
-  ValidatorResult,
-  Wrap,
-} from './session/interceptors.js';
+// Interceptors (SEP-2624's model), for servers and clients alike; the finer types are in
+// mcpkit/advanced.
+export { answer } from './session/interceptors.js';
+export type { Interceptor, Mutator, Validator, Wrap } from './session/interceptors.js';
 // OpenTelemetry (`telemetry` on McpServer and Client; see docs/observability.md).
 export type { TelemetryOptions, TelemetrySetting } from './telemetry/telemetry-options.js';
 
