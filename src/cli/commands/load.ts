@@ -115,6 +115,8 @@ export async function load(argv: string[]): Promise<number> {
         ExitCode.Usage,
       );
 
+    // Tells a watcher (or a test) when Ctrl-C starts to mean "stop and report".
+    process.stderr.write(`mcpkit load: ${open.length} client(s) connected, calling ${tool}\n`);
     const latency = new LatencyReservoir(10_000);
     const errors: Record<string, number> = {};
     let claimed = 0;
