@@ -32,7 +32,7 @@ function sane(r: LoadReport, calls: number, clients: number): void {
 }
 
 describe('mcpkit load', () => {
-  test('stdio: --calls is counted exactly across clients; --json has every documented field', async () => {
+  test('stdio: --calls is counted exactly across clients (warm-up calls apart); --json has every documented field', async () => {
     const r = await runCli([
       'load',
       '--tool',
@@ -41,6 +41,8 @@ describe('mcpkit load', () => {
       '60',
       '--clients',
       '3',
+      '--warmup',
+      '2',
       '--json',
       ...demoStdio,
     ]);

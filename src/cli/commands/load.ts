@@ -20,6 +20,8 @@ Options:
   --calls M        stop after exactly M calls in total
   --duration S     stop after S seconds (default 10 when --calls is not given)
   --clients N      concurrent clients (default 1)
+  --warmup K       K calls per client before the clock starts, not counted (default 0);
+                   a server's first call can be slow (lazy loading, compiling)
 
 With --json: one object {tool, clients, calls, ok, toolErrors, errors: {code: count},
 durationMs, callsPerSecond, latencyMs: {p50, p95, p99, max, mean}, samples, stoppedBy}.
@@ -67,6 +69,7 @@ export async function load(argv: string[]): Promise<number> {
       calls: { type: 'string' },
       duration: { type: 'string' },
       clients: { type: 'string' },
+      warmup: { type: 'string' },
     },
     'mcpkit load --tool NAME <target>',
   );
@@ -79,6 +82,7 @@ export async function load(argv: string[]): Promise<number> {
   const args = values.args !== undefined ? parseArgsJson(values.args as string) : {};
   const clients = positiveInt(values.clients, '--clients') ?? 1;
   const calls = positiveInt(values.calls, '--calls');
+  const warmup = values.warmup === '0' ? 0 : (positiveInt(values.warmup, '--warmup') ?? 0);
   let durationS: number | undefined;
   if (values.duration !== undefined) {
     durationS = Number(values.duration);
@@ -115,6 +119,13 @@ export async function load(argv: string[]): Promise<number> {
         ExitCode.Usage,
       );
 
+    const params = { name: tool, arguments: args };
+    await Promise.all(
+      open.map(async (client) => {
+        for (let i = 0; i < warmup && !stop.signal.aborted; i++)
+          await client.callTool(params, { signal: stop.signal }).catch(() => undefined);
+      }),
+    );
     // Tells a watcher (or a test) when Ctrl-C starts to mean "stop and report".
     process.stderr.write(`mcpkit load: ${open.length} client(s) connected, calling ${tool}\n`);
     const latency = new LatencyReservoir(10_000);
@@ -125,7 +136,6 @@ export async function load(argv: string[]): Promise<number> {
     const started = performance.now();
     const deadline = durationS !== undefined ? started + durationS * 1000 : Infinity;
     const timer = durationS !== undefined ? setTimeout(() => stop.abort(), durationS * 1000) : undefined;
-    const params = { name: tool, arguments: args };
     const worker = async (client: Client): Promise<void> => {
       while (
         !stop.signal.aborted &&
