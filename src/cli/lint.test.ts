@@ -70,6 +70,20 @@ describe('mcpkit lint', () => {
     ]);
   });
 
+  test('--probe calls read-only tools without arguments; structuredContent without outputSchema is flagged', async () => {
+    const plain = await lint(fixture);
+    assert.ok(!plain.out.findings.some((f) => f.rule === 'readiness/output-schema'));
+    const { out } = await lint(['--probe', ...fixture]);
+    assert.deepEqual(
+      keys(
+        out.findings.filter(
+          (f) => f.rule.startsWith('readiness/output') || f.rule.startsWith('readiness/probe'),
+        ),
+      ),
+      ['warning readiness/output-schema tool:structured_reader'],
+    );
+  });
+
   test('--host narrows the rules; a bad --host exits 2', async () => {
     const { code, out } = await lint(['--host', 'gemini', ...fixture]);
     assert.equal(code, 1);

@@ -47,6 +47,17 @@ server.tool(
 
 server.tool({ name: LONG_NAME, description: 'A long name', input: { type: 'object' } }, () => 'ok');
 
+server.tool(
+  {
+    name: 'structured_reader',
+    title: 'Structured reader',
+    description: 'Returns structuredContent without declaring an outputSchema',
+    annotations: { readOnlyHint: true },
+    input: { type: 'object', additionalProperties: false },
+  },
+  () => ({ content: [{ type: 'text', text: '{"n":1}' }], structuredContent: { n: 1 } }),
+);
+
 let calls = 0;
 server.tool(
   {

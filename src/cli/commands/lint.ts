@@ -8,10 +8,10 @@ import { HOSTS } from '../lint/finding.js';
 import type { HostFamily, LintFinding } from '../lint/finding.js';
 import { hostFindings } from '../lint/host-rules.js';
 import type { LintedTool } from '../lint/host-rules.js';
-import { readiness } from '../lint/readiness.js';
+import { probeTools, readiness } from '../lint/readiness.js';
 import type { Inventory } from '../lint/readiness.js';
 
-export const lintHelp = `Usage: mcpkit lint [--host claude|openai|gemini|cursor|all] <target>
+export const lintHelp = `Usage: mcpkit lint [--host claude|openai|gemini|cursor|all] [--probe] <target>
 
 Connects, lists every tool, resource, template and prompt (following every cursor), and
 reports findings with a severity:
@@ -24,6 +24,8 @@ Exit code 1 when any finding is an error.
 
 Options:
   --host H    the host families to check (default all)
+  --probe     also call each read-only tool that needs no arguments, once: flags
+              structuredContent without an outputSchema, and calls over 5 s
 
 With --json: {findings: [{severity, rule, subject, message}], summary: {tools, resources,
 templates, prompts, pages, errors, warnings, infos}}.
@@ -35,7 +37,11 @@ Examples:
   mcpkit lint --host openai --json --url http://127.0.0.1:3000/mcp`;
 
 export async function lint(argv: string[]): Promise<number> {
-  const { global, values, help } = parseCommand(argv, { host: { type: 'string' } }, 'mcpkit lint <target>');
+  const { global, values, help } = parseCommand(
+    argv,
+    { host: { type: 'string' }, probe: { type: 'boolean' } },
+    'mcpkit lint <target>',
+  );
   if (help) {
     console.log(lintHelp);
     return ExitCode.Ok;
@@ -52,6 +58,7 @@ export async function lint(argv: string[]): Promise<number> {
   let inv: Inventory;
   try {
     inv = await readiness(client, findings);
+    if (values.probe === true) await probeTools(client, inv.tools, findings);
   } finally {
     await client.close();
   }

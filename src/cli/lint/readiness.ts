@@ -177,3 +177,51 @@ function toolReadiness(tool: Record<string, unknown>, out: LintFinding[]): void 
       'outputSchema must be type: "object" (structuredContent is an object)',
     );
 }
+
+/**
+ * With `--probe`: calls each tool that says it is read-only and needs no arguments, once,
+ * and flags `structuredContent` from a tool without an `outputSchema` (hosts cannot know
+ * its shape) and calls slower than `slowMs` (a host's call timeout is often short).
+ */
+export async function probeTools(
+  client: Client,
+  tools: readonly Record<string, unknown>[],
+  out: LintFinding[],
+  slowMs = 5000,
+): Promise<number> {
+  let probed = 0;
+  for (const tool of tools) {
+    const annotations = tool.annotations as Record<string, unknown> | undefined;
+    const required = (tool.inputSchema as Record<string, unknown> | undefined)?.required;
+    if (annotations?.readOnlyHint !== true || (Array.isArray(required) && required.length > 0)) continue;
+    const subject = `tool:${String(tool.name)}`;
+    probed++;
+    const t0 = performance.now();
+    try {
+      const r = await client.callTool({ name: String(tool.name), arguments: {} }, { timeoutMs: slowMs * 2 });
+      const ms = performance.now() - t0;
+      if (r.structuredContent !== undefined && tool.outputSchema === undefined)
+        out.push({
+          severity: 'warning',
+          rule: 'readiness/output-schema',
+          subject,
+          message: 'returns structuredContent but declares no outputSchema',
+        });
+      if (ms > slowMs)
+        out.push({
+          severity: 'warning',
+          rule: 'readiness/slow-call',
+          subject,
+          message: `took ${Math.round(ms)} ms; hosts often time calls out sooner (run it as a task, or report progress)`,
+        });
+    } catch (e) {
+      out.push({
+        severity: 'warning',
+        rule: 'readiness/probe-failed',
+        subject,
+        message: `a read-only call without arguments failed: ${e instanceof Error ? e.message : String(e)}`,
+      });
+    }
+  }
+  return probed;
+}
