@@ -23,6 +23,14 @@ const commands: Record<string, { summary: string; load: () => Promise<LoadedComm
     summary: 'call a tool: mcpkit call TOOL key=value ...',
     load: () => import('./commands/call.js').then((m) => ({ run: m.call, help: m.callHelp })),
   },
+  load: {
+    summary: 'load-test a tool: mcpkit load --tool NAME --calls M',
+    load: () => import('./commands/load.js').then((m) => ({ run: m.load, help: m.loadHelp })),
+  },
+  lint: {
+    summary: 'check tools for host portability and readiness',
+    load: () => import('./commands/lint.js').then((m) => ({ run: m.lint, help: m.lintHelp })),
+  },
   tasks: {
     summary: "a server's tasks: mcpkit tasks list|get|result|cancel",
     load: () => import('./commands/tasks.js').then((m) => ({ run: m.tasks, help: m.tasksHelp })),
