@@ -24,5 +24,18 @@ export const APPS_EXTENSION = 'io.modelcontextprotocol/ui';
 export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
 /** The interceptors extension (SEP-2624): `interceptors/list` and `interceptor/invoke`. */
 export const INTERCEPTORS_EXTENSION = 'io.modelcontextprotocol/interceptors';
+/**
+ * The extension's identifier, for a client's `capabilities.extensions` (declaring that it
+ * supports enterprise-managed authorization).
+ *
+ * @example
+ * ```ts
+ * const client = new Client(
+ *   { name: 'my-app', version: '1.0.0' },
+ *   { capabilities: { extensions: { [ENTERPRISE_MANAGED_AUTHORIZATION]: {} } } },
+ * );
+ * ```
+ */
+export const ENTERPRISE_MANAGED_AUTHORIZATION = 'io.modelcontextprotocol/enterprise-managed-authorization';
 /** The tasks extension (2026-07-28): its capability key and reserved label. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';

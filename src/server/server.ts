@@ -93,7 +93,7 @@ export interface ServerOptions {
    * by themselves when a tool declares `execution.taskSupport`; options tune them.
    */
   tasks?: TaskOptions;
-  /** Serves SEP-2624's `io.modelcontextprotocol/interceptors` extension for the named interceptors (default off). */
+  /** Serves SEP-2624's interceptors extension (`INTERCEPTORS_EXTENSION`) for the named interceptors (default off). */
   interceptorsExtension?: boolean;
   /** Validates raw JSON Schema tool schemas (default: Ajv, or an interpreter where `new Function` is refused). */
   jsonSchemaValidator?: JsonSchemaValidator;

@@ -21,19 +21,7 @@ import { checkFetchUrl } from './network-policy.js';
 export const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
 export const ID_JAG = 'urn:ietf:params:oauth:token-type:id-jag';
 export const ID_TOKEN = 'urn:ietf:params:oauth:token-type:id_token';
-/**
- * The extension's identifier, for a client's `capabilities.extensions` (declaring that it
- * supports enterprise-managed authorization).
- *
- * @example
- * ```ts
- * const client = new Client(
- *   { name: 'my-app', version: '1.0.0' },
- *   { capabilities: { extensions: { [ENTERPRISE_MANAGED_AUTHORIZATION]: {} } } },
- * );
- * ```
- */
-export const ENTERPRISE_MANAGED_AUTHORIZATION = 'io.modelcontextprotocol/enterprise-managed-authorization';
+export { ENTERPRISE_MANAGED_AUTHORIZATION } from '../../protocol/meta-keys.js';
 /** The ID-JAG profile as named in `authorization_grant_profiles_supported` (EMA §6). */
 export const ID_JAG_PROFILE = 'urn:ietf:params:oauth:grant-profile:id-jag';
 
