@@ -53,27 +53,30 @@ export function connectionParts(taskRequests: boolean): ConnectionParts | Promis
   })();
 }
 
-export interface ClientSessionOptions {
-  info: Implementation;
-  capabilities: Record<string, unknown>;
-  versions: readonly string[] | undefined;
-  timeoutMs: number | undefined;
-  maxTotalTimeoutMs: number | undefined;
-  logger: SessionLogger | undefined;
-  observer: SessionObserver | undefined;
+/** The settings of a client's session (a `ClientConfig` has them). */
+export interface ClientSessionSettings {
+  readonly capabilities: Record<string, unknown>;
+  readonly versions: readonly string[] | undefined;
+  readonly timeoutMs: number | undefined;
+  readonly maxTotalTimeoutMs: number | undefined;
+  readonly logger: SessionLogger | undefined;
 }
 
 /** The client end's session, with only the options the client was given. */
-export function clientSession(o: ClientSessionOptions): Session {
+export function clientSession(
+  info: Implementation,
+  o: ClientSessionSettings,
+  observer: SessionObserver | undefined,
+): Session {
   return new Session({
     role: clientRole,
-    info: o.info,
+    info,
     capabilities: o.capabilities,
     ...(o.versions ? { versions: o.versions } : {}),
     ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
     ...(o.maxTotalTimeoutMs !== undefined ? { maxTotalTimeoutMs: o.maxTotalTimeoutMs } : {}),
     ...(o.logger ? { logger: o.logger } : {}),
-    ...(o.observer ? { observer: o.observer } : {}),
+    ...(observer ? { observer } : {}),
   });
 }
 

@@ -31,9 +31,10 @@ import { isLogLevel } from '../session/logging-levels.js';
 import type { LogLevel } from '../session/logging-levels.js';
 import type { PeerInfo } from '../session/request-context.js';
 import type { Session } from '../session/session.js';
-import { sessionLoggerOf } from '../session/index.js';
 import type { ClientInterceptor } from './interceptors.js';
-import type { Implementation, SessionLogger } from '../session/index.js';
+import type { Implementation } from '../session/index.js';
+import { clientConfig } from './client-config.js';
+import type { ClientConfig } from './client-config.js';
 import type { ClientEra } from './client-era.js';
 import {
   clientSession,
@@ -43,37 +44,20 @@ import {
   sessionExpired,
 } from './client-connection.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
-import type { TelemetrySetting } from '../telemetry/telemetry-options.js';
-import { DEFAULT_PROBE_TIMEOUT_MS, selectEra } from './era-selection.js';
-import { HandlerSet, mergeCapabilities } from './handlers.js';
-import { paginate } from './list-iterators.js';
-import { DEFAULT_MAX_INPUT_ROUNDS } from './mrtr.js';
-import { OutputValidator } from './output-validation.js';
+import { selectEra } from './era-selection.js';
+import type { HandlerSet } from './handlers.js';
+import { listAll } from './list-iterators.js';
+import type { OutputValidator } from './output-validation.js';
 import { RequestPipeline } from './request-pipeline.js';
-import { ResultCache } from './result-cache.js';
-import { checkResultShape } from './result-checks.js';
 import type { Subscription } from './subscription.js';
 import type { SubscriptionHub } from './subscriptions.js';
-import type { TaskRequestOptions } from './task-receiver.js';
-import { TaskClient, readTask } from './tasks.js';
+import { TaskClient } from './tasks.js';
 import { ToolRefresh } from './tool-refresh.js';
 import { ToolTaskSupport } from './tool-task-support.js';
 import { TransportTap } from './transport-tap.js';
 import { warnDeprecated } from '../protocol/deprecation.js';
-import {
-  LOGGING_DEPRECATED,
-  ROOTS_DEPRECATED,
-  SAMPLING_DEPRECATED,
-} from '../protocol/deprecated-features.js';
-import type {
-  CallOptions,
-  ClientOptions,
-  EraPreference,
-  ResubscribeOptions,
-  SubscribeOptions,
-} from './types.js';
-
-let clientCount = 0;
+import { LOGGING_DEPRECATED, ROOTS_DEPRECATED } from '../protocol/deprecated-features.js';
+import type { CallOptions, ClientOptions, SubscribeOptions } from './types.js';
 
 /**
  * An MCP client for one server connection, in either protocol era.
@@ -112,19 +96,12 @@ export class Client {
   /** Receives failures of background work (automatic refresh, callbacks that throw). */
   onerror: ((error: unknown) => void) | undefined;
 
+  /** What the options came to, once. */
+  private readonly config: ClientConfig;
   private readonly handlers: HandlerSet;
   private readonly capabilities: Record<string, unknown>;
-  private readonly era_: EraPreference;
-  private readonly probeTimeoutMs: number;
-  private readonly timeoutMs: number | undefined;
-  private readonly maxTotalTimeoutMs: number | undefined;
-  private readonly versions: readonly string[] | undefined;
-  private readonly autoRefreshTools: boolean;
-  private readonly logger: SessionLogger | undefined;
-  private readonly telemetrySetting: TelemetrySetting | undefined;
   /** Loaded with the first connection when `telemetry` is on. */
   private telemetry: Telemetry | undefined;
-  private readonly resubscribeOptions: ResubscribeOptions | undefined;
   private readonly outputs: OutputValidator | undefined;
   /** How requests go out: `_meta`, input rounds, shape checks, the result cache. */
   private readonly pipeline: RequestPipeline;
@@ -137,9 +114,6 @@ export class Client {
   private ready = false;
   private hub: SubscriptionHub | undefined;
   private closing = new AbortController();
-  private readonly tasksOn: boolean;
-  /** Set when the server may task-augment elicitation and sampling (2025-11-25). */
-  private readonly taskRequests: TaskRequestOptions | undefined;
   /**
    * Tasks, explicitly: start a tool call as a task, follow it, resume it by id after a
    * restart, list (2025-11-25) and cancel. `callTool` uses the same machinery by itself.
@@ -150,31 +124,11 @@ export class Client {
     readonly info: Implementation,
     options: ClientOptions = {},
   ) {
-    this.handlers = new HandlerSet(options.handlers);
-    const taskCap = options.taskRequests ? this.handlers.taskCapability() : undefined;
-    this.taskRequests = !taskCap
-      ? undefined
-      : options.taskRequests === true
-        ? {}
-        : options.taskRequests || {};
-    const derived = taskCap ? { ...this.handlers.capabilities, tasks: taskCap } : this.handlers.capabilities;
-    this.capabilities = mergeCapabilities(derived, options.capabilities);
-    // SEP-2577: declaring a deprecated capability is using it; the wire is unchanged.
-    if (this.capabilities.roots !== undefined) warnDeprecated('roots', ROOTS_DEPRECATED);
-    if (this.capabilities.sampling !== undefined) warnDeprecated('sampling', SAMPLING_DEPRECATED);
-    this.era_ = options.era ?? 'auto';
-    this.probeTimeoutMs = options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
-    this.timeoutMs = options.timeoutMs;
-    this.maxTotalTimeoutMs = options.maxTotalTimeoutMs;
-    this.versions = options.versions;
-    this.autoRefreshTools = options.autoRefreshTools ?? false;
-    this.logger = options.logger === undefined ? undefined : sessionLoggerOf(options.logger);
-    this.telemetrySetting = options.telemetry || undefined;
-    this.resubscribeOptions = options.resubscribe;
+    const config = (this.config = clientConfig(options));
+    this.handlers = config.handlers;
+    this.capabilities = config.capabilities;
+    this.outputs = config.outputs;
     this.ontoolschanged = options.ontoolschanged;
-    this.outputs =
-      options.validateOutput === false ? undefined : new OutputValidator(options.jsonSchemaValidator);
-    const cache = options.cache ?? true;
     this.pipeline = new RequestPipeline(
       {
         connected: () => this.connected(),
@@ -183,19 +137,8 @@ export class Client {
         closing: () => this.closing.signal,
         isTask: (result) => this.tasks.isTask(result),
       },
-      {
-        answerer: this.handlers,
-        maxInputRounds: options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
-        cache: cache === false ? undefined : cache === true ? new ResultCache() : cache,
-        partition: {
-          namespace: options.cacheNamespace ?? `client-${++clientCount}`,
-          authContext: options.authContext ?? '',
-        },
-        interceptors: options.interceptors,
-        logger: sessionLoggerOf(options.logger),
-      },
+      config.pipeline,
     );
-    this.tasksOn = options.tasks !== false;
     this.toolTasks = new ToolTaskSupport({
       connected: () => this.connected(),
       connectedEra: () => this.connectedEra(),
@@ -216,7 +159,8 @@ export class Client {
       era: () => this.strategy(),
       protocolVersion: () => this.session?.protocolVersion ?? '',
       answerer: this.handlers,
-      request: (method, params, options) => this.taskRequest(method, params, options),
+      request: (method, params, options) =>
+        this.pipeline.taskRequest(method, params, this.capabilities, options),
     });
   }
 
@@ -269,36 +213,32 @@ export class Client {
    */
   async connect(transport: Transport, options: { timeoutMs?: number } = {}): Promise<void> {
     // Before anything else, so that connect stays one step from its checks to its session.
-    const loading = connectionParts(this.taskRequests !== undefined);
+    const loading = connectionParts(this.config.taskRequests !== undefined);
     const parts = loading instanceof Promise ? await loading : loading;
     const { SubscriptionHub, TaskReceiver } = parts;
-    if (this.telemetrySetting !== undefined && this.telemetry === undefined) {
-      this.telemetry = await loadClientTelemetry(this.telemetrySetting);
+    if (this.config.telemetry !== undefined && this.telemetry === undefined) {
+      this.telemetry = await loadClientTelemetry(this.config.telemetry);
     }
     this.userClosed = false;
     if (this.session?.isOpen)
       throw new LocalError('AlreadyConnected', 'This client is already connected; close it first');
-    const session = clientSession({
-      info: this.info,
-      capabilities: this.capabilities,
-      versions: this.versions,
-      timeoutMs: this.timeoutMs,
-      maxTotalTimeoutMs: this.maxTotalTimeoutMs,
-      logger: this.logger,
-      observer: this.telemetry?.sessionObserver('client', transport),
-    });
+    const session = clientSession(
+      this.info,
+      this.config,
+      this.telemetry?.sessionObserver('client', transport),
+    );
     const tap = new TransportTap(transport);
     const closing = new AbortController();
     const hub = new SubscriptionHub({
       session,
       tap,
-      timeoutMs: this.timeoutMs ?? 60_000,
-      resubscribe: { ...parts.defaultResubscribe, ...this.resubscribeOptions },
+      timeoutMs: this.config.timeoutMs ?? 60_000,
+      resubscribe: { ...parts.defaultResubscribe, ...this.config.resubscribe },
       era: () => this.connectedEra(),
       withMeta: (p) => this.pipeline.withMeta(p),
     });
     this.handlers.register(session);
-    if (TaskReceiver) new TaskReceiver(this.handlers, this.taskRequests).register(session);
+    if (TaskReceiver) new TaskReceiver(this.handlers, this.config.taskRequests).register(session);
     session.onnotification = (n) => this.handleNotification(hub, n);
     session.onclose = (error) => {
       closing.abort();
@@ -307,7 +247,7 @@ export class Client {
       // A Streamable HTTP server that ended our session answers 404: start a new one.
       if (!this.userClosed && sessionExpired(error)) {
         void this.connect(transport).catch((e: unknown) =>
-          this.logger?.('warning', 'Re-initializing failed', e),
+          this.config.logger?.('warning', 'Re-initializing failed', e),
         );
       }
     };
@@ -322,16 +262,16 @@ export class Client {
     await session.connect(tap);
     try {
       this.clientEra = await selectEra(session, {
-        preference: this.era_,
-        probeTimeoutMs: this.probeTimeoutMs,
-        timeoutMs: options.timeoutMs ?? this.timeoutMs ?? 60_000,
+        preference: this.config.era,
+        probeTimeoutMs: this.config.probeTimeoutMs,
+        timeoutMs: options.timeoutMs ?? this.config.timeoutMs ?? 60_000,
       });
     } catch (e) {
       await session.close();
       throw e;
     }
     this.ready = true;
-    if (this.autoRefreshTools && this.clientEra.listChangedNeedsStream)
+    if (this.config.autoRefreshTools && this.clientEra.listChangedNeedsStream)
       await this.toolRefresh.watch(hub, this.serverCapabilities);
   }
 
@@ -383,32 +323,12 @@ export class Client {
    * ```
    */
   async callTool(params: CallToolRequestParams, options?: CallOptions): Promise<CallToolResult> {
-    let { result } = this.tasksOn
+    let { result } = this.config.tasks
       ? await this.toolTasks.send(params, options)
       : await this.pipeline.send('tools/call', params as unknown as Params, options);
-    if (this.tasksOn && this.tasks.isTask(result)) {
-      const first = readTask(this.connectedEra().taskOf(result));
-      const wait: Parameters<TaskClient['wait']>[1] = {};
-      if (options?.signal) wait.signal = options.signal;
-      if (options?.onTaskStatus) wait.onStatus = options.onTaskStatus;
-      if (options?.maxTotalTimeoutMs !== undefined) wait.timeoutMs = options.maxTotalTimeoutMs;
-      result = (await this.tasks.wait(first, wait)) as unknown as Record<string, unknown>;
-      checkResultShape('tools/call', result);
-    }
+    if (this.config.tasks && this.tasks.isTask(result)) result = await this.tasks.finishCall(result, options);
     await this.outputs?.check(params.name, result);
     return result as CallToolResult;
-  }
-
-  /** The task client's requests: tools/call through the MRTR loop, the rest as they are. */
-  private async taskRequest(
-    method: string,
-    params: Params,
-    options?: CallOptions,
-  ): Promise<Record<string, unknown>> {
-    const session = this.connected();
-    const p = this.connectedEra().taskParams(params, this.capabilities);
-    if (method === 'tools/call') return (await this.pipeline.send(method, p, options)).result;
-    return session.request(method, this.pipeline.withMeta(p), options);
   }
 
   async listResources(
@@ -502,31 +422,19 @@ export class Client {
    * ```
    */
   tools(options?: CallOptions): AsyncGenerator<Tool, void, undefined> {
-    return paginate('tools', async (cursor) => {
-      const r = await this.listTools(cursor === undefined ? undefined : { cursor }, options);
-      return { items: r.tools, nextCursor: r.nextCursor };
-    });
+    return listAll('tools', 'tools', (p) => this.listTools(p, options));
   }
 
   resources(options?: CallOptions): AsyncGenerator<Resource, void, undefined> {
-    return paginate('resources', async (cursor) => {
-      const r = await this.listResources(cursor === undefined ? undefined : { cursor }, options);
-      return { items: r.resources, nextCursor: r.nextCursor };
-    });
+    return listAll('resources', 'resources', (p) => this.listResources(p, options));
   }
 
   resourceTemplates(options?: CallOptions): AsyncGenerator<ResourceTemplate, void, undefined> {
-    return paginate('resource templates', async (cursor) => {
-      const r = await this.listResourceTemplates(cursor === undefined ? undefined : { cursor }, options);
-      return { items: r.resourceTemplates, nextCursor: r.nextCursor };
-    });
+    return listAll('resource templates', 'resourceTemplates', (p) => this.listResourceTemplates(p, options));
   }
 
   prompts(options?: CallOptions): AsyncGenerator<Prompt, void, undefined> {
-    return paginate('prompts', async (cursor) => {
-      const r = await this.listPrompts(cursor === undefined ? undefined : { cursor }, options);
-      return { items: r.prompts, nextCursor: r.nextCursor };
-    });
+    return listAll('prompts', 'prompts', (p) => this.listPrompts(p, options));
   }
 
   // ------------------------------------------------------------------ roots, subscriptions, cache
@@ -609,7 +517,7 @@ export class Client {
     const event = this.pipeline.invalidate(n);
     if (event?.kind === 'tools') {
       this.outputs?.clear();
-      if (this.autoRefreshTools) this.toolRefresh.refresh();
+      if (this.config.autoRefreshTools) this.toolRefresh.refresh();
     }
     hub.dispatch(n);
     this.call(this.onnotification, n);

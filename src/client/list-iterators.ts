@@ -41,3 +41,20 @@ export async function* paginate<T>(
     cursor = next;
   }
 }
+
+/**
+ * Every item of a list method, page by page: `list` fetches one page given its cursor, `key`
+ * names the page's items.
+ */
+export function listAll<K extends string, T>(
+  what: string,
+  key: K,
+  list: (
+    params: { cursor: string } | undefined,
+  ) => Promise<{ nextCursor?: string | undefined } & Record<K, T[]>>,
+): AsyncGenerator<T, void, undefined> {
+  return paginate(what, async (cursor) => {
+    const r = await list(cursor === undefined ? undefined : { cursor });
+    return { items: r[key], nextCursor: r.nextCursor };
+  });
+}

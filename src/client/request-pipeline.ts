@@ -92,6 +92,19 @@ export class RequestPipeline {
     return era ? era.withLogLevel(params, this.logLevel) : params;
   }
 
+  /** A task client's request: `tools/call` through the interceptors and input rounds, the rest as they are. */
+  async taskRequest(
+    method: string,
+    params: Params,
+    capabilities: Record<string, unknown>,
+    options?: CallOptions,
+  ): Promise<Record<string, unknown>> {
+    const session = this.host.connected();
+    const p = this.host.connectedEra().taskParams(params, capabilities);
+    if (method === 'tools/call') return (await this.send(method, p, options)).result;
+    return session.request(method, this.withMeta(p), options);
+  }
+
   /** Sends a request through the interceptors and the MRTR loop, and checks the result's shape. */
   async send(
     method: string,

@@ -12,6 +12,8 @@ import type { CallToolRequestParams, CallToolResult } from '../protocol/types/in
 import type { RequestOptions } from '../session/options.js';
 import type { ClientEra } from './client-era.js';
 import type { InputAnswerer } from './mrtr.js';
+import { checkResultShape } from './result-checks.js';
+import type { CallOptions } from './types.js';
 import { isObject } from '../jsonrpc/is-object.js';
 import { TASKS_EXTENSION } from '../protocol/meta-keys.js';
 
@@ -207,6 +209,17 @@ export class TaskClient {
     const page: { tasks: TaskInfo[]; nextCursor?: string } = { tasks: r.tasks.map(readTask) };
     if (typeof r.nextCursor === 'string') page.nextCursor = r.nextCursor;
     return page;
+  }
+
+  /** Follows the task a `tools/call` answered with to its result, as `Client.callTool` does. */
+  async finishCall(result: Record<string, unknown>, options?: CallOptions): Promise<Record<string, unknown>> {
+    const wait: TaskWaitOptions = {};
+    if (options?.signal) wait.signal = options.signal;
+    if (options?.onTaskStatus) wait.onStatus = options.onTaskStatus;
+    if (options?.maxTotalTimeoutMs !== undefined) wait.timeoutMs = options.maxTotalTimeoutMs;
+    const done = await this.wait(readTask(this.host.era().taskOf(result)), wait);
+    checkResultShape('tools/call', done as unknown as Record<string, unknown>);
+    return done as unknown as Record<string, unknown>;
   }
 
   async cancel(taskId: string, options?: RequestOptions): Promise<void> {

@@ -2,40 +2,28 @@ import { WireError } from '../jsonrpc/index.js';
 import type { FrameInfo, JsonRpcRequest, Params, Transport } from '../jsonrpc/index.js';
 import { isMrtrMethod } from '../protocol/methods.js';
 import { ExchangeServer, Session, serverRole, sessionLoggerOf } from '../session/index.js';
-import type {
-  Implementation,
-  LoggerOption,
-  RequestContext,
-  RequestHandler,
-  SessionLogger,
-} from '../session/index.js';
-import { LIST_METHOD, cacheHintsByMethod, withCacheHint } from './cache-hints.js';
-import type { CacheHint, CacheHints } from './cache-hints.js';
+import type { Implementation, RequestContext, RequestHandler, SessionLogger } from '../session/index.js';
+import { InterceptorChain } from '../session/interceptors.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
+import { cacheHintsByMethod } from './cache-hints.js';
+import type { CacheHint } from './cache-hints.js';
+import { getPrompt, listPage, readResource, toolToCall } from './catalog-requests.js';
 import { CatalogLists, audienceOf, exists } from './catalog-view.js';
-import type { ListKey } from './catalog-view.js';
 import { LocalChangeBus } from './change-bus.js';
 import type { ChangeBus, ChangeEvent } from './change-bus.js';
 import { ChangeFanout } from './change-fanout.js';
-import { paginate } from './cursor.js';
-import { InterceptorChain } from '../session/interceptors.js';
+import { complete } from './completion.js';
 import { declareInterceptors, serveInterceptors } from './interceptors-extension.js';
 import { middlewareWrap } from './middleware.js';
 import type { Middleware, MiddlewareRequest, ServerInterceptor } from './middleware.js';
 import { DEFAULT_STATE_TTL_MS, INPUT_REQUIRED, inputRequiredResult, restoreState } from './mrtr.js';
 import type { MrtrState } from './mrtr.js';
-import { buildPrompt, checkPromptArguments, normalizePrompt } from './prompts.js';
+import { buildPrompt } from './prompts.js';
 import type { PromptDefinition, PromptEntry, PromptHandler } from './prompts.js';
 import { RateLimiter } from './rate-limit.js';
-import type { RateLimitOptions } from './rate-limit.js';
 import { HmacRequestState } from './request-state.js';
 import type { RequestStateCodec } from './request-state.js';
-import {
-  buildResource,
-  buildTemplate,
-  normalizeRead,
-  resolveResource,
-  resourceNotFound,
-} from './resources.js';
+import { buildResource, buildTemplate, resolveResource } from './resources.js';
 import type {
   ReadHandler,
   ResourceDefinition,
@@ -44,99 +32,23 @@ import type {
   TemplateEntry,
   TemplateReadHandler,
 } from './resources.js';
-import { complete } from './completion.js';
-import { ServerContext } from './server-context.js';
-import type { TaskOptions, TaskRuntime } from './task-runtime.js';
-import type { TaskStore } from './task-store.js';
-import { TASK_METHODS, taskSupportOf, tasksCapabilities } from './task-wire.js';
-import { buildTool, callTool, checkToolScopes } from './tools.js';
-import type { ToolDefinition, ToolEntry, ToolHandler } from './tools.js';
 import type { SchemaInput } from './schema-adapter.js';
-import type { JsonSchemaValidator } from '../protocol/json-schema-validator.js';
+import { declaredCapabilities } from './server-capabilities.js';
+import { ServerContext } from './server-context.js';
+import type { Registration, ServerOptions } from './server-options.js';
+import { loadServerTelemetry } from './server-telemetry.js';
+import type { TaskRuntime } from './task-runtime.js';
+import { loadTaskRuntime, loadedTaskRuntime } from './task-runtime-loader.js';
+import type { TaskStore } from './task-store.js';
+import { TASK_METHODS, taskSupportOf } from './task-wire.js';
+import { buildTool, callTool } from './tools.js';
+import type { ToolDefinition, ToolEntry, ToolHandler } from './tools.js';
 import type { VisibilityCheck, Visible } from './visibility.js';
-import type { Telemetry } from '../telemetry/telemetry.js';
-import type { TelemetrySetting } from '../telemetry/telemetry-options.js';
 
-export interface ServerOptions {
-  /** Guidance for the model about how to use this server. */
-  instructions?: string;
-  /** Protocol versions to speak, oldest first (default: every revision). */
-  versions?: readonly string[];
-  /** Extra capabilities (`experimental`, `extensions`), merged over the computed ones. */
-  capabilities?: Record<string, unknown>;
-  /** Items per page on every list (default 100). */
-  pageSize?: number;
-  /** Seals MRTR requestState (default: HMAC-SHA-256 with a random per-process key). */
-  requestState?: RequestStateCodec;
-  requestStateTtlMs?: number;
-  /** Cache hints on modern list and read results, per method if need be (default ttlMs 0, scope private). */
-  cache?: CacheHints;
-  /** Where change events travel between nodes (default: in process). */
-  changeBus?: ChangeBus;
-  /**
-   * How long the server waits for the client to answer its own requests in the legacy era:
-   * `ctx.elicit`, `ctx.sample` and `ctx.listRoots` (default 5 minutes, since a person may be
-   * answering; `AskOptions.timeoutMs` overrides it per question) and any other
-   * server-to-client request such as `ping` (default 60 s). The modern era has no
-   * server-to-client requests: there the client's retry carries the answer.
-   */
-  timeoutMs?: number;
-  /**
-   * Receives handler failures, protocol warnings, store outages and (at debug) rate limit
-   * refusals: a pino-compatible logger, a function, or `false` (default: stderr).
-   */
-  logger?: LoggerOption;
-  /** Rate limits per caller, per method and per tool (default: none). */
-  rateLimit?: RateLimitOptions;
-  /**
-   * Tasks (2025-11-25 and the `io.modelcontextprotocol/tasks` extension). They switch on
-   * by themselves when a tool declares `execution.taskSupport`; options tune them.
-   */
-  tasks?: TaskOptions;
-  /** Serves SEP-2624's interceptors extension (`INTERCEPTORS_EXTENSION`) for the named interceptors (default off). */
-  interceptorsExtension?: boolean;
-  /** Validates raw JSON Schema tool schemas (default: Ajv, or an interpreter where `new Function` is refused). */
-  jsonSchemaValidator?: JsonSchemaValidator;
-  /**
-   * Scope-filtered discovery (SEP-1881): `tools/list` shows an authenticated caller only the
-   * tools whose `scopes` its token holds. The others stay callable, so a call still gets the
-   * `insufficient_scope` challenge a client steps up with (use `visibleTo` to hide a tool
-   * outright). Default false: every caller sees every tool it may see.
-   */
-  scopeFilteredDiscovery?: boolean;
-  /**
-   * OpenTelemetry spans, metrics and trace context for every request served (default off):
-   * `true` reports to the globally registered providers; see docs/observability.md. Needs the
-   * optional peer `@opentelemetry/api`, loaded in the background from construction; it is
-   * ready by the time {@link McpServer.connect} resolves.
-   */
-  telemetry?: TelemetrySetting;
-}
-
-/** A handle to something registered, to take it away again. */
-export interface Registration {
-  remove(): void;
-}
+export type { Registration, ServerOptions } from './server-options.js';
 
 /** A handler run with its server context (see McpServer.serve). */
 type Inner = (params: Params, ctx: ServerContext) => unknown;
-
-/**
- * The task runtime's class, once loaded. Most servers run no tasks, so its module (with the
- * task store) loads when a server first switches tasks on, not with `mcpkit`.
- */
-let TaskRuntimeClass: typeof TaskRuntime | undefined;
-let taskRuntimeModule: Promise<typeof TaskRuntime> | undefined;
-
-function loadTaskRuntime(): Promise<typeof TaskRuntime> {
-  return (taskRuntimeModule ??= import('./task-runtime.js').then(
-    (m) => (TaskRuntimeClass = m.TaskRuntime),
-    (e: unknown) => {
-      taskRuntimeModule = undefined;
-      throw e;
-    },
-  ));
-}
 
 /**
  * One MCP server definition that serves any number of connections, in both protocol eras.
@@ -232,44 +144,30 @@ export class McpServer {
       const mayAsk = isMrtrMethod(method);
       h.set(method, (p, rc) => this.serve(p, rc, inner, mayAsk));
     };
-    plain('tools/list', (p, rc) => this.listPage(p, 'tools', rc));
+    const page = options.pageSize ?? 100;
+    plain('tools/list', (p, rc) => listPage(this.catalog, 'tools', p, rc, page, this.cacheHints));
     full('tools/call', (p, ctx) => this.callTool(p, ctx));
-    plain('resources/list', (p, rc) => this.listPage(p, 'resources', rc));
-    plain('resources/templates/list', (p, rc) => this.listPage(p, 'resourceTemplates', rc));
-    full('resources/read', (p, ctx) => this.readResource(p, ctx));
+    plain('resources/list', (p, rc) => listPage(this.catalog, 'resources', p, rc, page, this.cacheHints));
+    plain('resources/templates/list', (p, rc) =>
+      listPage(this.catalog, 'resourceTemplates', p, rc, page, this.cacheHints),
+    );
+    full('resources/read', (p, ctx) => readResource(p, ctx, this.resources, this.templates, this.cacheHints));
     plain('resources/subscribe', (p, rc) => this.fanout.subscribe(p, rc, true));
     plain('resources/unsubscribe', (p, rc) => this.fanout.subscribe(p, rc, false));
-    plain('prompts/list', (p, rc) => this.listPage(p, 'prompts', rc));
-    full('prompts/get', (p, ctx) => this.getPrompt(p, ctx));
+    plain('prompts/list', (p, rc) => listPage(this.catalog, 'prompts', p, rc, page, this.cacheHints));
+    full('prompts/get', (p, ctx) => getPrompt(p, ctx, this.prompts));
     full('completion/complete', (p, ctx) =>
       complete(p, this.prompts, this.resources, this.templates, ctx.authInfo),
     );
     plain('subscriptions/listen', (p, rc) => this.fanout.listen(p, rc));
     if (options.tasks) this.enableTasks();
     if (options.interceptorsExtension) serveInterceptors(this, this.log);
-    if (options.telemetry) this.loadTelemetry(options.telemetry);
-  }
-
-  /**
-   * Loads the telemetry in the background. Meanwhile session-less requests are declined, so
-   * each is served by a session, whose connect waits for it: no request goes untraced.
-   */
-  private loadTelemetry(setting: TelemetrySetting): void {
-    this.exchange.deferred = true;
-    this.telemetryLoad = import('../telemetry/telemetry.js')
-      .then(({ createTelemetry }) => createTelemetry(setting))
-      .then(
-        (telemetry) => {
-          this.telemetry = telemetry;
-          this.exchange.observer = telemetry.exchangeObserver();
-          if (this.taskRuntime) this.taskRuntime.observer = telemetry.taskObserver();
-        },
-        (e: unknown) => this.exchange.logger('error', 'Telemetry could not load', e),
-      )
-      .finally(() => {
-        this.exchange.deferred = false;
-        this.telemetryLoad = undefined;
-      });
+    if (options.telemetry) {
+      this.telemetryLoad = loadServerTelemetry(options.telemetry, this.exchange, (telemetry) => {
+        this.telemetry = telemetry;
+        if (this.taskRuntime) this.taskRuntime.observer = telemetry.taskObserver();
+      }).finally(() => (this.telemetryLoad = undefined));
+    }
   }
 
   /**
@@ -283,7 +181,8 @@ export class McpServer {
 
   private enableTasks(): void {
     if (this.taskRuntime || this.taskRuntimeLoad) return;
-    if (TaskRuntimeClass) return this.startTasks(TaskRuntimeClass);
+    const loaded = loadedTaskRuntime();
+    if (loaded) return this.startTasks(loaded);
     // Until the module is here, the task methods wait for it, then run the runtime's handler.
     for (const method of TASK_METHODS) {
       this.handlers.set(method, (p, rc) =>
@@ -482,27 +381,15 @@ export class McpServer {
 
   /** The capabilities this server declares, from what is registered and the options. */
   capabilities(): Record<string, unknown> {
-    const caps: Record<string, unknown> = { logging: {} };
-    if (this.tools.size > 0) caps.tools = { listChanged: true };
-    if (this.resources.size > 0 || this.templates.size > 0)
-      caps.resources = { subscribe: true, listChanged: true };
-    if (this.prompts.size > 0) caps.prompts = { listChanged: true };
-    if (this.prompts.size > 0 || this.templates.size > 0) caps.completions = {};
-    const own = this.options.capabilities;
-    const declared = Object.keys(this.extensions).length > 0 ? this.extensions : undefined;
-    if (this.taskRuntime || this.taskRuntimeLoad) {
-      const t = tasksCapabilities();
-      const extensions = {
-        ...(t.extensions as object),
-        ...declared,
-        ...(own?.extensions as object | undefined),
-      };
-      return { ...caps, tasks: t.tasks, ...own, extensions };
-    }
-    if (declared) {
-      return { ...caps, ...own, extensions: { ...declared, ...(own?.extensions as object | undefined) } };
-    }
-    return { ...caps, ...own };
+    return declaredCapabilities({
+      tools: this.tools,
+      resources: this.resources,
+      templates: this.templates,
+      prompts: this.prompts,
+      tasks: this.taskRuntime !== undefined || this.taskRuntimeLoad !== undefined,
+      extensions: this.extensions,
+      own: this.options.capabilities,
+    });
   }
 
   /**
@@ -605,55 +492,16 @@ export class McpServer {
     return result;
   }
 
-  /** One page of what the caller sees of a list: the visible subset first, then the page. */
-  private listPage(params: Params, key: ListKey, rc: RequestContext): Record<string, unknown> {
-    const items = this.catalog.visible(key, rc);
-    const { page, nextCursor } = paginate(items, params.cursor, this.options.pageSize ?? 100);
-    const result: Record<string, unknown> = { [key]: page };
-    if (nextCursor !== undefined) result.nextCursor = nextCursor;
-    return withCacheHint(this.cacheHints, LIST_METHOD[key]!, result);
-  }
-
   private callTool(params: Params, ctx: ServerContext): Promise<unknown> {
-    const name = params.name;
-    if (typeof name !== 'string') throw WireError.invalidParams('tools/call needs a tool name');
-    const entry = this.tools.get(name);
-    // A tool the caller may not see is unknown: the same error, from the same line.
-    if (!exists(entry, ctx.authInfo))
-      throw WireError.invalidParams(`Unknown tool: ${name.length > 100 ? name.slice(0, 100) + '…' : name}`);
-    const forbidden = entry.scopes.length === 0 ? undefined : checkToolScopes(entry, ctx.authInfo);
-    if (forbidden) throw forbidden;
+    const entry = toolToCall(this.tools, params, ctx.authInfo);
     // A task tool registered while connections are open: its runtime may still be loading.
     if (this.taskRuntimeLoad) return this.taskRuntimeLoad.then(() => this.callTool(params, ctx));
     if (this.taskRuntime) {
+      const name = entry.wire.name;
       const tool = { name, support: taskSupportOf(entry.wire.execution), deferred: entry.deferTask };
       return this.taskRuntime.callTool(tool, params, ctx, (c) => callTool(entry, params, c));
     }
     return callTool(entry, params, ctx);
-  }
-
-  private async readResource(params: Params, ctx: ServerContext): Promise<unknown> {
-    const uri = params.uri;
-    if (typeof uri !== 'string' || uri.length === 0)
-      throw WireError.invalidParams('resources/read needs a uri');
-    if (uri.length > 65_536) throw WireError.invalidParams('The uri is longer than 64 KiB');
-    const found = resolveResource(uri, this.resources, this.templates.values(), ctx.authInfo);
-    if (!found) throw resourceNotFound(uri, ctx.era);
-    const value =
-      'resource' in found
-        ? await found.resource.read(uri, ctx)
-        : await found.template.read(uri, found.variables, ctx);
-    return withCacheHint(this.cacheHints, 'resources/read', { ...normalizeRead(value, uri) });
-  }
-
-  private async getPrompt(params: Params, ctx: ServerContext): Promise<unknown> {
-    const name = params.name;
-    if (typeof name !== 'string') throw WireError.invalidParams('prompts/get needs a prompt name');
-    const entry = this.prompts.get(name);
-    if (!exists(entry, ctx.authInfo))
-      throw WireError.invalidParams(`Unknown prompt: ${name.length > 100 ? name.slice(0, 100) + '…' : name}`);
-    const args = checkPromptArguments(entry, params.arguments);
-    return normalizePrompt(await entry.handler(args, ctx), name);
   }
 
   // ------------------------------------------------------------ change delivery
