@@ -27,7 +27,25 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Pack
  * importOptionalPeer, and the web frameworks the adapters (mcpkit/express, /fastify, /hono,
  * /next) are mounted in, which only their types name.
  */
-const OPTIONAL_PEERS = ['@anthropic-ai/sdk', '@opentelemetry/api', 'express', 'fastify', 'hono', 'ioredis', 'next', 'openai'];
+const OPTIONAL_PEERS = [
+  '@anthropic-ai/sdk',
+  '@opentelemetry/api',
+  '@opentelemetry/context-async-hooks',
+  '@opentelemetry/core',
+  '@opentelemetry/exporter-metrics-otlp-http',
+  '@opentelemetry/exporter-metrics-otlp-proto',
+  '@opentelemetry/exporter-trace-otlp-http',
+  '@opentelemetry/exporter-trace-otlp-proto',
+  '@opentelemetry/resources',
+  '@opentelemetry/sdk-metrics',
+  '@opentelemetry/sdk-trace-base',
+  'express',
+  'fastify',
+  'hono',
+  'ioredis',
+  'next',
+  'openai',
+];
 
 describe('the published package', () => {
   test('is MIT licensed, with the licence text beside it', () => {
