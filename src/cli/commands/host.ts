@@ -101,6 +101,7 @@ export async function host(argv: string[]): Promise<number> {
       console.log(`  ${t.alias}  ${p.dim(String(t.definition.description ?? '').slice(0, 80))}`);
     const agent = new Agent(h, {
       ...(values.model ? { model: values.model } : {}),
+      ...cliTelemetry(),
       onStep: (s) => {
         if (s.type === 'assistant') {
           for (const c of s.toolCalls)
