@@ -13,6 +13,7 @@ import { palette } from './format.js';
 import { argumentsError } from './parse-error.js';
 import { expandEnv, findServer } from './server-config.js';
 import { WireTap } from './wire-tap.js';
+import { cliTelemetry } from './otel-wanted.js';
 
 /** Options every command that talks to a server accepts. */
 export interface GlobalOptions {
@@ -294,7 +295,12 @@ export async function openClient(
   const transport = await transportFor(g);
   const client = new Client(
     { name: 'mcpkit-cli', version: '0.1.0' },
-    { era: g.era, handlers, ...(g.timeoutMs !== undefined ? { timeoutMs: g.timeoutMs } : {}) },
+    {
+      era: g.era,
+      handlers,
+      ...(g.timeoutMs !== undefined ? { timeoutMs: g.timeoutMs } : {}),
+      ...cliTelemetry(),
+    },
   );
   try {
     await client.connect(transport);

@@ -9,11 +9,15 @@ const main = fileURLToPath(new URL('./main.js', import.meta.url));
 const stdioServer = fileURLToPath(new URL('../demo/everything-stdio.js', import.meta.url));
 
 /** Runs the CLI under the module trace; returns its exit code, stdout and the loaded URLs. */
-function loaded(args: string[], input = ''): { code: number | null; stdout: string; modules: string[] } {
+function loaded(
+  args: string[],
+  input = '',
+  env: Record<string, string> = {},
+): { code: number | null; stdout: string; modules: string[] } {
   const r = traceModules([main, ...args], {
     cwd: process.cwd(),
     input,
-    env: { NO_COLOR: '1' },
+    env: { NO_COLOR: '1', ...env },
     timeoutMs: 30_000,
   });
   return { code: r.status, stdout: r.stdout, modules: r.modules };
@@ -77,5 +81,31 @@ describe('CLI start-up loads only what the command uses', () => {
     const r = loaded(['demo-server', '--stdio'], `${init}\n`);
     assert.match(r.stdout, /"serverInfo"/);
     assert.deepEqual(unwanted(r.modules, [/\/dist\/transports\/http-server\//, /\/dist\/client\//]), []);
+  });
+
+  test('OpenTelemetry loads only when the OTEL_* environment asks for it', () => {
+    const otel = /node_modules\/@opentelemetry\/|\/dist\/(cli\/otel-env|telemetry\/)/;
+    const args = ['call', 'add', 'a=2', 'b=40', '--', process.execPath, stdioServer];
+    const plain = loaded(args, '', { OTEL_SDK_DISABLED: 'false' });
+    assert.equal(plain.stdout.trim(), '42');
+    assert.deepEqual(
+      plain.modules.filter((m) => otel.test(m)),
+      [],
+    );
+    const disabled = loaded(args, '', { OTEL_TRACES_EXPORTER: 'console', OTEL_SDK_DISABLED: 'true' });
+    assert.deepEqual(
+      disabled.modules.filter((m) => otel.test(m)),
+      [],
+    );
+    // The check can fail: asked for, the SDK and mcpkit's telemetry are loaded.
+    const asked = loaded(args, '', { OTEL_TRACES_EXPORTER: 'console' });
+    assert.equal(asked.stdout.trim(), '42');
+    assert.ok(asked.modules.some((m) => m.endsWith('/dist/cli/otel-env.js')));
+    assert.ok(asked.modules.some((m) => m.includes('/node_modules/@opentelemetry/sdk-trace-base/')));
+    const help = loaded(['--help'], '', { OTEL_TRACES_EXPORTER: 'console' });
+    assert.deepEqual(
+      help.modules.filter((m) => otel.test(m)),
+      [],
+    );
   });
 });

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { CliFailure, ExitCode } from './exit-codes.js';
 import { silenceDeprecations } from '../protocol/deprecation.js';
+import { enableCliTelemetry, otelWanted } from './otel-wanted.js';
 
 /** A command as main needs it once loaded: what runs it and its help text. */
 interface LoadedCommand {
@@ -123,8 +124,40 @@ async function main(argv: string[]): Promise<number> {
     );
   }
   const command = await commands[name]!.load();
-  return command.run(rest);
+  if (!OTEL_COMMANDS.has(name) || rest.includes('--help') || rest.includes('-h') || !otelWanted(process.env))
+    return command.run(rest);
+  // The SDK loads only when the environment asks for it (a dynamic import, so the other runs
+  // load nothing of OpenTelemetry), and is flushed however the command ends.
+  const { startCliOtel } = await import('./otel-env.js');
+  const otel = await startCliOtel(name);
+  enableCliTelemetry();
+  try {
+    return await command.run(rest);
+  } finally {
+    // A collector that is down must not hold the process: past the bounded wait, main exits.
+    if (!(await otel.shutdown())) forceExit = true;
+  }
 }
+
+/** The commands that export telemetry when the `OTEL_*` environment asks: servers, gateway, host, clients. */
+const OTEL_COMMANDS = new Set([
+  'tools',
+  'resources',
+  'templates',
+  'prompts',
+  'call',
+  'tasks',
+  'read',
+  'prompt',
+  'complete',
+  'shell',
+  'host',
+  'proxy',
+  'demo-server',
+]);
+
+/** Set when the telemetry's flush timed out: its exporter's pending requests must not keep the process alive. */
+let forceExit = false;
 
 /** A JSON-RPC "invalid params" answer (WireError -32602), told without loading the engine. */
 function isInvalidParams(e: unknown): e is Error {
@@ -132,22 +165,26 @@ function isInvalidParams(e: unknown): e is Error {
 }
 
 const verbose = process.argv.includes('--verbose');
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (e: unknown) => {
-    if (e instanceof CliFailure) {
-      console.error(`mcpkit: ${e.message}`);
-      process.exitCode = e.exitCode;
-    } else if (isInvalidParams(e)) {
-      // The server refused what the command line gave it (-32602): a usage error, exit 2.
-      console.error(`mcpkit: ${e.message}`);
-      process.exitCode = ExitCode.Usage;
-    } else {
-      console.error(`mcpkit: ${e instanceof Error ? e.message : String(e)}`);
-      if (verbose && e instanceof Error && e.stack) console.error(e.stack);
-      process.exitCode = ExitCode.Connection;
-    }
-  },
-);
+main(process.argv.slice(2))
+  .then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e: unknown) => {
+      if (e instanceof CliFailure) {
+        console.error(`mcpkit: ${e.message}`);
+        process.exitCode = e.exitCode;
+      } else if (isInvalidParams(e)) {
+        // The server refused what the command line gave it (-32602): a usage error, exit 2.
+        console.error(`mcpkit: ${e.message}`);
+        process.exitCode = ExitCode.Usage;
+      } else {
+        console.error(`mcpkit: ${e instanceof Error ? e.message : String(e)}`);
+        if (verbose && e instanceof Error && e.stack) console.error(e.stack);
+        process.exitCode = ExitCode.Connection;
+      }
+    },
+  )
+  .finally(() => {
+    if (forceExit) process.exit();
+  });

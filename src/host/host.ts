@@ -34,6 +34,7 @@ import { ServerConnection } from './supervision/server-connection.js';
 import type { ServerHealth } from './supervision/server-connection.js';
 import { handlersFor } from './supervision/server-requests.js';
 import type { HostUi } from './ui/ui.js';
+import type { TelemetrySetting } from '../telemetry/telemetry-options.js';
 
 /** Options of {@link Host}. */
 export interface HostOptions {
@@ -41,6 +42,11 @@ export interface HostOptions {
   ui?: HostUi;
   /** How the host introduces itself to servers. */
   clientInfo?: { name: string; version: string };
+  /**
+   * OpenTelemetry for the host's clients (see `ClientOptions.telemetry`): a `CLIENT` span per
+   * request to a server, a child of the active span (a gateway's `SERVER` span, an agent turn).
+   */
+  telemetry?: TelemetrySetting;
   /** Audit sinks (JSON lines to a file, a collector...); entries are also emitted as `audit` events. */
   audit?: AuditSink | AuditSink[];
   /** Where pins and consents are kept (default: in memory). */
@@ -339,6 +345,7 @@ export class Host {
     };
     const conn = new ServerConnection(server, {
       clientInfo: this.options.clientInfo ?? { name: 'mcpkit-host', version: '0.1.0' },
+      ...(this.options.telemetry ? { telemetry: this.options.telemetry } : {}),
       ...(this.options.clientCapabilities ? { capabilities: this.options.clientCapabilities } : {}),
       handlers: handlersFor(server.name, {
         ui: () => this.ui(),

@@ -29,6 +29,10 @@ export class Telemetry {
   readonly propagate: boolean;
   /** `{ mcp.method.name }` per method, for the in-flight counters (made once per method). */
   private readonly methodAttrs = new Map<string, Attributes>();
+  /** A tracer provider was given (not the global one, which may have no SDK behind it). */
+  private readonly tracerGiven: boolean;
+  /** The meter records: a provider was given or an SDK's was registered (not the API's no-op). */
+  private readonly metering: boolean;
 
   constructor(
     readonly api: OtelApi,
@@ -36,18 +40,38 @@ export class Telemetry {
     version = '0.1.0',
   ) {
     const tracerProvider = options.tracerProvider ?? api.trace.getTracerProvider();
+    this.tracerGiven = options.tracerProvider !== undefined;
     this.tracer = tracerProvider.getTracer(INSTRUMENTATION_NAME, version);
     if (options.metrics !== false) {
       const meterProvider = options.meterProvider ?? api.metrics.getMeterProvider();
       this.meter = meterProvider.getMeter(INSTRUMENTATION_NAME, version);
       this.instruments = createInstruments(this.meter);
     }
+    // The global meter provider is no proxy: unregistered when we are made, it stays a no-op.
+    this.metering = this.meter !== undefined && !(this.meter instanceof api.createNoopMeter().constructor);
     this.propagate = options.propagate !== false;
   }
 
-  /** The observer for one session over `transport`, playing `role`. */
-  sessionObserver(role: 'client' | 'server', transport: Transport | undefined): SessionObserver {
-    return new McpObserver(this, role, transport, undefined);
+  /**
+   * Whether a session's spans and metrics would go anywhere. With `telemetry: true` and no SDK
+   * registered (the global tracer provider is the API's proxy without a delegate), a span is
+   * pure cost; checked per session, so an SDK registered before `connect` is still seen.
+   */
+  recording(): boolean {
+    if (this.tracerGiven || this.metering) return true;
+    const provider = this.api.trace.getTracerProvider();
+    return (
+      !(provider instanceof this.api.ProxyTracerProvider) ||
+      provider.getDelegateTracer(INSTRUMENTATION_NAME) !== undefined
+    );
+  }
+
+  /**
+   * The observer for one session over `transport`, playing `role`; undefined when nothing
+   * would record (see {@link Telemetry.recording}), so the session does no span work at all.
+   */
+  sessionObserver(role: 'client' | 'server', transport: Transport | undefined): SessionObserver | undefined {
+    return this.recording() ? new McpObserver(this, role, transport, undefined) : undefined;
   }
 
   /** The observer for a server's session-less modern requests (one per server). */

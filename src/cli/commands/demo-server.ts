@@ -4,6 +4,7 @@ import { StdioServerTransport } from '../../transports/stdio/index.js';
 import { LocalError } from '../../jsonrpc/index.js';
 import { CliFailure, ExitCode } from '../exit-codes.js';
 import { argumentsError } from '../parse-error.js';
+import { cliTelemetry } from '../otel-wanted.js';
 
 export const demoServerHelp = `Usage: mcpkit demo-server [--stdio | --port N [--host H] [--redis URL]]
 
@@ -53,7 +54,7 @@ export async function demoServer(argv: string[]): Promise<number> {
   if (values.redis !== undefined && values.port === undefined) {
     throw new CliFailure('--redis needs --port: Redis shares the state of HTTP nodes', ExitCode.Usage);
   }
-  const server = createEverythingServer();
+  const server = createEverythingServer(cliTelemetry());
   if (values.port !== undefined) {
     if (values.stdio) throw new CliFailure('Choose one of --stdio and --port', ExitCode.Usage);
     const port = Number(values.port);

@@ -8,6 +8,7 @@ import { argumentsError } from '../parse-error.js';
 import { commandUi, reportStart } from '../headless.js';
 import { palette } from '../format.js';
 import { defaultConfigPaths } from '../server-config.js';
+import { cliTelemetry } from '../otel-wanted.js';
 
 export const hostHelp = `Usage: mcpkit host [--config FILE] [--model NAME] [--yes]
 
@@ -85,7 +86,9 @@ export async function host(argv: string[]): Promise<number> {
     );
   const h = new Host(
     config,
-    configured ? { ui } : { ui, llm: { provider: new InteractiveProvider(ui), model: 'you' } },
+    configured
+      ? { ui, ...cliTelemetry() }
+      : { ui, llm: { provider: new InteractiveProvider(ui), model: 'you' }, ...cliTelemetry() },
   );
   h.on('health', (s) => process.stderr.write(p.dim(`[${s.name}] ${s.state}\n`)));
   try {
@@ -98,6 +101,7 @@ export async function host(argv: string[]): Promise<number> {
       console.log(`  ${t.alias}  ${p.dim(String(t.definition.description ?? '').slice(0, 80))}`);
     const agent = new Agent(h, {
       ...(values.model ? { model: values.model } : {}),
+      ...cliTelemetry(),
       onStep: (s) => {
         if (s.type === 'assistant') {
           for (const c of s.toolCalls)

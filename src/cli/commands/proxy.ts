@@ -8,6 +8,7 @@ import { fileAudit } from '../../host/node.js';
 import { appsClientCapabilities } from '../../protocol/apps.js';
 import { CliFailure, ExitCode } from '../exit-codes.js';
 import { commandUi, reportStart } from '../headless.js';
+import { cliTelemetry } from '../otel-wanted.js';
 import { loadConfigFor } from './host.js';
 
 export const proxyHelp = `Usage: mcpkit proxy --config FILE [--to stdio|http] [--port N]
@@ -185,13 +186,14 @@ export async function proxy(argv: string[]): Promise<number> {
       ui,
       clientCapabilities: appsClientCapabilities(),
       ...(audit ? { audit } : {}),
+      ...cliTelemetry(),
     });
     const ready = reportStart(await host.start(), headless);
     if (ready === 0 && Object.keys(config.servers).length > 0) {
       await host.close();
       throw new CliFailure('No server of the config could start (see above)', ExitCode.Connection);
     }
-    const gateway = new Gateway(host);
+    const gateway = new Gateway(host, cliTelemetry());
     if (!serving) await gateway.serveStdio();
     else {
       const running = await gateway.serveHttp(serving);
@@ -213,6 +215,7 @@ export async function proxy(argv: string[]): Promise<number> {
     ...rest,
     ...(hostname !== undefined ? { hostname } : {}),
     ...(audit ? { audit } : {}),
+    ...cliTelemetry(),
   });
   if (running.url && serving) process.stderr.write(`mcpkit bridge: ${running.url}${authNote(serving)}\n`);
   await stop;

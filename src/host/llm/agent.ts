@@ -4,6 +4,7 @@
  * answers without calling anything (or the turn limit is reached).
  */
 import type {
+  CreateMessageResult,
   ModelPreferences,
   SamplingMessage,
   ToolResultContent,
@@ -13,6 +14,8 @@ import { HostError, errorText } from '../errors.js';
 import type { Host } from '../host.js';
 import { blocksOf, textOf } from './llm.js';
 import type { LlmProvider } from './llm.js';
+import type { Telemetry } from '../../telemetry/telemetry.js';
+import type { TelemetrySetting } from '../../telemetry/telemetry-options.js';
 
 /** Options of {@link Agent}. */
 export interface AgentOptions {
@@ -30,6 +33,12 @@ export interface AgentOptions {
   caller?: string;
   /** Told about every step, for transcripts and UIs. */
   onStep?: (step: AgentStep) => void;
+  /**
+   * OpenTelemetry (needs `@opentelemetry/api`): each `run` is an `INTERNAL` span
+   * `invoke_agent {caller}`, each model call a `CLIENT` span `chat {model}` and each tool call
+   * the host's MCP `CLIENT` span (give the host `telemetry` too), all children of the run's.
+   */
+  telemetry?: TelemetrySetting;
 }
 
 /** One step of a run. */
@@ -75,6 +84,7 @@ const MAX_RESULT_TEXT = 2000;
  */
 export class Agent {
   readonly messages: SamplingMessage[] = [];
+  private telemetryLoad: Promise<Telemetry> | undefined;
 
   constructor(
     private readonly host: Host,
@@ -82,6 +92,22 @@ export class Agent {
   ) {}
 
   async run(userText: string, signal?: AbortSignal): Promise<AgentResult> {
+    const setting = this.options.telemetry;
+    if (!setting) return this.loop(userText, signal, undefined);
+    this.telemetryLoad ??= import('../../telemetry/load.js').then((m) => m.loadTelemetry(setting));
+    const telemetry = await this.telemetryLoad;
+    const name = this.options.caller ?? 'agent';
+    return telemetry.withSpan(`invoke_agent ${name}`, () => this.loop(userText, signal, telemetry), {
+      kind: telemetry.api.SpanKind.INTERNAL,
+      attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': name },
+    });
+  }
+
+  private async loop(
+    userText: string,
+    signal: AbortSignal | undefined,
+    telemetry: Telemetry | undefined,
+  ): Promise<AgentResult> {
     const o = this.options;
     const { model, provider } = o.provider
       ? { model: o.model ?? o.provider.name, provider: o.provider }
@@ -93,16 +119,39 @@ export class Agent {
       signal?.throwIfAborted();
       const tools = this.host.llmTools();
       const offered = new Set(tools.map((t) => t.name));
-      const result = await provider.complete(
-        model,
-        {
-          messages: this.messages,
-          maxTokens: o.maxTokens ?? 1024,
-          ...(o.system ? { systemPrompt: o.system } : {}),
-          ...(tools.length ? { tools, toolChoice: { mode: 'auto' as const } } : {}),
-        },
-        signal ? { signal } : {},
-      );
+      const maxTokens = o.maxTokens ?? 1024;
+      const complete = (): Promise<CreateMessageResult> =>
+        provider.complete(
+          model,
+          {
+            messages: this.messages,
+            maxTokens,
+            ...(o.system ? { systemPrompt: o.system } : {}),
+            ...(tools.length ? { tools, toolChoice: { mode: 'auto' as const } } : {}),
+          },
+          signal ? { signal } : {},
+        );
+      // The GenAI conventions' model-call span: `chat {model}`, a child of the run's.
+      const result = telemetry
+        ? await telemetry.withSpan(
+            `chat ${model}`,
+            async (span) => {
+              const r = await complete();
+              span.setAttribute('gen_ai.response.model', r.model);
+              span.setAttribute('gen_ai.response.finish_reasons', [r.stopReason ?? 'endTurn']);
+              return r;
+            },
+            {
+              kind: telemetry.api.SpanKind.CLIENT,
+              attributes: {
+                'gen_ai.operation.name': 'chat',
+                'gen_ai.request.model': model,
+                'gen_ai.provider.name': provider.name,
+                'gen_ai.request.max_tokens': maxTokens,
+              },
+            },
+          )
+        : await complete();
       const blocks = blocksOf(result.content);
       const uses = blocks.filter((b): b is ToolUseContent => b.type === 'tool_use');
       this.messages.push({ role: 'assistant', content: blocks });

@@ -85,6 +85,7 @@ export async function bridge(entry: Record<string, unknown>, options: BridgeOpti
   const gateway = new Gateway(host, {
     names: 'original',
     info: { name: `bridge:${up.serverInfo?.name ?? 'upstream'}`, version: up.serverInfo?.version ?? '0' },
+    ...(hostOptions.telemetry ? { telemetry: hostOptions.telemetry } : {}),
   });
   let url: string | undefined;
   if (to === 'http') {

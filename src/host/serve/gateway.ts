@@ -43,6 +43,7 @@ import type { VisibilityCheck, VisibleTo } from '../../server/visibility.js';
 import type { Host } from '../host.js';
 import type { HostCallOptions } from '../host-calls.js';
 import type { NodeAuthenticator, ServeOptions } from '../../serve/index.js';
+import type { TelemetrySetting } from '../../telemetry/telemetry-options.js';
 
 /** Options of {@link Gateway}. */
 export interface GatewayOptions {
@@ -65,6 +66,11 @@ export interface GatewayOptions {
    * must pass; an unauthenticated caller passes none.
    */
   visibility?: readonly GatewayVisibilityRule[];
+  /**
+   * OpenTelemetry for the gateway's server (see `ServerOptions.telemetry`): a `SERVER` span per
+   * caller request. Give the host `telemetry` too, and each upstream `CLIENT` span is its child.
+   */
+  telemetry?: TelemetrySetting;
 }
 
 /** Options of {@link Gateway.serveHttp}. */
@@ -127,6 +133,7 @@ export class Gateway {
   ) {
     this.server = new McpServer(options.info ?? { name: 'mcpkit-gateway', version: '0.1.0' }, {
       ...(options.instructions ? { instructions: options.instructions } : {}),
+      ...(options.telemetry ? { telemetry: options.telemetry } : {}),
       logger: () => undefined,
     });
     this.rules = (options.visibility ?? host.config.gateway?.visibility ?? []).map((rule) => ({

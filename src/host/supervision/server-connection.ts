@@ -10,6 +10,7 @@ import type { Transport } from '../../jsonrpc/index.js';
 import type { SessionLogger } from '../../session/index.js';
 import type { ServerConfig } from '../config/config-types.js';
 import { HostError, errorText } from '../errors.js';
+import type { TelemetrySetting } from '../../telemetry/telemetry-options.js';
 
 /** Where a server is in its life. */
 export type ServerState =
@@ -49,6 +50,8 @@ export interface ConnectionDeps {
   /** Extra capabilities merged over those the handlers declare. */
   capabilities?: Record<string, unknown>;
   handlers: ClientHandlers;
+  /** The clients' telemetry setting (off when absent). */
+  telemetry?: TelemetrySetting;
   /** Builds the transport of one attempt (the host's factory: stdio or HTTP). */
   serverTransport(config: ServerConfig): Transport;
   /** Asked before a local command's first start; false leaves the server `refused`. */
@@ -218,6 +221,7 @@ export class ServerConnection {
       ...(this.deps.capabilities ? { capabilities: this.deps.capabilities } : {}),
       logger: this.deps.logger,
       cacheNamespace: `host:${config.name}`,
+      ...(this.deps.telemetry ? { telemetry: this.deps.telemetry } : {}),
     });
     let transport: Transport;
     try {
