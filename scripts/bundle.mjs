@@ -55,11 +55,13 @@ await build({
     // validators, which import Ajv or @cfworker/json-schema and load on first use. The
     // interceptor model (session/interceptors.js, 5 KB, importing only jsonrpc) joins them:
     // server and client both run it, and on its own it was one more file for every role entry.
+    // So does telemetry/load.js (a few lines that import the telemetry layer on first use),
+    // which mcpkit/advanced exports and which was otherwise a chunk of its own.
     codeSplitting: {
       groups: [
         {
           name: 'core',
-          test: /[\\/]dist[\\/]((jsonrpc|protocol)[\\/](?!types[\\/]|apps\.js|ajv-validator\.js|interpreting-validator\.js)[^\\/]+|session[\\/]interceptors)\.js$/,
+          test: /[\\/]dist[\\/]((jsonrpc|protocol)[\\/](?!types[\\/]|apps\.js|ajv-validator\.js|interpreting-validator\.js)[^\\/]+|session[\\/]interceptors|telemetry[\\/]load)\.js$/,
         },
       ],
     },

@@ -284,7 +284,9 @@ describe('inspector details in Chromium', { skip: NO_CHROMIUM }, () => {
     await save('1000', true, '1500', /at most 1500 ms in all/);
     const capped = await runFromPage(page, 'reporter', { steps: 10 });
     const ms = Number(/timed out after (\d+) ms/.exec(capped)?.[1]);
-    assert.ok(ms >= 1500 && ms < 2000, `the total bound ended it: ${capped}`);
+    // The message measures with Date.now(), the timer with libuv's loop clock, cached when the
+    // loop turn began: the two can differ by a millisecond, so 1499 is a timer that was on time.
+    assert.ok(ms >= 1490 && ms < 2000, `the total bound ended it: ${capped}`);
     // The settings last across a reload.
     await page.reload();
     await page.click('[data-screen=servers]');

@@ -106,7 +106,7 @@ export async function lint(argv: string[]): Promise<number> {
 
 /** The card at `<url>/server-card`: absent is fine (info), present and malformed is an error. */
 async function checkServerCard(url: string, out: LintFinding[]): Promise<void> {
-  const { fetchServerCard, serverCardUrl } = await import('../../client/server-card.js');
+  const { fetchServerCard, serverCardUrl } = await import('../../client/index.js');
   try {
     await fetchServerCard(serverCardUrl(url), { timeoutMs: 5000 });
     out.push({
