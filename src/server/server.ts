@@ -414,6 +414,7 @@ export class McpServer {
       logger: this.log,
       ...(this.telemetry ? { observer: this.telemetry.sessionObserver('server', transport) } : {}),
       requestHandlers: this.handlers,
+      interceptors: this.middleware,
     });
     this.sessions.add(session);
     // Not onclose: that belongs to the caller, who may set it (see the example above).
