@@ -1,6 +1,6 @@
 /**
  * Interceptors on notifications (the `notification` phase), both ways on both sides, in both
- * eras over memory: an outbound validator that keeps a secret log line from leaving, a
+ * eras over memory (one over HTTP): an outbound validator that keeps a secret log line from leaving, a
  * client mutator on inbound progress, an inbound refusal on the server, order kept through
  * an asynchronous mutator, and nothing changed without interceptors.
  */
@@ -10,6 +10,8 @@ import { Client } from '../client/client.js';
 import type { ClientInterceptor } from '../client/interceptors.js';
 import type { JsonRpcNotification, Params } from '../jsonrpc/index.js';
 import { Session } from '../session/session.js';
+import { serve } from '../serve/index.js';
+import { StreamableHttpClientTransport } from '../transports/http-client/index.js';
 import { memoryPair } from '../transports/memory/index.js';
 import { waitFor } from '../test-support/waiting.js';
 import type { ServerInterceptor } from './middleware.js';
@@ -122,6 +124,28 @@ for (const era of ['legacy', 'modern'] as const) {
     });
   });
 }
+
+test('over HTTP (modern): the secret log line is not sent, the rest is', async () => {
+  const server = chattyServer();
+  server.use({
+    type: 'validation',
+    name: 'no-secrets',
+    events: ['notifications/message'],
+    phases: ['notification'],
+    validate: (params) => !JSON.stringify(params).includes('secret'),
+  });
+  const running = await serve(server, { port: 0 });
+  const client = new Client({ name: 'c', version: '1' }, { era: 'modern', logger: () => undefined });
+  const seen: JsonRpcNotification[] = [];
+  client.onnotification = (n) => void seen.push(n);
+  await client.connect(new StreamableHttpClientTransport({ url: running.url }));
+  await client.setLoggingLevel('debug');
+  await client.callTool({ name: 'chat', arguments: {} });
+  await waitFor(() => dataOf(seen).includes('all fine'), undefined, 'the harmless log line');
+  assert.deepEqual(dataOf(seen), ['all fine']);
+  await client.close();
+  await running.close();
+});
 
 test('the server drops an inbound notification its validator refuses (legacy session)', async () => {
   const logs: unknown[] = [];
