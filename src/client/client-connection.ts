@@ -6,6 +6,7 @@
 import { LocalError } from '../jsonrpc/index.js';
 import { Session, clientRole } from '../session/index.js';
 import type { Implementation, SessionLogger, SessionObserver } from '../session/index.js';
+import type { InterceptedRequest, Interceptor } from '../session/interceptors.js';
 import type { SubscriptionHub } from './subscriptions.js';
 import type { ClientTaskReceiver } from './task-receiver.js';
 import type { ResubscribeOptions } from './types.js';
@@ -67,6 +68,7 @@ export function clientSession(
   info: Implementation,
   o: ClientSessionSettings,
   observer: SessionObserver | undefined,
+  interceptors?: readonly Interceptor<InterceptedRequest>[],
 ): Session {
   return new Session({
     role: clientRole,
@@ -77,6 +79,7 @@ export function clientSession(
     ...(o.maxTotalTimeoutMs !== undefined ? { maxTotalTimeoutMs: o.maxTotalTimeoutMs } : {}),
     ...(o.logger ? { logger: o.logger } : {}),
     ...(observer ? { observer } : {}),
+    ...(interceptors ? { interceptors } : {}),
   });
 }
 

@@ -226,6 +226,7 @@ export class Client {
       this.info,
       this.config,
       this.telemetry?.sessionObserver('client', transport),
+      this.pipeline.interceptors,
     );
     const tap = new TransportTap(transport);
     const closing = new AbortController();

@@ -35,6 +35,10 @@ export interface InterceptorsHost {
 
 const PHASES: readonly InterceptorPhase[] = ['request', 'response'];
 
+function onWire(phase: InterceptorPhase): phase is 'request' | 'response' {
+  return phase !== 'notification';
+}
+
 function listed(host: InterceptorsHost): Listed[] {
   return host.interceptors.filter((i): i is Listed => i.type !== 'wrap');
 }
@@ -44,7 +48,8 @@ function describe(i: Listed): InterceptorDescriptor {
   const d: InterceptorDescriptor = {
     name: i.name,
     type: i.type,
-    hooks: (i.phases ?? PHASES).map((phase) => ({ events, phase })),
+    // The extension's wire knows only SEP-2624's two phases; notification hooks stay local.
+    hooks: (i.phases ?? PHASES).filter(onWire).map((phase) => ({ events, phase })),
   };
   if (i.description !== undefined) d.description = i.description;
   if (i.mode !== undefined) d.mode = i.mode;

@@ -4,6 +4,7 @@ import { isMrtrMethod } from '../protocol/methods.js';
 import { ExchangeServer, Session, serverRole, sessionLoggerOf } from '../session/index.js';
 import type { Implementation, RequestContext, RequestHandler, SessionLogger } from '../session/index.js';
 import { InterceptorChain } from '../session/interceptors.js';
+import { NotificationGate } from '../session/notification-gate.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import { cacheHintsByMethod } from './cache-hints.js';
 import type { CacheHint } from './cache-hints.js';
@@ -132,6 +133,7 @@ export class McpServer {
     this.cacheHints = cacheHintsByMethod(options.cache);
     if (options.rateLimit) this.limiter = new RateLimiter(options.rateLimit, this.log);
     this.exchange = new ExchangeServer(info, { ...options, logger: this.log }, h, () => this.capabilities());
+    this.exchange.gate = new NotificationGate(this.middleware, 'server', this.log);
     this.serveRequest = this.exchange.serve.bind(this.exchange);
     // Plain handlers answer synchronously when no middleware is installed: no promise, no context.
     const plain = (method: string, fn: (p: Params, rc: RequestContext) => unknown): void => {
@@ -414,6 +416,7 @@ export class McpServer {
       logger: this.log,
       ...(this.telemetry ? { observer: this.telemetry.sessionObserver('server', transport) } : {}),
       requestHandlers: this.handlers,
+      interceptors: this.middleware,
     });
     this.sessions.add(session);
     // Not onclose: that belongs to the caller, who may set it (see the example above).

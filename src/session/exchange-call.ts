@@ -1,3 +1,4 @@
+import type { NotificationGate } from './notification-gate.js';
 import { LocalError, WireError, errorResponse } from '../jsonrpc/index.js';
 import type {
   FrameInfo,
@@ -68,6 +69,17 @@ class ExchangeCall implements ContextHost, TransportSink {
   }
 
   sendRelated(requestId: RequestId, method: string, params: Params): void {
+    const gate = this.server.gate;
+    if (gate !== undefined && gate.list.length !== 0) {
+      const passed = gate.pass('outbound', method, params, (changed) =>
+        this.sendRelatedNow(requestId, method, changed),
+      );
+      if (passed) return void passed.catch(() => undefined);
+    }
+    this.sendRelatedNow(requestId, method, params);
+  }
+
+  private sendRelatedNow(requestId: RequestId, method: string, params: Params): void {
     const ctx = this.ctx!;
     if (ctx.done) return;
     const message: JsonRpcNotification = {
@@ -188,6 +200,8 @@ export class ExchangeServer {
   capabilities: Record<string, unknown> | undefined;
   /** Watches the requests served here (telemetry), as a session's observer does. */
   observer: SessionObserver | undefined;
+  /** The server's interceptors for the notifications of its stateless requests. */
+  gate: NotificationGate | undefined;
   /**
    * While true, serve() declines every request, so the caller connects a session (which
    * waits for what the server is still loading, such as its telemetry).

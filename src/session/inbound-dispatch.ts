@@ -101,7 +101,11 @@ export class InboundDispatch {
       if ('id' in msg) this.onRequest(msg, info, batch);
       else this.onNotification(msg);
     } else {
-      this.outbound.onResponse(msg);
+      // An answer must not overtake the progress (or other notifications) sent before it
+      // that an asynchronous interceptor still holds.
+      const gate = this.wire.gate;
+      if (gate !== undefined && gate.inboundWaiting) gate.afterInbound(() => this.outbound.onResponse(msg));
+      else this.outbound.onResponse(msg);
     }
   }
 
@@ -400,6 +404,20 @@ export class InboundDispatch {
     const params = msg.params ?? EMPTY_PARAMS;
     const observer = this.wire.observer;
     if (observer !== undefined) observer.notificationIn(method, params, this.session.protocolVersion);
+    const gate = this.wire.gate;
+    if (gate !== undefined && gate.list.length !== 0) {
+      const passed = gate.pass('inbound', method, params, (changed) =>
+        this.deliverNotification(method, changed, changed === params ? msg : { ...msg, params: changed }),
+      );
+      if (passed) {
+        passed.catch((e: unknown) => this.wire.logger('error', `Notification ${method} failed`, e));
+        return;
+      }
+    }
+    this.deliverNotification(method, params, msg);
+  }
+
+  private deliverNotification(method: string, params: Params, msg: JsonRpcNotification): void {
     switch (method) {
       case 'notifications/cancelled': {
         const ctx = isValidRequestId(params.requestId) ? this.inflight.get(params.requestId) : undefined;

@@ -7,130 +7,35 @@
 import { WireError } from '../jsonrpc/index.js';
 import type { Params } from '../jsonrpc/index.js';
 import type { SessionLogger } from './session-types.js';
-
-/** When an interceptor runs: on the way in (`request`) or on the way out (`response`). */
-export type InterceptorPhase = 'request' | 'response';
-
-/** `audit` interceptors observe only: they never block and their changes are not applied. */
-export type InterceptorMode = 'active' | 'audit';
-
-/** How bad a failed validation is; only `error` blocks. */
-export type ValidationSeverity = 'info' | 'warn' | 'error';
-
-/** One finding of a validator. */
-export interface ValidationMessage {
-  /** Where in the payload, as a dotted path. */
-  path?: string;
-  message: string;
-  severity: ValidationSeverity;
-}
-
-/** A validator's decision, as SEP-2624's `ValidationResult` (without the common fields). */
-export interface ValidatorResult {
-  valid: boolean;
-  /** Default `error` when `valid` is false. */
-  severity?: ValidationSeverity;
-  messages?: ValidationMessage[];
-  info?: Record<string, unknown>;
-}
-
-/** What a validator returns: nothing or `true` passes, `false` fails with severity `error`. */
-export type ValidationVerdict = void | undefined | boolean | ValidatorResult;
-
-/** What every validator and mutator sees besides the payload. */
-export interface Interception<R> {
-  readonly phase: InterceptorPhase;
-  /** The request (its params as mutated so far, on the request phase). */
-  readonly request: R;
-  /** On the response phase of a failed call: the error; the payload is then the error too. */
-  readonly error?: unknown;
-}
-
-interface InterceptorCommon {
-  /** Unique among the interceptors of one server or client; breaks priority ties. */
-  readonly name: string;
-  readonly description?: string;
-  /** The methods (SEP-2624 events) it runs for: `*`, `tools/*` or exact names (default `['*']`). */
-  readonly events?: readonly string[];
-  /** The phases it runs in (default both). */
-  readonly phases?: readonly InterceptorPhase[];
-  /** Default `active`. */
-  readonly mode?: InterceptorMode;
-  /**
-   * When the interceptor itself fails (throws something other than a WireError): `false`
-   * (the default, fail-closed) refuses the message, `true` lets it through unchanged.
-   */
-  readonly failOpen?: boolean;
-}
-
-/**
- * Checks a payload without changing it. A thrown WireError is a refusal sent as it is.
- *
- * @example
- * ```ts
- * const noDeletes: Validator = {
- *   type: 'validation',
- *   name: 'no-deletes',
- *   events: ['tools/call'],
- *   phases: ['request'],
- *   validate: (params) => (params as { name?: string }).name !== 'delete_everything',
- * };
- * ```
- */
-export interface Validator<R = unknown> extends InterceptorCommon {
-  readonly type: 'validation';
-  validate(payload: unknown, at: Interception<R>): ValidationVerdict | Promise<ValidationVerdict>;
-}
-
-/**
- * Changes a payload: returns the new one (`undefined` keeps it). On the request phase it
- * may return {@link answer}`(result)` to answer without going further.
- *
- * @example
- * ```ts
- * const stamp: Mutator = {
- *   type: 'mutation',
- *   name: 'stamp',
- *   events: ['tools/call'],
- *   phases: ['response'],
- *   mutate: (result) => ({ ...(result as object), _meta: { stamped: true } }),
- * };
- * ```
- */
-export interface Mutator<R = unknown> extends InterceptorCommon {
-  readonly type: 'mutation';
-  /** Lower runs first (default 0); ties go by name. A number applies to both phases. */
-  readonly priorityHint?: number | { request?: number; response?: number };
-  mutate(payload: unknown, at: Interception<R>): unknown;
-}
-
-/**
- * Sits around the call, onion-style: call `next()` to go inward (with a changed request,
- * if you like), or return or throw to answer without it.
- *
- * @example
- * ```ts
- * const timing: Wrap<{ method: string }> = {
- *   type: 'wrap',
- *   name: 'timing',
- *   wrap: async (request, next) => {
- *     const started = performance.now();
- *     try { return await next(); }
- *     finally { console.error(request.method, performance.now() - started, 'ms'); }
- *   },
- * };
- * ```
- */
-export interface Wrap<R = unknown> {
-  readonly type: 'wrap';
-  readonly name?: string;
-  /** The methods it wraps (default `['*']`). */
-  readonly events?: readonly string[];
-  wrap(request: R, next: (request?: R) => Promise<unknown>): unknown;
-}
-
-/** A validator, a mutator or a wrap. */
-export type Interceptor<R = unknown> = Validator<R> | Mutator<R> | Wrap<R>;
+import type {
+  InterceptedNotification,
+  Interception,
+  Interceptor,
+  InterceptorPhase,
+  Mutator,
+  NotificationInterception,
+  ValidationSeverity,
+  ValidationVerdict,
+  Validator,
+  ValidatorResult,
+  Wrap,
+} from './interceptor-types.js';
+export type {
+  CallInterception,
+  InterceptedNotification,
+  Interception,
+  Interceptor,
+  InterceptorMode,
+  InterceptorPhase,
+  Mutator,
+  NotificationInterception,
+  ValidationMessage,
+  ValidationSeverity,
+  ValidationVerdict,
+  Validator,
+  ValidatorResult,
+  Wrap,
+} from './interceptor-types.js';
 
 /** An early answer from a request-phase mutator: the call goes no further. */
 export class EarlyAnswer {
@@ -169,6 +74,8 @@ function covers(events: readonly string[] | undefined, method: string): boolean 
 }
 
 function inPhase(i: Validator<never> | Mutator<never>, phase: InterceptorPhase): boolean {
+  // Notifications are opt-in: an interceptor written for calls must not see them unasked.
+  if (phase === 'notification') return i.phases !== undefined && i.phases.includes(phase);
   return !i.phases || i.phases.includes(phase);
 }
 
@@ -189,7 +96,12 @@ interface MethodPlan<R> {
   wraps: Wrap<R>[];
   request: PhasePlan<R> | undefined;
   response: PhasePlan<R> | undefined;
+  /** For a notification of this method: its wraps and its phase. */
+  notificationWraps: Wrap<R>[];
+  notification: PhasePlan<R> | undefined;
 }
+
+const PHASES = ['request', 'response', 'notification'] as const;
 
 /** Plans are memoized per method; a peer may invent methods, so the memo is bounded. */
 const MAX_PLANS = 256;
@@ -285,6 +197,104 @@ export class InterceptorChain<R extends InterceptedRequest> {
     return result;
   }
 
+  /** Whether any interceptor sees notifications of `method`. */
+  interceptsNotification(method: string): boolean {
+    const plan = this.planFor(method);
+    return plan.notification !== undefined || plan.notificationWraps.length > 0;
+  }
+
+  /**
+   * Runs a notification through the chain, then `deliver`s it (sends or dispatches it) with
+   * its params as changed. Synchronous interceptors keep it synchronous (`undefined` back);
+   * the first promise makes the rest asynchronous (that promise back). A refusal (a
+   * validator, or a fail-closed interceptor failing) is logged and the notification goes no
+   * further; only `deliver`'s own failure is thrown (or rejects).
+   */
+  runNotification(n: InterceptedNotification, deliver: (params: Params) => void): Promise<void> | undefined {
+    const plan = this.planFor(n.method);
+    let out: Promise<void> | undefined;
+    try {
+      out = this.notificationStep(plan, 0, n, deliver);
+    } catch (e) {
+      this.notificationRefused(n, e);
+      return undefined;
+    }
+    return out?.then(undefined, (e: unknown) => this.notificationRefused(n, e));
+  }
+
+  private notificationRefused(n: InterceptedNotification, e: unknown): void {
+    if (e instanceof DeliveryFailure) throw e.error;
+    this.options.logger(
+      n.direction === 'outbound' ? 'debug' : 'warning',
+      `Interceptors refused the ${n.direction} ${n.method} notification; ${n.direction === 'outbound' ? 'not sent' : 'dropped'}`,
+      e,
+    );
+  }
+
+  private notificationStep(
+    plan: MethodPlan<R>,
+    i: number,
+    n: InterceptedNotification,
+    deliver: (params: Params) => void,
+  ): Promise<void> | undefined {
+    const wraps = plan.notificationWraps;
+    if (i === wraps.length) return this.notificationCore(plan.notification, n, deliver);
+    let called = false;
+    const next = (changed?: InterceptedNotification): Promise<void> => {
+      if (called) return Promise.reject(new Error('next() called twice'));
+      called = true;
+      try {
+        return this.notificationStep(plan, i + 1, changed ?? n, deliver) ?? DONE;
+      } catch (e) {
+        return Promise.reject(e);
+      }
+    };
+    const r = wraps[i]!.wrapNotification!(n, next);
+    return r instanceof Promise ? r.then(() => undefined) : undefined;
+  }
+
+  /** Validators and mutators, synchronous until one of them returns a promise. */
+  private notificationCore(
+    phase: PhasePlan<R> | undefined,
+    n: InterceptedNotification,
+    deliver: (params: Params) => void,
+  ): Promise<void> | undefined {
+    if (!phase) return send(deliver, n.params);
+    const at: NotificationInterception = { phase: 'notification', request: n };
+    const inbound = n.direction === 'inbound';
+    // Receiving: validate the raw params first; sending: validate what will cross.
+    if (inbound && phase.validators.length > 0) {
+      const v = this.validate(phase.validators, n.params, at);
+      if (v) return v.then(() => this.notificationMutate(phase, n, at, deliver));
+    }
+    return this.notificationMutate(phase, n, at, deliver);
+  }
+
+  private notificationMutate(
+    phase: PhasePlan<R>,
+    n: InterceptedNotification,
+    at: NotificationInterception,
+    deliver: (params: Params) => void,
+  ): Promise<void> | undefined {
+    const finish = (out: unknown): Promise<void> | undefined => {
+      if (typeof out !== 'object' || out === null || Array.isArray(out))
+        throw new WireError(
+          -32603,
+          'An interceptor made the notification params something other than an object',
+        );
+      const params = out as Params;
+      if (n.direction === 'outbound' && phase.validators.length > 0) {
+        const v = this.validate(phase.validators, params, at);
+        if (v) return v.then(() => send(deliver, params));
+      }
+      return send(deliver, params);
+    };
+    if (phase.mutators.length === 0) return finish(n.params);
+    // Mutators in order: one that returns a promise is awaited before the next runs.
+    const r = this.mutateFrom(phase.mutators, 0, n.params, n.params, at, false);
+    return r instanceof Promise ? r.then(finish) : finish(r);
+  }
+
   /** One phase: validators and mutators in the trust-boundary order of this side. */
   private async phase(
     plan: PhasePlan<R>,
@@ -293,15 +303,23 @@ export class InterceptorChain<R extends InterceptedRequest> {
     failed: boolean,
   ): Promise<unknown> {
     // Receiving: validate the raw payload first; sending: validate what will cross.
-    const receiving = (at.phase === 'request') === (this.options.side === 'server');
+    const receiving =
+      at.phase === 'notification'
+        ? at.request.direction === 'inbound'
+        : (at.phase === 'request') === (this.options.side === 'server');
     if (receiving) await this.validate(plan.validators, payload, at);
     const out = await this.mutate(plan.mutators, payload, at, failed);
     if (!receiving && !(out instanceof EarlyAnswer)) await this.validate(plan.validators, out, at);
     return out;
   }
 
-  private async validate(validators: Validator<R>[], payload: unknown, at: Interception<R>): Promise<void> {
-    if (validators.length === 0) return;
+  /** Throws a refusal, or returns a promise of one when a validator is asynchronous. */
+  private validate(
+    validators: Validator<R>[],
+    payload: unknown,
+    at: Interception<R>,
+  ): Promise<void> | undefined {
+    if (validators.length === 0) return undefined;
     // In parallel: start them all, then collect every verdict before deciding. Synchronous
     // verdicts (the common case) need no promise.
     const settled: Array<PromiseSettledResult<unknown>> = new Array(validators.length);
@@ -315,12 +333,19 @@ export class InterceptorChain<R extends InterceptedRequest> {
         settled[i] = { status: 'rejected', reason };
       }
     }
-    if (pending) {
-      const all = await Promise.allSettled(
+    if (pending)
+      return Promise.allSettled(
         settled.map((s) => (s.status === 'fulfilled' ? s.value : Promise.reject(s.reason))),
-      );
-      for (let i = 0; i < all.length; i++) settled[i] = all[i]!;
-    }
+      ).then((all) => this.decide(validators, all, at));
+    this.decide(validators, settled, at);
+    return undefined;
+  }
+
+  private decide(
+    validators: Validator<R>[],
+    settled: Array<PromiseSettledResult<unknown>>,
+    at: Interception<R>,
+  ): void {
     const blocking: Array<{ interceptor: string; severity: ValidationSeverity; message: string }> = [];
     let refusal: WireError | undefined;
     for (let i = 0; i < validators.length; i++) {
@@ -361,28 +386,72 @@ export class InterceptorChain<R extends InterceptedRequest> {
     at: Interception<R>,
     failed: boolean,
   ): Promise<unknown> {
-    let current = payload;
-    for (let i = 0; i < mutators.length; i++) {
+    return this.mutateFrom(mutators, 0, payload, payload, at, failed);
+  }
+
+  /**
+   * Mutators from `start` on, synchronously while they are: the first promise one returns
+   * makes the rest asynchronous (a Promise back); otherwise the value itself comes back.
+   */
+  private mutateFrom(
+    mutators: Mutator<R>[],
+    start: number,
+    payload: unknown,
+    current: unknown,
+    at: Interception<R>,
+    failed: boolean,
+  ): unknown {
+    for (let i = start; i < mutators.length; i++) {
       const m = mutators[i]!;
       let out: unknown;
       try {
         out = m.mutate(current, at);
-        if (out instanceof Promise) out = await out;
+        if (out instanceof Promise) {
+          const from = current;
+          return out.then(
+            (value: unknown) => {
+              const next = this.mutated(m, value, from, at, failed);
+              if (next instanceof EarlyAnswer) return next;
+              return this.mutateFrom(mutators, i + 1, payload, next, at, failed);
+            },
+            (e: unknown) => this.mutatorFailed(m, e, payload),
+          );
+        }
       } catch (e) {
-        if (e instanceof WireError && m.mode !== 'audit') throw e;
-        if (this.failed(m, e, m.mode === 'audit')) return payload;
-        throw failure(m, 'Interceptor mutation failed');
+        return this.mutatorFailed(m, e, payload);
       }
-      if (out === undefined || m.mode === 'audit') continue;
-      if (out instanceof EarlyAnswer) {
-        if (at.phase === 'request' || failed) return out;
-        out = out.result;
-      }
-      // A failed call's payload is its error: only another error may replace it.
-      if (failed && !(out instanceof Error)) continue;
-      current = out;
+      const next = this.mutated(m, out, current, at, failed);
+      if (next instanceof EarlyAnswer) return next;
+      current = next;
     }
     return current;
+  }
+
+  /** A mutator threw: a WireError refuses, else fail-open keeps the untouched payload. */
+  private mutatorFailed(m: Mutator<R>, e: unknown, payload: unknown): unknown {
+    if (e instanceof WireError && m.mode !== 'audit') throw e;
+    if (this.failed(m, e, m.mode === 'audit')) return payload;
+    throw failure(m, 'Interceptor mutation failed');
+  }
+
+  /** The payload after one mutator's output (an EarlyAnswer ends the phase). */
+  private mutated(
+    m: Mutator<R>,
+    out: unknown,
+    current: unknown,
+    at: Interception<R>,
+    failed: boolean,
+  ): unknown {
+    if (out === undefined || m.mode === 'audit') return current;
+    if (out instanceof EarlyAnswer) {
+      // A notification has nobody to answer: an early answer is meaningless there.
+      if (at.phase === 'notification') return current;
+      if (at.phase === 'request' || failed) return out;
+      out = out.result;
+    }
+    // A failed call's payload is its error: only another error may replace it.
+    if (failed && !(out instanceof Error)) return current;
+    return out;
   }
 
   /** Logs an interceptor's own failure; true when the message may go on regardless. */
@@ -396,26 +465,30 @@ export class InterceptorChain<R extends InterceptedRequest> {
     let plan = this.plans.get(method);
     if (plan) return plan;
     const wraps: Wrap<R>[] = [];
+    const notificationWraps: Wrap<R>[] = [];
     const byPhase = {
       request: { validators: [], mutators: [] },
       response: { validators: [], mutators: [] },
+      notification: { validators: [], mutators: [] },
     } as {
       request: PhasePlan<R>;
       response: PhasePlan<R>;
+      notification: PhasePlan<R>;
     };
     for (const i of this.list) {
       if (!covers(i.events, method)) continue;
       if (i.type === 'wrap') {
         wraps.push(i);
+        if (i.wrapNotification) notificationWraps.push(i);
         continue;
       }
-      for (const phase of ['request', 'response'] as const) {
+      for (const phase of PHASES) {
         if (!inPhase(i, phase)) continue;
         if (i.type === 'validation') byPhase[phase].validators.push(i);
         else byPhase[phase].mutators.push(i);
       }
     }
-    for (const phase of ['request', 'response'] as const) {
+    for (const phase of PHASES) {
       byPhase[phase].mutators.sort(
         (a, b) =>
           priorityOf(a, phase) - priorityOf(b, phase) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
@@ -423,10 +496,33 @@ export class InterceptorChain<R extends InterceptedRequest> {
     }
     const some = (p: PhasePlan<R>): PhasePlan<R> | undefined =>
       p.validators.length + p.mutators.length > 0 ? p : undefined;
-    plan = { wraps, request: some(byPhase.request), response: some(byPhase.response) };
+    plan = {
+      wraps,
+      request: some(byPhase.request),
+      response: some(byPhase.response),
+      notificationWraps,
+      notification: some(byPhase.notification),
+    };
     if (this.plans.size < MAX_PLANS) this.plans.set(method, plan);
     return plan;
   }
+}
+
+/** A failure of the delivery itself (the transport, a handler), not of an interceptor. */
+class DeliveryFailure {
+  constructor(readonly error: unknown) {}
+}
+
+const DONE: Promise<void> = Promise.resolve();
+
+/** Delivers, marking its failure as the delivery's. */
+function send(deliver: (params: Params) => void, params: Params): undefined {
+  try {
+    deliver(params);
+  } catch (e) {
+    throw new DeliveryFailure(e);
+  }
+  return undefined;
 }
 
 /** The refusal of a fail-closed interceptor that failed: generic, the detail is in the log. */

@@ -126,6 +126,21 @@ export class OutboundCalls {
   async notify(method: string, params?: Params, relatedRequestId?: RequestId): Promise<void> {
     const refusal = this.check(method, 'notification');
     if (refusal) throw refusal;
+    const gate = this.wire.gate;
+    if (gate !== undefined && gate.list.length !== 0) {
+      const passed = gate.pass('outbound', method, params ?? {}, (changed) =>
+        this.sendNotification(method, changed, relatedRequestId),
+      );
+      if (passed) return passed as Promise<void>; // resolves with sendNotification's own void
+    }
+    return this.sendNotification(method, params, relatedRequestId);
+  }
+
+  private async sendNotification(
+    method: string,
+    params: Params | undefined,
+    relatedRequestId: RequestId | undefined,
+  ): Promise<void> {
     params = shapeNotification(method, this.state.protocolVersion, params);
     const message: JsonRpcNotification =
       params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };

@@ -1,4 +1,5 @@
 import type { Implementation } from '../protocol/types/base.js';
+import type { InterceptedRequest, Interceptor } from './interceptors.js';
 import type { Params, RequestId } from '../jsonrpc/index.js';
 import type { LoggerOption } from './library-logger.js';
 import type { SessionObserver } from './observer.js';
@@ -60,6 +61,11 @@ export interface SessionOptions {
    * logger or a function; `false` for none. Defaults to stderr (warnings and errors).
    */
   logger?: LoggerOption;
+  /**
+   * The role's interceptors, read live (the server's or client's own list): those with the
+   * `notification` phase (or a `wrapNotification`) see notifications both ways.
+   */
+  interceptors?: readonly Interceptor<InterceptedRequest>[];
   /** Watches every request and notification both ways (see {@link SessionObserver}); telemetry sets it. */
   observer?: SessionObserver;
 }

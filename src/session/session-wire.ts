@@ -1,4 +1,5 @@
 import type { JsonRpcMessage, RequestId, Transport } from '../jsonrpc/index.js';
+import type { NotificationGate } from './notification-gate.js';
 import type { SessionObserver } from './observer.js';
 import type { SessionLogger } from './session-types.js';
 
@@ -15,6 +16,8 @@ export class SessionWire {
   draining = false;
   /** Watches the traffic (telemetry); undefined costs one check per message. */
   observer: SessionObserver | undefined;
+  /** The role's interceptors for notifications; undefined (or an empty list) costs one check each. */
+  gate: NotificationGate | undefined;
 
   constructor(readonly logger: SessionLogger) {}
 

@@ -20,6 +20,7 @@ import type { LegacyState } from './lifecycle.js';
 import type { LogLevel } from './logging-levels.js';
 import { DEFAULT_MAX_TOTAL_TIMEOUT_MS, DEFAULT_TIMEOUT_MS } from './options.js';
 import type { RequestOptions } from './options.js';
+import { NotificationGate } from './notification-gate.js';
 import { OutboundCalls } from './outbound-calls.js';
 import type { ContextHost, PeerInfo, RequestContext } from './request-context.js';
 import { serverRole } from './server-role.js';
@@ -80,6 +81,12 @@ export class Session implements ContextHost {
     this.versions = options.versions ?? ALL_VERSIONS;
     this.wire = new SessionWire(sessionLoggerOf(options.logger));
     this.wire.observer = options.observer;
+    if (options.interceptors)
+      this.wire.gate = new NotificationGate(
+        options.interceptors,
+        this.role.name === 'server' ? 'server' : 'client',
+        this.wire.logger,
+      );
     this.outbound = new OutboundCalls(
       this.wire,
       this,
@@ -233,6 +240,17 @@ export class Session implements ContextHost {
 
   /** ContextHost: notifications tied to an inbound request. */
   sendRelated(requestId: RequestId, method: string, params: Params): void {
+    const gate = this.wire.gate;
+    if (gate !== undefined && gate.list.length !== 0) {
+      const passed = gate.pass('outbound', method, params, (changed) =>
+        this.sendRelatedNow(requestId, method, changed),
+      );
+      if (passed) return void passed.catch(() => undefined);
+    }
+    this.sendRelatedNow(requestId, method, params);
+  }
+
+  private sendRelatedNow(requestId: RequestId, method: string, params: Params): void {
     const message: JsonRpcNotification = {
       jsonrpc: '2.0',
       method,
