@@ -1,5 +1,3 @@
-import type { MeterProvider, TracerProvider } from '@opentelemetry/api';
-
 /**
  * How a server or client reports to OpenTelemetry. Every field is optional: `telemetry: true`
  * uses the globally registered tracer and meter providers and propagator.
@@ -14,10 +12,12 @@ import type { MeterProvider, TracerProvider } from '@opentelemetry/api';
  * ```
  */
 export interface TelemetryOptions {
-  /** Where spans go (default: the global provider, `trace.getTracerProvider()`). */
-  tracerProvider?: TracerProvider;
-  /** Where metrics go (default: the global provider, `metrics.getMeterProvider()`). */
-  meterProvider?: MeterProvider;
+  // Typed by their shape, not by @opentelemetry/api's names: the API is an optional peer, and
+  // an application that does not install it must still compile against mcpkit's types.
+  /** Where spans go: an OpenTelemetry `TracerProvider` (default: `trace.getTracerProvider()`). */
+  tracerProvider?: { getTracer(name: string, version?: string): unknown };
+  /** Where metrics go: an OpenTelemetry `MeterProvider` (default: `metrics.getMeterProvider()`). */
+  meterProvider?: { getMeter(name: string, version?: string): unknown };
   /**
    * Carry W3C trace context (`traceparent`, `tracestate`, `baggage`) in `params._meta` of what
    * we send, and continue it from what we receive (default true; uses the global propagator).

@@ -1,4 +1,12 @@
-import type { Attributes, Meter, Span, SpanKind, Tracer } from '@opentelemetry/api';
+import type {
+  Attributes,
+  Meter,
+  MeterProvider,
+  Span,
+  SpanKind,
+  Tracer,
+  TracerProvider,
+} from '@opentelemetry/api';
 import { importOptionalPeer } from '../jsonrpc/optional-peer.js';
 import type { Transport } from '../jsonrpc/index.js';
 import type { RequestContext, SessionObserver, TaskObserver } from '../session/index.js';
@@ -39,11 +47,14 @@ export class Telemetry {
     options: TelemetryOptions = {},
     version = '0.1.0',
   ) {
-    const tracerProvider = options.tracerProvider ?? api.trace.getTracerProvider();
+    // The options type the providers by shape (the API is an optional peer); they are the API's.
+    const tracerProvider =
+      (options.tracerProvider as TracerProvider | undefined) ?? api.trace.getTracerProvider();
     this.tracerGiven = options.tracerProvider !== undefined;
     this.tracer = tracerProvider.getTracer(INSTRUMENTATION_NAME, version);
     if (options.metrics !== false) {
-      const meterProvider = options.meterProvider ?? api.metrics.getMeterProvider();
+      const meterProvider =
+        (options.meterProvider as MeterProvider | undefined) ?? api.metrics.getMeterProvider();
       this.meter = meterProvider.getMeter(INSTRUMENTATION_NAME, version);
       this.instruments = createInstruments(this.meter);
     }
