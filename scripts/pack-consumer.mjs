@@ -53,7 +53,11 @@ const run = (cmd, args, options = {}) =>
 const npm = (...args) => run('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error']);
 
 try {
-  // The tarball, exactly what npm publish would upload (the build is already there).
+  // The tarball, exactly what npm publish would upload (the build is already there). Scripts
+  // are skipped, so the last step of `prepack` runs here: only the declarations the exports
+  // reach are packed (run `npx tsc -p tsconfig.json` again before `typecheck:examples`, whose
+  // prelude reads internal ones).
+  execFileSync('node', [join(root, 'scripts/prune-declarations.mjs')], { cwd: root, stdio: 'inherit' });
   const packed = JSON.parse(
     execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], {
       cwd: root,
