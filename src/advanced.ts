@@ -145,3 +145,9 @@ export type {
   ValidationVerdict,
   ValidatorResult,
 } from './session/interceptors.js';
+export type { InterceptedRequest } from './session/interceptors.js';
+export type {
+  CallInterception,
+  InterceptedNotification,
+  NotificationInterception,
+} from './session/interceptor-types.js';
