@@ -129,27 +129,8 @@ export class McpObserver implements SessionObserver {
   // ---------------------------------------------------------------- what we asked
 
   outboundStart(message: JsonRpcRequest, version: string | undefined): unknown {
-    const { api, tracer } = this.telemetry;
-    const parent = api.context.active();
     const method = message.method;
-    const { name, common } = describe(method, message.params, version, this.network);
-    const span = tracer.startSpan(
-      name,
-      {
-        kind: api.SpanKind.CLIENT,
-        attributes: spanAttributes(
-          common,
-          method,
-          message.id,
-          message.params,
-          version,
-          sessionIdOf(this.transport),
-        ),
-      },
-      parent,
-    );
-    const context = api.trace.setSpan(parent, span);
-    if (this.telemetry.propagate) this.inject(message, context);
+    const { span, context, common } = this.startOutbound(message, message.id, version);
     const side = this.telemetry.instruments?.client;
     if (side !== undefined) side.active.add(1, this.telemetry.methodAttributes(method));
     return new Call(span, context, method, common, performance.now());
@@ -160,27 +141,7 @@ export class McpObserver implements SessionObserver {
   }
 
   notificationOut(message: JsonRpcNotification, version: string | undefined): void {
-    const { api, tracer } = this.telemetry;
-    const parent = api.context.active();
-    const method = message.method;
-    const { name, common } = describe(method, message.params, version, this.network);
-    const span = tracer.startSpan(
-      name,
-      {
-        kind: api.SpanKind.CLIENT,
-        attributes: spanAttributes(
-          common,
-          method,
-          undefined,
-          message.params,
-          version,
-          sessionIdOf(this.transport),
-        ),
-      },
-      parent,
-    );
-    if (this.telemetry.propagate) this.inject(message, api.trace.setSpan(parent, span));
-    span.end();
+    this.startOutbound(message, undefined, version).span.end();
   }
 
   closed(): void {
@@ -192,6 +153,30 @@ export class McpObserver implements SessionObserver {
   }
 
   // ---------------------------------------------------------------- shared
+
+  /** A CLIENT span for what we send, its context carried into the message's `_meta`. */
+  private startOutbound(
+    message: JsonRpcRequest | JsonRpcNotification,
+    id: JsonRpcRequest['id'] | undefined,
+    version: string | undefined,
+  ): { span: Span; context: Context; common: ReturnType<typeof describe>['common'] } {
+    const { api, tracer } = this.telemetry;
+    const parent = api.context.active();
+    const method = message.method;
+    const { name, common } = describe(method, message.params, version, this.network);
+    const attributes = spanAttributes(
+      common,
+      method,
+      id,
+      message.params,
+      version,
+      sessionIdOf(this.transport),
+    );
+    const span = tracer.startSpan(name, { kind: api.SpanKind.CLIENT, attributes }, parent);
+    const context = api.trace.setSpan(parent, span);
+    if (this.telemetry.propagate) this.inject(message, context);
+    return { span, context, common };
+  }
 
   /** Writes the context into the message's `_meta` through the global propagator. */
   private inject(message: JsonRpcRequest | JsonRpcNotification, context: Context): void {
