@@ -58,13 +58,15 @@ describe('interop: server-everything (SDK v1) over stdio', () => {
   const sampled: unknown[] = [];
   const notifications: string[] = [];
   let client: Client;
-  let connectMs = 0;
 
   before(async () => {
     client = new Client(
       { name: 'mcpkit-interop', version: '0.0.1' },
       {
         timeoutMs: 10_000,
+        // A probe that could only end by timing out would hold connect() for ten minutes and
+        // fail the test by its bound below: the fallback must come from the server's answer.
+        probeTimeoutMs: 600_000,
         handlers: {
           sampling: async (params) => {
             sampled.push(params);
@@ -91,9 +93,7 @@ describe('interop: server-everything (SDK v1) over stdio', () => {
       },
     );
     client.onnotification = (n) => notifications.push(n.method);
-    const t0 = performance.now();
-    await client.connect(spawnEverything());
-    connectMs = performance.now() - t0;
+    await within(client.connect(spawnEverything()), 60_000, 'connect (era auto)');
   });
 
   after(async () => {
@@ -106,7 +106,6 @@ describe('interop: server-everything (SDK v1) over stdio', () => {
     assert.equal(client.serverInfo?.name, 'mcp-servers/everything');
     assert.ok(client.serverCapabilities?.tools);
     assert.ok(typeof client.instructions === 'string' && client.instructions.length > 0);
-    assert.ok(connectMs < 3000, `connect took ${connectMs} ms`);
   });
 
   test('lists and calls every tool it can', async () => {
