@@ -86,6 +86,19 @@ function Sampling({ q }: { q: Question }) {
   const model = playground.model;
   return (
     <>
+      {params.systemPrompt && (
+        <p>
+          <span class="tag">system</span> {params.systemPrompt}
+        </p>
+      )}
+      {(params.messages ?? []).map((m) => (
+        <div class={`message ${m.role}`}>
+          <span class="tag">{m.role}</span>
+          <Contents
+            items={(Array.isArray(m.content) ? m.content : [m.content]) as Array<Record<string, unknown>>}
+          />
+        </div>
+      ))}
       {model !== undefined && <ModelSampling q={q} model={model} />}
       <form
         onSubmit={(e) => {
@@ -101,19 +114,6 @@ function Sampling({ q }: { q: Question }) {
           });
         }}
       >
-        {params.systemPrompt && (
-          <p>
-            <span class="tag">system</span> {params.systemPrompt}
-          </p>
-        )}
-        {(params.messages ?? []).map((m) => (
-          <div class={`message ${m.role}`}>
-            <span class="tag">{m.role}</span>
-            <Contents
-              items={(Array.isArray(m.content) ? m.content : [m.content]) as Array<Record<string, unknown>>}
-            />
-          </div>
-        ))}
         <p class="muted">maxTokens {String(params.maxTokens ?? '')}. Type the model's reply:</p>
         <textarea
           rows={3}
@@ -122,7 +122,7 @@ function Sampling({ q }: { q: Question }) {
           onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
         />
         <div class="buttons">
-          <button class="primary" type="submit" data-answer="send">
+          <button class={model === undefined ? 'primary' : ''} type="submit" data-answer="send">
             Send reply
           </button>
           <button type="button" data-answer="reject" onClick={() => answer(q.id, { action: 'deny' })}>
