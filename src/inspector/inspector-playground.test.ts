@@ -310,6 +310,37 @@ describe('inspector playground in Chromium', { skip: NO_CHROMIUM }, () => {
       await closePage(page);
     });
 
+    test('an MCP App view and an elicitation question show inline in the chat', async () => {
+      const page = await openPage(browser, t.url);
+      await openPlayground(page);
+      await page.getByTestId('pg-clear').click();
+      llm.push(
+        (r) => ({ toolCall: { name: offeredTool(r, 'show_counter'), arguments: { start: 5 } } }),
+        (r) => ({
+          toolCall: { name: offeredTool(r, 'test_elicitation'), arguments: { message: 'Who are you?' } },
+        }),
+        (r) => ({ text: `Done: ${lastToolResult(r)}` }),
+      );
+      await ask(page, 'Show the counter, then ask me who I am');
+      const log = page.getByTestId('pg-log');
+      const slot = log.locator('[data-testid=pg-tool][data-tool=show_counter]').getByTestId('app-slot');
+      await slot.getByTestId('app-status').filter({ hasText: 'ready' }).waitFor();
+      const q = log.locator('[data-question=elicit-form]');
+      await q.waitFor();
+      assert.match(await q.innerText(), /Who are you\?/);
+      await q.locator('[data-path=username]').fill('ada');
+      await q.locator('[data-path=email]').fill('ada@example.com');
+      await q.locator('[data-answer=accept]').click();
+      await page
+        .getByTestId('pg-final')
+        .filter({ hasText: /Done: .*action=accept/ })
+        .waitFor();
+      // Answered questions leave the chat; the page's banner is not shown on this screen.
+      assert.equal(await log.locator('[data-question]').count(), 0);
+      assert.equal(await page.getByTestId('questions').count(), 0);
+      await closePage(page);
+    });
+
     test('a hanging, failing or garbled model endpoint gives a clear error; the chat goes on', async () => {
       const page = await openPage(browser, t.url);
       await openPlayground(page);
