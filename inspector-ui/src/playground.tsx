@@ -148,7 +148,12 @@ export function PlaygroundScreen() {
     }
     setProblem('');
     setText('');
-    void api('playground-send', { text: t, timeoutMs: seconds * 1000 });
+    void api('playground-send', { text: t, timeoutMs: seconds * 1000 }).then((a) => {
+      // A failed turn is in the chat already; what failed before one began (another tab's
+      // turn running, a refused request) is said here.
+      const m = a.error?.message;
+      if (m && !playground.transcript.some((e) => e.type === 'error' && m.startsWith(e.text))) setProblem(m);
+    });
   };
   const left =
     p.deadline !== undefined ? Math.max(0, Math.ceil((p.deadline - Date.now()) / 1000)) : undefined;
@@ -194,7 +199,11 @@ export function PlaygroundScreen() {
           </button>
         </div>
       )}
-      {problem && <div class="result error">{problem}</div>}
+      {problem && (
+        <div class="result error" role="alert" data-testid="pg-problem">
+          {problem}
+        </div>
+      )}
       <form
         class="pg-input"
         onSubmit={(e) => {
