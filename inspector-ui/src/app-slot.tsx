@@ -177,7 +177,8 @@ export function AppSlot({
           const list = await bridge!.listViewTools().catch(() => []);
           if (!gone) setViewTools(list);
         };
-        void bridge.ready.then(listTools);
+        // A view removed before it initialized rejects `ready`: nothing to list then.
+        void bridge.ready.then(listTools, () => undefined);
         await bridge.mount({
           container: container.current,
           proxyUrl,

@@ -9,11 +9,12 @@ import { PromptsScreen, ResourcesScreen } from './resources';
 import { Questions } from './questions';
 import { LogsScreen, WireScreen } from './traffic';
 import { TasksScreen, tasksFromWire } from './tasks';
+import { PlaygroundScreen } from './playground';
 import { settings, updateSettings } from './settings';
 import type { ThemeChoice } from './settings';
 import './style.css';
 
-type Screen = 'servers' | 'tools' | 'resources' | 'prompts' | 'tasks' | 'logs' | 'wire';
+type Screen = 'servers' | 'tools' | 'resources' | 'prompts' | 'tasks' | 'logs' | 'wire' | 'playground';
 
 interface DeepLink {
   tool: string;
@@ -72,6 +73,7 @@ function App() {
     ['tasks', 'Tasks', tasksFromWire(s.wire).length],
     ['logs', 'Logs & notifications', undefined],
     ['wire', 'Wire', s.wire.length],
+    ['playground', 'Playground', undefined],
   ];
   const ready = s.servers.filter((x) => x.state === 'ready').length;
   return (
@@ -123,7 +125,8 @@ function App() {
       {link && !linkUsed && s.servers.some((x) => x.state === 'ready') && (
         <p class="muted">Waiting for tool {link.tool}…</p>
       )}
-      <Questions />
+      {/* The playground shows the questions inside its chat. */}
+      {screen !== 'playground' && <Questions />}
       <main>
         {screen === 'servers' && <ServersScreen />}
         {screen === 'tools' && (
@@ -141,6 +144,7 @@ function App() {
         {screen === 'tasks' && <TasksScreen />}
         {screen === 'logs' && <LogsScreen />}
         {screen === 'wire' && <WireScreen />}
+        {screen === 'playground' && <PlaygroundScreen />}
       </main>
     </>
   );

@@ -1,11 +1,13 @@
 // What servers ask while the page is open: elicitation forms and URLs, sampling requests
-// (the person types the model's reply), and approvals a config's policy asks for.
+// (the playground's model answers once approved, or the person types the model's reply),
+// and approvals a config's policy asks for.
 import { useState } from 'preact/hooks';
 import { api } from './api';
 import { Contents, Json } from './content';
 import { SchemaForm, initialValue } from './schema-form';
 import type { Schema } from './schema-form';
 import { useStore } from './store';
+import { playground } from './playground-store';
 import type { Question } from './store';
 
 function answer(id: string, value: unknown): void {
@@ -81,21 +83,9 @@ function Sampling({ q }: { q: Question }) {
     maxTokens?: number;
   };
   const [text, setText] = useState('');
+  const model = playground.model;
   return (
-    <form
-      onSubmit={(e) => {
-        e.preventDefault();
-        answer(q.id, {
-          action: 'approve',
-          result: {
-            role: 'assistant',
-            content: { type: 'text', text },
-            model: 'inspector',
-            stopReason: 'endTurn',
-          },
-        });
-      }}
-    >
+    <>
       {params.systemPrompt && (
         <p>
           <span class="tag">system</span> {params.systemPrompt}
@@ -109,22 +99,86 @@ function Sampling({ q }: { q: Question }) {
           />
         </div>
       ))}
-      <p class="muted">maxTokens {String(params.maxTokens ?? '')}. Type the model's reply:</p>
-      <textarea
-        rows={3}
-        data-testid="sampling-reply"
-        value={text}
-        onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
-      />
+      {model !== undefined && <ModelSampling q={q} model={model} />}
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          answer(q.id, {
+            action: 'approve',
+            result: {
+              role: 'assistant',
+              content: { type: 'text', text },
+              model: 'inspector',
+              stopReason: 'endTurn',
+            },
+          });
+        }}
+      >
+        <p class="muted">maxTokens {String(params.maxTokens ?? '')}. Type the model's reply:</p>
+        <textarea
+          rows={3}
+          data-testid="sampling-reply"
+          value={text}
+          onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
+        />
+        <div class="buttons">
+          <button class={model === undefined ? 'primary' : ''} type="submit" data-answer="send">
+            Send reply
+          </button>
+          <button type="button" data-answer="reject" onClick={() => answer(q.id, { action: 'deny' })}>
+            Reject
+          </button>
+        </div>
+      </form>
+    </>
+  );
+}
+
+/** Approve (the model answers), Edit (the request, as JSON, first) or Decline. */
+function ModelSampling({ q, model }: { q: Question; model: string }) {
+  const [editing, setEditing] = useState(false);
+  const [edited, setEdited] = useState(() => JSON.stringify(q.request.params ?? {}, null, 2));
+  const [problem, setProblem] = useState('');
+  const approve = (): void => {
+    if (!editing) return answer(q.id, { action: 'approve', model });
+    let params: unknown;
+    try {
+      params = JSON.parse(edited);
+    } catch (e) {
+      setProblem(`The edited request is not JSON: ${(e as Error).message}`);
+      return;
+    }
+    answer(q.id, { action: 'approve', model, params });
+  };
+  return (
+    <div class="sampling-model" data-testid="sampling-model">
+      <p>
+        Let <strong>{model}</strong> answer, and send its answer back to the server?
+      </p>
+      {editing && (
+        <textarea
+          rows={10}
+          class="json-edit"
+          data-testid="sampling-edit"
+          aria-label="the sampling request, as JSON"
+          value={edited}
+          onInput={(e) => setEdited((e.target as HTMLTextAreaElement).value)}
+        />
+      )}
+      {problem && <div class="result error">{problem}</div>}
       <div class="buttons">
-        <button class="primary" type="submit" data-answer="send">
-          Send reply
+        <button type="button" class="primary" data-answer="approve" onClick={approve}>
+          {editing ? 'Approve the edited request' : 'Approve'}
         </button>
-        <button type="button" data-answer="reject" onClick={() => answer(q.id, { action: 'deny' })}>
-          Reject
+        <button type="button" data-answer="edit" aria-pressed={editing} onClick={() => setEditing(!editing)}>
+          Edit
+        </button>
+        <button type="button" data-answer="decline" onClick={() => answer(q.id, { action: 'deny' })}>
+          Decline
         </button>
       </div>
-    </form>
+      <p class="muted">Or play the model yourself:</p>
+    </div>
   );
 }
 
@@ -157,6 +211,21 @@ const TITLES: Record<Question['kind'], string> = {
   'approve-tool': 'needs an approval',
 };
 
+/** One pending question and its answers (the playground shows them inside the chat). */
+export function QuestionCard({ q }: { q: Question }) {
+  return (
+    <div class="question" data-question={q.kind}>
+      <h3>
+        <span class="tag">{q.server}</span> {TITLES[q.kind]}
+      </h3>
+      {q.kind === 'elicit-form' && <ElicitForm q={q} />}
+      {q.kind === 'elicit-url' && <ElicitUrl q={q} />}
+      {q.kind === 'sampling' && <Sampling q={q} />}
+      {q.kind === 'approve-tool' && <Approve q={q} />}
+    </div>
+  );
+}
+
 /** The pending questions, shown above every screen until answered. */
 export function Questions() {
   const s = useStore();
@@ -164,15 +233,7 @@ export function Questions() {
   return (
     <div class="questions" data-testid="questions">
       {s.questions.map((q) => (
-        <div class="question" data-question={q.kind} key={q.id}>
-          <h3>
-            <span class="tag">{q.server}</span> {TITLES[q.kind]}
-          </h3>
-          {q.kind === 'elicit-form' && <ElicitForm q={q} />}
-          {q.kind === 'elicit-url' && <ElicitUrl q={q} />}
-          {q.kind === 'sampling' && <Sampling q={q} />}
-          {q.kind === 'approve-tool' && <Approve q={q} />}
-        </div>
+        <QuestionCard q={q} key={q.id} />
       ))}
     </div>
   );

@@ -1,6 +1,7 @@
 // The page's state: what the event stream says, plus the page's own history of calls.
 import { useEffect, useState } from 'preact/hooks';
 import { listen } from './api';
+import { loadPlayground, onPlaygroundEvent } from './playground-store';
 
 export interface Health {
   name: string;
@@ -166,6 +167,7 @@ export function connect(): void {
               updates: state.subscriptions.find((o) => o.id === x.id)?.updates ?? 0,
             })),
           });
+          void loadPlayground();
           break;
         }
         case 'health':
@@ -195,6 +197,9 @@ export function connect(): void {
           state.calls = [...state.calls];
           break;
         }
+        case 'playground':
+          onPlaygroundEvent(e.event as Record<string, unknown>);
+          break;
         case 'targets':
           state.targets = e.targets as State['targets'];
           break;

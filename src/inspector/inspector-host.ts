@@ -10,7 +10,9 @@ import { appsClientCapabilities } from '../protocol/apps.js';
 import type { HostConfig, ServerConfig, ServerHealth } from '../host/index.js';
 import type { Transport } from '../jsonrpc/index.js';
 import type { Subscription, TaskInfo } from '../client/index.js';
-import { WebUi } from './web-ui.js';
+import { Playground, playgroundLlm } from './playground.js';
+import type { PlaygroundEvent } from './playground.js';
+import { TYPED_MODEL, WebUi } from './web-ui.js';
 import type { Question } from './web-ui.js';
 import { WireRecorder } from './wire-recorder.js';
 import type { WireDirection } from './wire-recorder.js';
@@ -36,7 +38,8 @@ export type InspectorEvent =
   | { type: 'progress'; callId: string; progress: unknown }
   | { type: 'task'; callId: string; task: TaskInfo }
   | { type: 'targets'; targets: InspectorSnapshot['targets'] }
-  | { type: 'subscription'; id: string; event: unknown };
+  | { type: 'subscription'; id: string; event: unknown }
+  | { type: 'playground'; event: PlaygroundEvent };
 
 export interface LogEntry {
   time: number;
@@ -96,6 +99,8 @@ export interface RequestTimeouts {
 export interface InspectorHostOptions {
   /** Builds a server's transport (default: the host's stdio and HTTP transports). */
   serverTransport?: (config: ServerConfig) => Transport;
+  /** The playground's model: a configured model id, or `provider:model` (see {@link playgroundLlm}). */
+  model?: string;
 }
 
 /**
@@ -106,6 +111,8 @@ export interface InspectorHostOptions {
 export class InspectorHost {
   readonly host: Host;
   readonly ui = new WebUi();
+  /** The chat with the servers' tools through the configured model. */
+  readonly playground: Playground;
   private readonly listeners = new Set<(e: InspectorEvent) => void>();
   private readonly wire: WireEntry[] = [];
   private readonly logs: LogEntry[] = [];
@@ -119,12 +126,14 @@ export class InspectorHost {
     options: InspectorHostOptions = {},
   ) {
     const make = options.serverTransport ?? ((c: ServerConfig) => serverTransport(c));
+    const llm = playgroundLlm(config.llm, options.model);
     this.host = new Host(config, {
       ui: this.ui,
       clientInfo: { name: 'mcpkit-inspector', version: '0.1.0' },
       pinning: 'off',
-      // Sampling is answered by the person at the page, who types the model's reply.
-      llm: { provider: new InteractiveProvider(this.ui), model: 'you (typed in the inspector)' },
+      // Sampling is answered by the person at the page, who types the model's reply, or
+      // (approved in the page) by the playground's model from the config or `--model`.
+      llm: { config: llm.llm, provider: new InteractiveProvider(this.ui), model: TYPED_MODEL },
       // The page opens an approved URL itself, in a new tab.
       openUrl: async () => undefined,
       logsPerSecond: 200,
@@ -134,6 +143,8 @@ export class InspectorHost {
         new WireRecorder(make(c), (dir, message, invalid) => this.record(c.name, dir, message, invalid)),
     });
     this.ui.onchange = (change) => this.emit({ type: 'question', ...change });
+    this.playground = new Playground(this.host, llm, (event) => this.emit({ type: 'playground', event }));
+    this.ui.onsampled = (review) => this.playground.sampled(review);
     this.host.on('health', (health) => this.emit({ type: 'health', health: this.view(health) }));
     this.host.on('catalog', () => this.emit({ type: 'catalog', catalog: this.catalog() }));
     this.host.on('log', (l) => {
@@ -154,6 +165,7 @@ export class InspectorHost {
   }
 
   async close(): Promise<void> {
+    this.playground.stop();
     this.ui.cancelAll();
     for (const s of this.subscriptions.values()) await s.sub.close().catch(() => undefined);
     this.subscriptions.clear();

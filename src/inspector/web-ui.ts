@@ -9,6 +9,7 @@ import type {
   FormRequest,
   HostUi,
   SamplingResultReview,
+  SamplingResultReviewRequest,
   SamplingReview,
   SamplingReviewRequest,
   ToolApproval,
@@ -38,6 +39,24 @@ interface Pending {
   resolve(answer: unknown): void;
 }
 
+/** The model id of the person typing a sampling reply in the page (the interactive provider). */
+export const TYPED_MODEL = 'you (typed in the inspector)';
+
+/** Why an edited sampling request cannot be sent, or undefined when it has the shape of one. */
+function samplingParamsProblem(p: unknown): string | undefined {
+  if (typeof p !== 'object' || p === null || Array.isArray(p)) return 'is not a JSON object';
+  const o = p as Record<string, unknown>;
+  if (!Array.isArray(o.messages) || o.messages.length === 0) return 'has no "messages"';
+  for (const m of o.messages as unknown[]) {
+    const r = (m as { role?: unknown } | null)?.role;
+    if ((r !== 'user' && r !== 'assistant') || typeof (m as { content?: unknown }).content !== 'object')
+      return 'has a message without a "role" (user or assistant) and "content"';
+  }
+  if (typeof o.maxTokens !== 'number' || !Number.isInteger(o.maxTokens) || o.maxTokens < 1)
+    return 'needs "maxTokens", a positive whole number';
+  return undefined;
+}
+
 /** Most questions kept waiting at once; more are refused (a server flooding the page). */
 const MAX_PENDING = 50;
 
@@ -50,6 +69,8 @@ const MAX_PENDING = 50;
 export class WebUi implements HostUi {
   /** Called when a question appears or goes (answered or cancelled). */
   onchange: ((change: { added?: Question; removed?: string }) => void) | undefined;
+  /** Told each model answer to a server's sampling request, before it is sent back. */
+  onsampled: ((review: SamplingResultReviewRequest) => void) | undefined;
   private readonly pending = new Map<string, Pending>();
   /** Typed sampling replies, keyed by the request they answer, for {@link typeCompletion}. */
   private readonly replies = new WeakMap<CreateMessageRequestParams, CreateMessageResult>();
@@ -99,13 +120,28 @@ export class WebUi implements HostUi {
 
   async reviewSampling(request: SamplingReviewRequest, signal?: AbortSignal): Promise<SamplingReview> {
     const a = (await this.ask('sampling', request.server, request, signal)) as
-      { action?: string; result?: CreateMessageResult } | undefined;
-    if (a?.action !== 'approve' || !a.result) return { action: 'deny', reason: 'declined in the inspector' };
-    this.replies.set(request.params, a.result);
-    return { action: 'approve' };
+      { action?: string; result?: CreateMessageResult; model?: unknown; params?: unknown } | undefined;
+    const deny: SamplingReview = { action: 'deny', reason: 'declined in the inspector' };
+    if (a?.action !== 'approve') return deny;
+    if (a.result) {
+      // Named, so a configured model that the request's hints would pick does not answer instead.
+      this.replies.set(request.params, a.result);
+      return { action: 'approve', model: TYPED_MODEL };
+    }
+    // Approved for a configured model to answer (the playground's), as sent or as edited.
+    if (typeof a.model !== 'string' || a.model === '' || a.model === TYPED_MODEL) return deny;
+    if (a.params === undefined) return { action: 'approve', model: a.model };
+    const problem = samplingParamsProblem(a.params);
+    if (problem) return { action: 'deny', reason: `the edited request ${problem}` };
+    return { action: 'approve', model: a.model, params: a.params as CreateMessageRequestParams };
   }
 
-  async reviewSamplingResult(): Promise<SamplingResultReview> {
+  async reviewSamplingResult(request: SamplingResultReviewRequest): Promise<SamplingResultReview> {
+    try {
+      this.onsampled?.(request);
+    } catch {
+      // a listener must not refuse the answer
+    }
     return { action: 'approve' };
   }
 

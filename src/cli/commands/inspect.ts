@@ -4,6 +4,7 @@ import { serverTransport } from '../../host/node.js';
 import { openInBrowser } from '../../host/supervision/node-transports.js';
 import type { HostConfig, ServerConfig } from '../../host/index.js';
 import { InspectorHost } from '../../inspector/inspector-host.js';
+import { playgroundLlm } from '../../inspector/playground.js';
 import { startInspectorServer } from '../../inspector/server.js';
 import { StreamableHttpClientTransport } from '../../transports/http-client/node.js';
 import { parseCommand, TARGET_HELP } from '../connection.js';
@@ -14,7 +15,7 @@ import { consentToCommands } from '../command-consent.js';
 import { loadConfigFor } from './host.js';
 import { storedCredentials } from './login.js';
 
-export const inspectHelp = `Usage: mcpkit inspect [--port N] [--open] [<target>]
+export const inspectHelp = `Usage: mcpkit inspect [--port N] [--open] [--model NAME] [<target>]
 
 A web inspector for MCP servers, on 127.0.0.1: the servers and their health, tools with
 forms built from their schemas, results by content type, MCP App views, resources and
@@ -25,9 +26,16 @@ With --config FILE and no --server, every server of the config is inspected. Wit
 target at all, the page starts empty: connect servers from its Servers screen (a command
 to start, or a URL).
 
+Its Playground chats with the servers' tools through a model: the config's "llm" section
+(its default model, or --model), keys from the environment; without one, you type the
+model's answers. Sampling requests can be answered by that model once you approve them.
+
 Options:
   --port N      the port (default 0: any free port)
   --open        open the page in the default browser
+  --model NAME  the playground's model: a model of the config's "llm" section, or
+                PROVIDER:MODEL (a configured provider, or openai or anthropic with the
+                key and base URL from OPENAI_API_KEY/OPENAI_BASE_URL and the like)
 
 Deep links: append &tool=NAME&args=<URL-encoded JSON>&run=1 to the printed URL to open
 that tool and run it.
@@ -38,6 +46,7 @@ Examples:
   mcpkit inspect -- npx @modelcontextprotocol/server-everything
   mcpkit inspect --url http://127.0.0.1:3000/mcp --open
   mcpkit inspect --config .mcp.json
+  mcpkit inspect --model openai:gpt-4.1-mini -- node server.js
   mcpkit inspect`;
 
 /** A short name for a command's server: its last plain argument (`server-everything`), or the command. */
@@ -72,17 +81,24 @@ async function configFor(g: GlobalOptions): Promise<HostConfig> {
     }
     raw = { [u.hostname]: { url: g.url, headers: g.headers, ...common } };
   } else if (g.server !== undefined) {
-    const { entry } = findServer(g.server, g.config);
+    const { entry, doc } = findServer(g.server, g.config);
     raw = { [g.server]: { ...entry, ...common } };
+    // The file's "llm" section stays: the playground's model comes from it.
+    const llm = (doc as { mcpkit?: { llm?: unknown } }).mcpkit?.llm;
+    if (llm !== undefined) return parsed({ mcpServers: raw, mcpkit: { llm } });
   } else if (g.command.length > 0) {
     raw = { [serverName(g.command)]: { command: g.command[0], args: g.command.slice(1), ...common } };
   } else {
     // Every server of the config file, as the host reads it.
     return { ...(await loadConfigFor(g.config)), defaultDecision: 'allow' };
   }
+  return parsed({ mcpServers: raw });
+}
+
+function parsed(doc: Record<string, unknown>): HostConfig {
   try {
     // The person at the page decides each call: the inspector allows what no rule denies.
-    return { ...parseHostConfig({ mcpServers: raw }, { env: process.env }), defaultDecision: 'allow' };
+    return { ...parseHostConfig(doc, { env: process.env }), defaultDecision: 'allow' };
   } catch (e) {
     if (e instanceof ConfigError) throw new CliFailure(e.message.split('\n').join('; '), ExitCode.Usage);
     throw e;
@@ -92,8 +108,8 @@ async function configFor(g: GlobalOptions): Promise<HostConfig> {
 export async function inspect(argv: string[]): Promise<number> {
   const { global, values, help } = parseCommand(
     argv,
-    { port: { type: 'string' }, open: { type: 'boolean' } },
-    'mcpkit inspect [--port N] [--open] <target>',
+    { port: { type: 'string' }, open: { type: 'boolean' }, model: { type: 'string' } },
+    'mcpkit inspect [--port N] [--open] [--model NAME] <target>',
   );
   if (help) {
     console.log(inspectHelp);
@@ -113,7 +129,14 @@ export async function inspect(argv: string[]): Promise<number> {
     );
   }
   const url = global.url;
+  const model = values.model as string | undefined;
+  try {
+    playgroundLlm(config.llm, model);
+  } catch (e) {
+    throw new CliFailure((e as Error).message, ExitCode.Usage);
+  }
   const session = new InspectorHost(config, {
+    ...(model !== undefined ? { model } : {}),
     // A URL given on the command line uses the tokens `mcpkit login` stored for it.
     serverTransport: (c: ServerConfig) =>
       url !== undefined && c.transport === 'http' && c.url === url

@@ -4,6 +4,7 @@
  * answers without calling anything (or the turn limit is reached).
  */
 import type {
+  CallToolResult,
   CreateMessageResult,
   ModelPreferences,
   SamplingMessage,
@@ -48,7 +49,8 @@ export type AgentStep =
       type: 'assistant';
       model: string;
       text: string;
-      toolCalls: Array<{ name: string; input: Record<string, unknown> }>;
+      /** `id` is the model's id of the call, which the matching `tool` step carries as `toolUseId`. */
+      toolCalls: Array<{ name: string; input: Record<string, unknown>; id?: string }>;
     }
   | {
       type: 'tool';
@@ -57,6 +59,9 @@ export type AgentStep =
       tool: string | undefined;
       ok: boolean;
       text: string;
+      toolUseId?: string;
+      /** The whole result, when the call returned one (a UI renders it, or its MCP App view). */
+      result?: CallToolResult;
     }
   /** A tool call running as a task on its server changed state (status, message). */
   | { type: 'task'; name: string; taskId: string; status: string; statusMessage?: string }
@@ -159,7 +164,7 @@ export class Agent {
         type: 'assistant',
         model: result.model,
         text: textOf(result),
-        toolCalls: uses.map((u) => ({ name: u.name, input: u.input })),
+        toolCalls: uses.map((u) => ({ name: u.name, input: u.input, id: u.id })),
       });
       if (uses.length === 0) {
         const text = textOf(result);
@@ -183,7 +188,15 @@ export class Agent {
   ): Promise<ToolResultContent> {
     const entry = this.host.catalog.resolve(use.name);
     const fail = (text: string): ToolResultContent => {
-      this.step({ type: 'tool', name: use.name, server: entry?.server, tool: entry?.name, ok: false, text });
+      this.step({
+        type: 'tool',
+        name: use.name,
+        server: entry?.server,
+        tool: entry?.name,
+        ok: false,
+        text,
+        toolUseId: use.id,
+      });
       return { type: 'tool_result', toolUseId: use.id, content: [{ type: 'text', text }], isError: true };
     };
     // Only what was offered this turn may run: a model cannot reach a held-back tool by name.
@@ -210,6 +223,8 @@ export class Agent {
         tool: entry?.name,
         ok: !r.isError,
         text: shown,
+        toolUseId: use.id,
+        result: r,
       });
       return {
         type: 'tool_result',
