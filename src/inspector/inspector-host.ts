@@ -10,6 +10,7 @@ import { appsClientCapabilities } from '../protocol/apps.js';
 import type { HostConfig, ServerConfig, ServerHealth } from '../host/index.js';
 import type { Transport } from '../jsonrpc/index.js';
 import type { Subscription, TaskInfo } from '../client/index.js';
+import type { LoadBucket, LoadReport } from '../host/load/load-run.js';
 import { WebUi } from './web-ui.js';
 import type { Question } from './web-ui.js';
 import { WireRecorder } from './wire-recorder.js';
@@ -36,7 +37,8 @@ export type InspectorEvent =
   | { type: 'progress'; callId: string; progress: unknown }
   | { type: 'task'; callId: string; task: TaskInfo }
   | { type: 'targets'; targets: InspectorSnapshot['targets'] }
-  | { type: 'subscription'; id: string; event: unknown };
+  | { type: 'subscription'; id: string; event: unknown }
+  | { type: 'load'; runId: string; started?: number; bucket?: LoadBucket; report?: LoadReport };
 
 export interface LogEntry {
   time: number;
@@ -113,12 +115,13 @@ export class InspectorHost {
   private readonly subscriptions = new Map<string, { server: string; uri: string; sub: Subscription }>();
   private seq = 0;
   private nextId = 1;
+  private readonly make: (config: ServerConfig) => Transport;
 
   constructor(
     readonly config: HostConfig,
     options: InspectorHostOptions = {},
   ) {
-    const make = options.serverTransport ?? ((c: ServerConfig) => serverTransport(c));
+    const make = (this.make = options.serverTransport ?? ((c: ServerConfig) => serverTransport(c)));
     this.host = new Host(config, {
       ui: this.ui,
       clientInfo: { name: 'mcpkit-inspector', version: '0.1.0' },
@@ -350,6 +353,18 @@ export class InspectorHost {
     await s.sub.close();
     this.emit({ type: 'subscription', id, event: { type: 'ended' } });
     return true;
+  }
+
+  /** A server's config and a new, unrecorded transport to it (the Load view's own connections). */
+  newConnection(server: string): { config: ServerConfig; transport: Transport } {
+    const config = this.config.servers[server];
+    if (!config) throw new Error(`No server named "${server}"`);
+    return { config, transport: this.make(config) };
+  }
+
+  /** Sends an event to every page (for the API's longer operations: a load run's progress). */
+  publish(e: InspectorEvent): void {
+    this.emit(e);
   }
 
   private view(h: ServerHealth): ServerView {

@@ -12,6 +12,7 @@ import { startSandboxProxyServer } from '../host/node.js';
 import type { SandboxProxyServer } from '../host/node.js';
 import { WireError } from '../jsonrpc/index.js';
 import type { InspectorEvent, InspectorHost, RequestTimeouts } from './inspector-host.js';
+import { loadLintOperations } from './load-lint-api.js';
 import { RequestGuard, cookieName, newToken } from './request-guard.js';
 import type { TokenPlace } from './request-guard.js';
 import { defaultUiDir, loadAssets, pageWithToken } from './static-assets.js';
@@ -213,6 +214,7 @@ export async function startInspectorServer(
       await session.cancelTask(str(b.server, 'server'), str(b.taskId, 'taskId'), signal);
       return { ok: true };
     },
+    ...loadLintOperations(session),
   };
 
   function page(req: IncomingMessage, res: ServerResponse, url: URL): void {
