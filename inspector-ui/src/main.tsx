@@ -9,11 +9,14 @@ import { PromptsScreen, ResourcesScreen } from './resources';
 import { Questions } from './questions';
 import { LogsScreen, WireScreen } from './traffic';
 import { TasksScreen, tasksFromWire } from './tasks';
+import { LoadScreen } from './load';
+import { LintScreen } from './lint';
 import { settings, updateSettings } from './settings';
 import type { ThemeChoice } from './settings';
 import './style.css';
+import './a11y.css';
 
-type Screen = 'servers' | 'tools' | 'resources' | 'prompts' | 'tasks' | 'logs' | 'wire';
+type Screen = 'servers' | 'tools' | 'resources' | 'prompts' | 'tasks' | 'logs' | 'wire' | 'load' | 'lint';
 
 interface DeepLink {
   tool: string;
@@ -72,6 +75,8 @@ function App() {
     ['tasks', 'Tasks', tasksFromWire(s.wire).length],
     ['logs', 'Logs & notifications', undefined],
     ['wire', 'Wire', s.wire.length],
+    ['load', 'Load', undefined],
+    ['lint', 'Lint', undefined],
   ];
   const ready = s.servers.filter((x) => x.state === 'ready').length;
   return (
@@ -80,7 +85,12 @@ function App() {
         <span class="brand">mcpkit inspect</span>
         <nav>
           {tabs.map(([id, label, n]) => (
-            <button class={screen === id ? 'on' : ''} data-screen={id} onClick={() => setScreen(id)}>
+            <button
+              class={screen === id ? 'on' : ''}
+              data-screen={id}
+              aria-current={screen === id ? 'page' : undefined}
+              onClick={() => setScreen(id)}
+            >
               {label}
               {n !== undefined && (
                 <span class="count" data-testid={`count-${id}`}>
@@ -141,6 +151,8 @@ function App() {
         {screen === 'tasks' && <TasksScreen />}
         {screen === 'logs' && <LogsScreen />}
         {screen === 'wire' && <WireScreen />}
+        {screen === 'load' && <LoadScreen />}
+        {screen === 'lint' && <LintScreen />}
       </main>
     </>
   );
