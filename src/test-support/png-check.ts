@@ -146,7 +146,7 @@ export const hex = (rgb: number): string => `#${rgb.toString(16).padStart(6, '0'
 export function regionContrast(
   png: Png,
   box: Box,
-  minShare = 0.01,
+  minShare = 0.001,
 ): { ratio: number; background: string; foreground: string } {
   const list = colours(png, box);
   const total = list.reduce((n, c) => n + c.count, 0);
@@ -154,7 +154,7 @@ export function regionContrast(
   if (!bg) throw new Error('the region is empty');
   let best = { ratio: 1, rgb: bg.rgb };
   for (const c of list.slice(1)) {
-    if (c.count / total < minShare) continue;
+    if (c.count < 4 || c.count / total < minShare) continue;
     const ratio = contrastRatio(bg.rgb, c.rgb);
     if (ratio > best.ratio) best = { ratio, rgb: c.rgb };
   }
