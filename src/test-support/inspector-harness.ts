@@ -181,6 +181,8 @@ export interface ShotChecks {
   drawn?: Locator[];
   /** With MCPKIT_DOCS_SCREENSHOTS=1, also writes the viewport to docs/images/inspector/NAME.png. */
   docs?: string;
+  /** The whole page (default), or only the viewport: a very long page is slow to capture. */
+  fullPage?: boolean;
 }
 
 /**
@@ -194,17 +196,24 @@ export async function checkedShot(
   name: string,
   checks: ShotChecks = {},
 ): Promise<{ png: Png; contrast: number[] }> {
-  const file = await page.screenshot({ path: join(artifactsDir(), `${name}.png`), fullPage: true });
+  const fullPage = checks.fullPage ?? true;
+  const file = await page.screenshot({ path: join(artifactsDir(), `${name}.png`), fullPage });
   const png = decodePng(file);
   const view = page.viewportSize() ?? { width: 1280, height: 860 };
   assert.equal(png.width, view.width, `${name}.png is as wide as the viewport`);
-  assert.ok(png.height >= view.height, `${name}.png is at least as tall as the viewport (${png.height})`);
+  assert.ok(
+    fullPage ? png.height >= view.height : png.height === view.height,
+    `${name}.png is ${fullPage ? 'at least' : 'exactly'} as tall as the viewport (${png.height})`,
+  );
   const blank = blankness(png);
   assert.equal(blank, undefined, `${name}.png is not blank: ${blank}`);
   for (const element of checks.drawn ?? []) {
     const box = await element.boundingBox();
     assert.ok(box && box.width > 0 && box.height > 0, `${name}: the element is laid out`);
-    const scroll = await page.evaluate(() => ({ x: window.scrollX, y: window.scrollY }));
+    // A full-page image starts at the page's top; a viewport one at the scrolled position.
+    const scroll = fullPage
+      ? await page.evaluate(() => ({ x: window.scrollX, y: window.scrollY }))
+      : { x: 0, y: 0 };
     const at = { x: box.x + scroll.x, y: box.y + scroll.y, width: box.width, height: box.height };
     assert.ok(
       at.x >= 0 && at.y >= 0 && at.x + at.width <= png.width + 1 && at.y + at.height <= png.height + 1,
