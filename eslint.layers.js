@@ -101,6 +101,7 @@ export const LAYERS = [
       'src/inspector/request-guard.ts',
       'src/inspector/static-assets.ts',
       'src/inspector/package-root.ts',
+      'src/inspector/load-lint-api.ts',
     ],
   },
   {

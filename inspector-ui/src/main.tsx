@@ -10,11 +10,24 @@ import { Questions } from './questions';
 import { LogsScreen, WireScreen } from './traffic';
 import { TasksScreen, tasksFromWire } from './tasks';
 import { PlaygroundScreen } from './playground';
+import { LoadScreen } from './load';
+import { LintScreen } from './lint';
 import { settings, updateSettings } from './settings';
 import type { ThemeChoice } from './settings';
 import './style.css';
+import './a11y.css';
 
-type Screen = 'servers' | 'tools' | 'resources' | 'prompts' | 'tasks' | 'logs' | 'wire' | 'playground';
+type Screen =
+  | 'servers'
+  | 'tools'
+  | 'resources'
+  | 'prompts'
+  | 'tasks'
+  | 'logs'
+  | 'wire'
+  | 'load'
+  | 'lint'
+  | 'playground';
 
 interface DeepLink {
   tool: string;
@@ -74,6 +87,8 @@ function App() {
     ['logs', 'Logs & notifications', undefined],
     ['wire', 'Wire', s.wire.length],
     ['playground', 'Playground', undefined],
+    ['load', 'Load', undefined],
+    ['lint', 'Lint', undefined],
   ];
   const ready = s.servers.filter((x) => x.state === 'ready').length;
   return (
@@ -82,7 +97,12 @@ function App() {
         <span class="brand">mcpkit inspect</span>
         <nav>
           {tabs.map(([id, label, n]) => (
-            <button class={screen === id ? 'on' : ''} data-screen={id} onClick={() => setScreen(id)}>
+            <button
+              class={screen === id ? 'on' : ''}
+              data-screen={id}
+              aria-current={screen === id ? 'page' : undefined}
+              onClick={() => setScreen(id)}
+            >
               {label}
               {n !== undefined && (
                 <span class="count" data-testid={`count-${id}`}>
@@ -145,6 +165,8 @@ function App() {
         {screen === 'logs' && <LogsScreen />}
         {screen === 'wire' && <WireScreen />}
         {screen === 'playground' && <PlaygroundScreen />}
+        {screen === 'load' && <LoadScreen />}
+        {screen === 'lint' && <LintScreen />}
       </main>
     </>
   );

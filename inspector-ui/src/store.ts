@@ -107,6 +107,9 @@ export const state: State = {
   calls: [],
 };
 
+/** Handlers for the event types a screen keeps to itself (a load run's progress), by type. */
+export const screenEvents = new Map<string, (e: Record<string, unknown>) => void>();
+
 const listeners = new Set<() => void>();
 let scheduled = false;
 /** Counts the change notifications sent, so a component can tell it rendered a stale state. */
@@ -226,6 +229,8 @@ export function connect(): void {
                 );
           break;
         }
+        default:
+          screenEvents.get(e.type)?.(e);
       }
       changed();
     },

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import type { LintFinding } from './lint/finding.js';
+import type { LintFinding } from '../host/lint/finding.js';
 import { runCli } from '../test-support/cli-process.js';
 import { startDemoProcess } from '../test-support/demo-process.js';
 import type { DemoProcess } from '../test-support/demo-process.js';

@@ -9,7 +9,7 @@ import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { fixtureText, serverJsonProblems } from '../test-support/card-schemas.js';
 import { runCli } from '../test-support/cli-process.js';
-import { SERVER_SCHEMA_2025_12_11 } from './registry/server-schema.js';
+import { SERVER_SCHEMA_2025_12_11 } from '../host/registry/server-schema.js';
 
 const dirs: string[] = [];
 after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));

@@ -62,7 +62,7 @@ describe('inspector in Chromium', { skip: NO_CHROMIUM }, () => {
         await card.getByTestId('roots-result').innerText(),
         /file:\/\/\/tmp\/mcpkit-inspector-root/,
       );
-      await shot(page, 'servers');
+      await shot(page, 'servers', { docs: 'servers' });
       assert.match(await runFromPage(page, 'list_roots', {}), /file:\/\/\/tmp\/mcpkit-inspector-root/);
       await page.click('[data-screen=servers]');
       // The token left the address bar.
@@ -105,7 +105,7 @@ describe('inspector in Chromium', { skip: NO_CHROMIUM }, () => {
       assert.match(failed, /the tool reported an error/);
       const counted = await runFromPage(page, 'slow_count', { n: 3 });
       assert.match(counted, /Counted to 3/);
-      await shot(page, 'tools');
+      await shot(page, 'tools', { docs: 'tools' });
       // Two runs of add are in its history.
       await runFromPage(page, 'add', { a: 1, b: 1 });
       await page.click('[data-tool="add"]');
@@ -186,7 +186,7 @@ describe('inspector in Chromium', { skip: NO_CHROMIUM }, () => {
       await page
         .locator('[data-subscribe="test://watched-resource"]', { hasText: 'Unsubscribe (1 updates)' })
         .waitFor();
-      await shot(page, 'resources');
+      await shot(page, 'resources', { docs: 'resources' });
 
       await page.click('[data-screen=prompts]');
       await page.click('[data-prompt=test_prompt_with_arguments]');
@@ -200,7 +200,7 @@ describe('inspector in Chromium', { skip: NO_CHROMIUM }, () => {
       await page.fill('[data-path=arg2]', 'two');
       await page.getByTestId('get-prompt').click();
       assert.match(await page.getByTestId('prompt-result').innerText(), /one[\s\S]*two/);
-      await shot(page, 'prompts');
+      await shot(page, 'prompts', { docs: 'prompts' });
       await closePage(page);
     });
 
@@ -215,7 +215,7 @@ describe('inspector in Chromium', { skip: NO_CHROMIUM }, () => {
         await page.getByTestId('log-rows').innerText(),
         /notification[\s\S]*notifications\/resources\/updated|log/,
       );
-      await shot(page, 'logs');
+      await shot(page, 'logs', { docs: 'logs' });
 
       await page.click('[data-screen=wire]');
       await page.getByTestId('wire-filter').fill('tools/call');
@@ -230,7 +230,7 @@ describe('inspector in Chromium', { skip: NO_CHROMIUM }, () => {
       await page.getByTestId('wire-dir').selectOption('in');
       await rows.first().click();
       await page.locator('tr.expanded .json-view').waitFor();
-      await shot(page, 'wire');
+      await shot(page, 'wire', { docs: 'wire' });
 
       // What the inspector sent is valid for the negotiated revision.
       const token = await page.locator('meta[name=mcpkit-token]').getAttribute('content');
@@ -266,7 +266,7 @@ describe('inspector in Chromium', { skip: NO_CHROMIUM }, () => {
       // The 2026-07-28 extension has no listing: the page says so instead of failing silently.
       await page.getByTestId('tasks-list').first().click();
       await page.getByText(/no tasks\/list/).waitFor();
-      await shot(page, 'tasks');
+      await shot(page, 'tasks', { docs: 'tasks' });
       await closePage(page);
     });
 
@@ -389,7 +389,7 @@ describe('inspector in Chromium', { skip: NO_CHROMIUM }, () => {
       await slot.locator('[data-app-event=message]').waitFor();
       await view.getByRole('button', { name: 'Send Log' }).click();
       await slot.locator('[data-app-event=log]').waitFor();
-      await shot(page, 'app');
+      await shot(page, 'app', { docs: 'apps' });
       // The view runs in an opaque origin inside another origin: the page, its token and
       // its storage are out of reach.
       const inner = page.frames().find((f) => f.url() === 'about:srcdoc')!;

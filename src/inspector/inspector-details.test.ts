@@ -14,7 +14,7 @@ import { McpServer } from '../server/server.js';
 import { serve } from '../serve/index.js';
 import type { RunningServer } from '../serve/index.js';
 import { NO_CHROMIUM, closePage, openPage, runFromPage, shot } from '../test-support/inspector-harness.js';
-import { launchChromium, startInspector } from '../test-support/inspector-harness.js';
+import { checkedShot, launchChromium, startInspector } from '../test-support/inspector-harness.js';
 import type { RunningInspector } from '../test-support/inspector-harness.js';
 
 /** A 1×1 PNG and an 8-sample WAV: real files, so the page decodes them. */
@@ -259,8 +259,15 @@ describe('inspector details in Chromium', { skip: NO_CHROMIUM }, () => {
         const ratio = contrast(fg, bg);
         assert.ok(ratio >= 4.5, `${t}: ${fg} on ${bg} is ${ratio.toFixed(2)}:1`);
       }
+      // The same, measured on the pixels drawn: the label's strokes against the button's fill.
+      await page.mouse.move(0, 0);
+      await checkedShot(page, `details-${t}-run`, {
+        contrast: [
+          { element: run, label: `${t} Run button` },
+          { element: page.locator('nav button.on'), label: `${t} current tab` },
+        ],
+      });
     }
-    await shot(page, 'details-dark-run');
     await closePage(page);
   });
 

@@ -13,6 +13,7 @@ import type { Subscription, TaskInfo } from '../client/index.js';
 import { Playground, playgroundLlm } from './playground.js';
 import type { PlaygroundEvent } from './playground.js';
 import { TYPED_MODEL, WebUi } from './web-ui.js';
+import type { LoadBucket, LoadReport } from '../host/load/load-run.js';
 import type { Question } from './web-ui.js';
 import { WireRecorder } from './wire-recorder.js';
 import type { WireDirection } from './wire-recorder.js';
@@ -39,7 +40,8 @@ export type InspectorEvent =
   | { type: 'task'; callId: string; task: TaskInfo }
   | { type: 'targets'; targets: InspectorSnapshot['targets'] }
   | { type: 'subscription'; id: string; event: unknown }
-  | { type: 'playground'; event: PlaygroundEvent };
+  | { type: 'playground'; event: PlaygroundEvent }
+  | { type: 'load'; runId: string; started?: number; bucket?: LoadBucket; report?: LoadReport };
 
 export interface LogEntry {
   time: number;
@@ -120,12 +122,13 @@ export class InspectorHost {
   private readonly subscriptions = new Map<string, { server: string; uri: string; sub: Subscription }>();
   private seq = 0;
   private nextId = 1;
+  private readonly make: (config: ServerConfig) => Transport;
 
   constructor(
     readonly config: HostConfig,
     options: InspectorHostOptions = {},
   ) {
-    const make = options.serverTransport ?? ((c: ServerConfig) => serverTransport(c));
+    const make = (this.make = options.serverTransport ?? ((c: ServerConfig) => serverTransport(c)));
     const llm = playgroundLlm(config.llm, options.model);
     this.host = new Host(config, {
       ui: this.ui,
@@ -362,6 +365,18 @@ export class InspectorHost {
     await s.sub.close();
     this.emit({ type: 'subscription', id, event: { type: 'ended' } });
     return true;
+  }
+
+  /** A server's config and a new, unrecorded transport to it (the Load view's own connections). */
+  newConnection(server: string): { config: ServerConfig; transport: Transport } {
+    const config = this.config.servers[server];
+    if (!config) throw new Error(`No server named "${server}"`);
+    return { config, transport: this.make(config) };
+  }
+
+  /** Sends an event to every page (for the API's longer operations: a load run's progress). */
+  publish(e: InspectorEvent): void {
+    this.emit(e);
   }
 
   private view(h: ServerHealth): ServerView {

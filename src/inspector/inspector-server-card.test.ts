@@ -73,7 +73,7 @@ describe('inspector: Server Cards', () => {
       assert.match(text, /Weather/);
       assert.match(text, /com\.example\/weather 3\.1\.0/);
       assert.match(text, /streamable-http: http:\/\/127\.0\.0\.1:\d+\/mcp/);
-      await shot(page, 'server-card');
+      await shot(page, 'server-card', { docs: 'server-card' });
       await form.getByTestId('connect-target').fill(withoutCard.url);
       await form.getByTestId('read-server-card').click();
       await form.getByTestId('server-card-error').filter({ hasText: 'HTTP 404' }).waitFor();

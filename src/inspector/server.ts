@@ -13,6 +13,7 @@ import type { SandboxProxyServer } from '../host/node.js';
 import { WireError } from '../jsonrpc/index.js';
 import type { InspectorEvent, InspectorHost, RequestTimeouts } from './inspector-host.js';
 import { playgroundOperations } from './playground.js';
+import { loadLintOperations } from './load-lint-api.js';
 import { RequestGuard, cookieName, newToken } from './request-guard.js';
 import type { TokenPlace } from './request-guard.js';
 import { defaultUiDir, loadAssets, pageWithToken } from './static-assets.js';
@@ -215,6 +216,7 @@ export async function startInspectorServer(
       return { ok: true };
     },
     ...playgroundOperations(session.playground),
+    ...loadLintOperations(session),
   };
 
   function page(req: IncomingMessage, res: ServerResponse, url: URL): void {

@@ -6,14 +6,16 @@
  */
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseHostConfig } from '../host/index.js';
 import { CHROMIUM, CHROMIUM_ARGS } from './chromium.js';
 import { missing } from './services.js';
+import { blankness, colours, decodePng, regionContrast } from './png-check.js';
+import type { Png } from './png-check.js';
 import { InspectorHost } from '../inspector/inspector-host.js';
 import { startInspectorServer } from '../inspector/server.js';
 import type { InspectorServer } from '../inspector/server.js';
@@ -165,8 +167,86 @@ export async function closePage(page: Page): Promise<void> {
   await page.context().close();
 }
 
-export async function shot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: join(artifactsDir(), `${name}.png`), fullPage: true });
+/** The docs' copies of the screenshots, written only when MCPKIT_DOCS_SCREENSHOTS=1. */
+export const DOCS_IMAGES = fileURLToPath(new URL('../../docs/images/inspector/', import.meta.url));
+
+/** What {@link checkedShot} checks beyond the whole image's size and not being blank. */
+export interface ShotChecks {
+  /**
+   * Elements whose drawn content (text, icons) must stand out from their own background by at
+   * least `min` (default 4.5:1, WCAG AA for text), measured on the element's pixels.
+   */
+  contrast?: Array<{ element: Locator; min?: number; label?: string }>;
+  /** Elements that must be on screen, inside the image, and not blank. */
+  drawn?: Locator[];
+  /** With MCPKIT_DOCS_SCREENSHOTS=1, also writes the viewport to docs/images/inspector/NAME.png. */
+  docs?: string;
+  /** The whole page (default), or only the viewport: a very long page is slow to capture. */
+  fullPage?: boolean;
+}
+
+/**
+ * A screenshot that is checked: the page's full image is decoded and must be as wide as the
+ * viewport and at least as tall, and not blank (one colour nearly everywhere, or too few
+ * colours for any text); each `drawn` element must lie inside it with pixels of its own; each
+ * `contrast` element must reach its ratio. Returns the image and the ratios measured.
+ */
+export async function checkedShot(
+  page: Page,
+  name: string,
+  checks: ShotChecks = {},
+): Promise<{ png: Png; contrast: number[] }> {
+  const fullPage = checks.fullPage ?? true;
+  const file = await page.screenshot({ path: join(artifactsDir(), `${name}.png`), fullPage });
+  const png = decodePng(file);
+  const view = page.viewportSize() ?? { width: 1280, height: 860 };
+  assert.equal(png.width, view.width, `${name}.png is as wide as the viewport`);
+  assert.ok(
+    fullPage ? png.height >= view.height : png.height === view.height,
+    `${name}.png is ${fullPage ? 'at least' : 'exactly'} as tall as the viewport (${png.height})`,
+  );
+  const blank = blankness(png);
+  assert.equal(blank, undefined, `${name}.png is not blank: ${blank}`);
+  for (const element of checks.drawn ?? []) {
+    const box = await element.boundingBox();
+    assert.ok(box && box.width > 0 && box.height > 0, `${name}: the element is laid out`);
+    // A full-page image starts at the page's top; a viewport one at the scrolled position.
+    const scroll = fullPage
+      ? await page.evaluate(() => ({ x: window.scrollX, y: window.scrollY }))
+      : { x: 0, y: 0 };
+    const at = { x: box.x + scroll.x, y: box.y + scroll.y, width: box.width, height: box.height };
+    assert.ok(
+      at.x >= 0 && at.y >= 0 && at.x + at.width <= png.width + 1 && at.y + at.height <= png.height + 1,
+      `${name}: the element (${JSON.stringify(at)}) lies inside the ${png.width}x${png.height} image`,
+    );
+    // Its own pixels: more than one colour (text, a chart, a form), not an empty box.
+    const n = colours(png, at).length;
+    assert.ok(n >= 4, `${name}: the element draws something (${n} colours in its box)`);
+  }
+  const ratios: number[] = [];
+  for (const { element, min = 4.5, label = 'element' } of checks.contrast ?? []) {
+    // The element's own pixels; 2 px in from each side, off its border and focus ring.
+    const own = decodePng(await element.screenshot());
+    const inset = { x: 2, y: 2, width: own.width - 4, height: own.height - 4 };
+    const c = regionContrast(own, inset);
+    ratios.push(c.ratio);
+    assert.ok(
+      c.ratio >= min,
+      `${name}: ${label} draws ${c.foreground} on ${c.background}, ${c.ratio.toFixed(2)}:1 (want ${min}:1)`,
+    );
+  }
+  if (checks.docs && process.env.MCPKIT_DOCS_SCREENSHOTS === '1') {
+    mkdirSync(DOCS_IMAGES, { recursive: true });
+    const docsFile = await page.screenshot();
+    assert.equal(blankness(decodePng(docsFile)), undefined, `docs ${checks.docs}.png is not blank`);
+    writeFileSync(join(DOCS_IMAGES, `${checks.docs}.png`), docsFile);
+  }
+  return { png, contrast: ratios };
+}
+
+/** A checked screenshot of the whole page (see {@link checkedShot}). */
+export async function shot(page: Page, name: string, checks: ShotChecks = {}): Promise<void> {
+  await checkedShot(page, name, checks);
 }
 
 /** Selects a tool, fills its form through `fill` (or its JSON), runs it and returns the result's text. */

@@ -1,9 +1,8 @@
-import type { Client } from '../../client/client.js';
-import { LocalError, WireError } from '../../jsonrpc/index.js';
+import { runLoad } from '../../host/load/load-run.js';
+import type { LoadReport } from '../../host/load/load-run.js';
 import { parseArgsJson } from '../arguments.js';
 import { openClient, parseCommand, TARGET_HELP } from '../connection.js';
 import { CliFailure, ExitCode } from '../exit-codes.js';
-import { LatencyReservoir } from '../load/latency-reservoir.js';
 import { suggestion } from '../suggest.js';
 
 export const loadHelp = `Usage: mcpkit load --tool NAME [--args JSON] (--calls M | --duration S) [--clients N] <target>
@@ -33,24 +32,7 @@ Examples:
   mcpkit load --tool add --args '{"a":1,"b":2}' --duration 30 --url http://127.0.0.1:3000/mcp`;
 
 /** What `mcpkit load --json` prints. */
-export interface LoadReport {
-  tool: string;
-  clients: number;
-  /** Calls finished (successful or not). */
-  calls: number;
-  /** Calls answered with a result that is not `isError`. */
-  ok: number;
-  /** Calls answered with `isError: true`. */
-  toolErrors: number;
-  /** Failed calls by JSON-RPC code (`-32602`) or local error code (`Timeout`, `ConnectionClosed`…). */
-  errors: Record<string, number>;
-  durationMs: number;
-  callsPerSecond: number;
-  latencyMs: { p50: number; p95: number; p99: number; max: number; mean: number };
-  /** Latency samples held for the percentiles (at most 10,000). */
-  samples: number;
-  stoppedBy: 'calls' | 'duration' | 'interrupt';
-}
+export type { LoadReport };
 
 function positiveInt(raw: unknown, flag: string): number | undefined {
   if (raw === undefined) return undefined;
@@ -97,102 +79,34 @@ export async function load(argv: string[]): Promise<number> {
   if (calls === undefined && durationS === undefined) durationS = 10;
 
   const stop = new AbortController();
-  let stoppedBy: LoadReport['stoppedBy'] = calls !== undefined ? 'calls' : 'duration';
-  const onSigint = (): void => {
-    stoppedBy = 'interrupt';
-    stop.abort();
-  };
+  const onSigint = (): void => stop.abort();
   process.on('SIGINT', onSigint);
-  const open: Client[] = [];
   try {
-    // Connect every client first: connection time is not call latency. No terminal
-    // handlers: a load run must not stop to ask questions.
-    for (let i = 0; i < clients; i++) {
-      if (stop.signal.aborted) break;
-      open.push(await openClient(global, {}));
-    }
-    const names: string[] = [];
-    if (open[0]) for await (const t of open[0].tools()) names.push(t.name);
-    if (open[0] && !names.includes(tool))
-      throw new CliFailure(
-        `The server has no tool named "${tool}"${suggestion(tool, names)} (see: mcpkit tools)`,
-        ExitCode.Usage,
-      );
-
-    const params = { name: tool, arguments: args };
-    await Promise.all(
-      open.map(async (client) => {
-        for (let i = 0; i < warmup && !stop.signal.aborted; i++)
-          await client.callTool(params, { signal: stop.signal }).catch(() => undefined);
-      }),
-    );
-    // Tells a watcher (or a test) when Ctrl-C starts to mean "stop and report".
-    process.stderr.write(`mcpkit load: ${open.length} client(s) connected, calling ${tool}\n`);
-    const latency = new LatencyReservoir(10_000);
-    const errors: Record<string, number> = {};
-    let claimed = 0;
-    let ok = 0;
-    let toolErrors = 0;
-    const started = performance.now();
-    const deadline = durationS !== undefined ? started + durationS * 1000 : Infinity;
-    const timer = durationS !== undefined ? setTimeout(() => stop.abort(), durationS * 1000) : undefined;
-    const worker = async (client: Client): Promise<void> => {
-      while (
-        !stop.signal.aborted &&
-        (calls === undefined || claimed < calls) &&
-        performance.now() < deadline
-      ) {
-        claimed++;
-        const t0 = performance.now();
-        try {
-          const r = await client.callTool(params, { signal: stop.signal });
-          if (r.isError) toolErrors++;
-          else ok++;
-        } catch (e) {
-          // A call cut short by the stop itself is not a failure of the server.
-          if (stop.signal.aborted) {
-            claimed--;
-            return;
-          }
-          const code = e instanceof WireError ? String(e.code) : e instanceof LocalError ? e.code : 'Other';
-          errors[code] = (errors[code] ?? 0) + 1;
-        }
-        latency.add(performance.now() - t0);
-      }
-    };
-    await Promise.all(open.map(worker));
-    clearTimeout(timer);
-    const durationMs = performance.now() - started;
-    const report: LoadReport = {
+    // No terminal handlers: a load run must not stop to ask questions.
+    const report = await runLoad(() => openClient(global, {}), {
       tool,
-      clients: open.length,
-      calls: latency.count,
-      ok,
-      toolErrors,
-      errors,
-      durationMs: round(durationMs),
-      callsPerSecond: round(durationMs > 0 ? (latency.count * 1000) / durationMs : 0),
-      latencyMs: mapValues(latency.summary(), round),
-      samples: latency.held,
-      stoppedBy,
-    };
+      args,
+      clients,
+      ...(calls !== undefined ? { calls } : {}),
+      ...(durationS !== undefined ? { durationMs: durationS * 1000 } : {}),
+      warmup,
+      signal: stop.signal,
+      verifyTool: (names) => {
+        if (!names.includes(tool))
+          throw new CliFailure(
+            `The server has no tool named "${tool}"${suggestion(tool, names)} (see: mcpkit tools)`,
+            ExitCode.Usage,
+          );
+      },
+      // Tells a watcher (or a test) when Ctrl-C starts to mean "stop and report".
+      onstart: (n) => process.stderr.write(`mcpkit load: ${n} client(s) connected, calling ${tool}\n`),
+    });
     console.log(global.json ? JSON.stringify(report) : formatReport(report));
-    const failed = report.toolErrors + Object.values(errors).reduce((a, b) => a + b, 0);
+    const failed = report.toolErrors + Object.values(report.errors).reduce((a, b) => a + b, 0);
     return failed > 0 ? ExitCode.ToolError : ExitCode.Ok;
   } finally {
     process.off('SIGINT', onSigint);
-    await Promise.all(open.map((c) => c.close().catch(() => undefined)));
   }
-}
-
-function round(n: number): number {
-  return Math.round(n * 1000) / 1000;
-}
-
-function mapValues<T extends Record<string, number>>(o: T, f: (n: number) => number): T {
-  const out = {} as Record<string, number>;
-  for (const [k, v] of Object.entries(o)) out[k] = f(v);
-  return out as T;
 }
 
 function formatReport(r: LoadReport): string {

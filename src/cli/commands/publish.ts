@@ -12,7 +12,7 @@ import {
   publishRequest,
 } from '../registry/publish-client.js';
 import type { RegistryCredential } from '../registry/publish-client.js';
-import { formatIssues, validateServerJson } from '../registry/validate-server-json.js';
+import { formatIssues, validateServerJson } from '../../host/registry/validate-server-json.js';
 
 export const publishHelp = `Usage: mcpkit publish [FILE] [options]
 

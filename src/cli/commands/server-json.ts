@@ -5,7 +5,7 @@ import { CliFailure, ExitCode } from '../exit-codes.js';
 import { openClient, parseCommand } from '../connection.js';
 import { buildServerJson } from '../registry/build-server-json.js';
 import type { ServerIdentity, ServerJsonInputs } from '../registry/build-server-json.js';
-import { formatIssues, validateServerJson } from '../registry/validate-server-json.js';
+import { formatIssues, validateServerJson } from '../../host/registry/validate-server-json.js';
 
 export const serverJsonHelp = `Usage: mcpkit server-json [options] [target]
        mcpkit server-json --check [FILE]

@@ -4,7 +4,7 @@
  * the server's own `serverInfo` when the command can start or reach it (title, description,
  * icons, websiteUrl), and the command line (remote URL, environment variables, arguments).
  */
-import { SERVER_SCHEMA_URL } from './validate-server-json.js';
+import { SERVER_SCHEMA_URL } from '../../host/registry/validate-server-json.js';
 
 /** What the running server said about itself (its `serverInfo`). */
 export interface ServerIdentity {
