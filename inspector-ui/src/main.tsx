@@ -18,16 +18,7 @@ import './style.css';
 import './a11y.css';
 
 type Screen =
-  | 'servers'
-  | 'tools'
-  | 'resources'
-  | 'prompts'
-  | 'tasks'
-  | 'logs'
-  | 'wire'
-  | 'load'
-  | 'lint'
-  | 'playground';
+  'servers' | 'tools' | 'resources' | 'prompts' | 'tasks' | 'logs' | 'wire' | 'load' | 'lint' | 'playground';
 
 interface DeepLink {
   tool: string;
