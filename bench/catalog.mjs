@@ -9,10 +9,11 @@
 //   - heap: heapUsed after the lists, after a forced GC (bench/lib/heap-probe.mjs).
 //
 //   node bench/catalog.mjs [--quick] [--json] [--sizes 1000,5000] [--only mcpkit,fastmcp] [--ab DIST]
+//                          [--page-sizes 100,1000] [--cold 3]
+import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { catalogArgs, catalogTool } from './lib/catalog-tools.mjs';
-import { rawStdio } from './lib/raw-stdio.mjs';
 import { median } from './lib/stats.mjs';
 
 const argv = process.argv;
@@ -31,6 +32,9 @@ const impls = {
   mcpkit: [here('./servers/catalog/mcpkit.mjs'), {}],
 };
 if (ab) impls['mcpkit-ab'] = [here('./servers/catalog/mcpkit.mjs'), { MCPKIT_DIST: ab }];
+for (const size of opt('--page-sizes')?.split(',') ?? []) {
+  impls[`mcpkit-p${size}`] = [here('./servers/catalog/mcpkit.mjs'), { MCPKIT_PAGE_SIZE: size }];
+}
 const only = opt('--only')?.split(',');
 if (only) for (const k of Object.keys(impls)) if (!only.includes(k)) delete impls[k];
 
@@ -47,9 +51,49 @@ function cpuOf(pid) {
   return ns / 1000;
 }
 
+/**
+ * A raw NDJSON client like bench/lib/raw-stdio.mjs, but linear in the size of a line: a page
+ * of thousands of tools arrives in many chunks, and only the new chunk is searched.
+ */
+function lineClient(command, args, options) {
+  const child = spawn(command, args, options);
+  const waiting = new Map();
+  let next = 1;
+  let parts = [];
+  child.stdout.on('data', (chunk) => {
+    let from = 0;
+    for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, from)) {
+      parts.push(chunk.subarray(from, nl));
+      const m = JSON.parse(Buffer.concat(parts).toString('utf8'));
+      parts = [];
+      from = nl + 1;
+      const w = waiting.get(m.id);
+      if (w) {
+        waiting.delete(m.id);
+        w(m);
+      }
+    }
+    if (from < chunk.length) parts.push(chunk.subarray(from));
+  });
+  const request = (method, params) =>
+    new Promise((resolve) => {
+      const id = next++;
+      waiting.set(id, resolve);
+      child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
+    });
+  const notify = (method) => child.stdin.write(JSON.stringify({ jsonrpc: '2.0', method }) + '\n');
+  const close = () =>
+    new Promise((resolve) => {
+      child.once('exit', resolve);
+      child.stdin.end();
+      child.kill();
+    });
+  return { request, notify, close, pid: child.pid, child };
+}
+
 function start(name, n) {
   const [script, env] = impls[name];
-  const c = rawStdio(
+  const c = lineClient(
     process.execPath,
     ['--expose-gc', '--import', here('./lib/heap-probe.mjs'), script, String(n)],
     {
@@ -57,6 +101,11 @@ function start(name, n) {
       stdio: ['pipe', 'pipe', 'pipe'],
     },
   );
+  c.child.once('exit', (code, signal) => {
+    if (!c.closing) throw new Error(`${name} (${n} tools) exited: ${code ?? signal}`);
+  });
+  const close = c.close;
+  c.close = () => ((c.closing = true), close());
   let err = '';
   const heapWaiters = [];
   c.child.stderr.setEncoding('utf8');
@@ -103,10 +152,10 @@ async function wholeList(c) {
 
 const results = {};
 for (const n of SIZES) {
-  const cold = Math.max(3, quick ? 3 : n >= 5000 ? 5 : 9);
-  const lists = quick ? (n >= 1000 ? 5 : 20) : n >= 5000 ? 15 : n >= 1000 ? 40 : 200;
-  const calls = quick ? 300 : 2000;
-  const rounds = quick ? 3 : 5;
+  const cold = Number(opt('--cold') ?? (quick ? 3 : n >= 5000 ? 5 : 9));
+  const lists = quick ? (n >= 1000 ? 2 : 20) : n >= 5000 ? 5 : n >= 1000 ? 20 : 200;
+  const calls = quick ? 200 : 2000;
+  const rounds = quick ? 2 : 4;
   const r = Object.fromEntries(
     Object.keys(impls).map((k) => [
       k,
@@ -138,7 +187,7 @@ for (const n of SIZES) {
   for (let round = 0; round < rounds; round++) {
     for (const name of Object.keys(impls)) {
       const c = live[name];
-      for (let i = 0; i < 3; i++) await wholeList(c); // warm-up
+      await wholeList(c); // warm-up
       const cpu0 = cpuOf(c.pid);
       const t0 = performance.now();
       for (let i = 0; i < lists; i++) await wholeList(c);
@@ -172,12 +221,12 @@ for (const n of SIZES) {
       },
     ]),
   );
-  if (!asJson) process.stderr.write(`N=${n} done\n`);
+  if (!asJson) printTable([n]);
 }
 
-if (asJson) {
-  console.log(JSON.stringify(results));
-} else {
+if (asJson) console.log(JSON.stringify(results));
+
+function printTable(sizes) {
   const names = Object.keys(impls);
   const metrics = [
     ['whole tools/list, wall', 'listMs', 'ms'],
@@ -188,10 +237,11 @@ if (asJson) {
   ];
   console.log(`| N | measure | ${names.join(' | ')} | mcpkit vs best peer |`);
   console.log(`|---|---|${names.map(() => '---:').join('|')}|---:|`);
-  for (const n of SIZES) {
+  for (const n of sizes) {
     for (const [label, key, unit] of metrics) {
       const v = results[n];
       const peers = names.filter((k) => !k.startsWith('mcpkit')).map((k) => v[k][key]);
+      if (v.mcpkit === undefined) continue;
       const best = Math.min(...peers);
       const cells = names.map((k) => (v[k][key] >= 100 ? v[k][key].toFixed(0) : v[k][key].toFixed(2)));
       console.log(
