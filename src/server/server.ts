@@ -147,7 +147,7 @@ export class McpServer {
       const mayAsk = isMrtrMethod(method);
       h.set(method, (p, rc) => this.serve(p, rc, inner, mayAsk));
     };
-    const page = options.pageSize ?? 100;
+    const page = options.pageSize ?? 1000;
     // Pages go out as pre-serialized text unless an interceptor may read or change them.
     const list = (method: string, key: ListKey): void =>
       plain(method, (p, rc) =>
