@@ -1,6 +1,7 @@
 // `npm run bench`: every benchmark in one run, summed up in one table. mcpkit beside the
 // official SDK v1 and v2 and a hand-written floor, with ratios, then mcpkit on each runtime
-// (Node 20, 22, 24, Bun, Deno) beside Node 20 (bench/runtimes.mjs). Each benchmark runs in its
+// (Node 20, 22, 24, Bun, Deno) beside Node 20 (bench/runtimes.mjs), and large catalogs beside
+// the TypeScript peers (bench/catalog.mjs). Each benchmark runs in its
 // own process; the stdio ones are pinned to one CPU (taskset), where this machine's
 // unpinned results are bimodal. Absolute figures move with the machine's load; ratios from
 // one run are what count.
@@ -44,6 +45,7 @@ const httpCpu = run('./http-cpu.mjs', { args: ['--best'] });
 const cli = run('./cli.mjs');
 const imports = run('./imports.mjs');
 const runtimes = run('./runtimes.mjs');
+const catalog = run('./catalog.mjs');
 
 const rows = [];
 /** One table row; `higher` says whether more is better (calls/s) or less (ms, µs, KB). */
@@ -225,6 +227,25 @@ for (const r of rows) {
   console.log(
     `| ${r.workload} | ${r.unit} | ${fmt(r.floor)} | ${fmt(r.v1)} | ${fmt(r.v2)} | ${fmt(r.mcpkit)} | ${r.vsV1} | ${r.vsV2} | ${r.vsFloor} | ${r.note} |`,
   );
+}
+console.log('');
+// Large catalogs (bench/catalog.mjs): mcpkit against the best TypeScript peer per measure.
+console.log('| catalog | measure | SDK v1 | SDK v2 | tmcp | fastmcp | mcpkit | vs best peer |');
+console.log('|---|---|---:|---:|---:|---:|---:|---:|');
+for (const [n, v] of Object.entries(catalog)) {
+  for (const [label, key] of [
+    ['whole tools/list, ms', 'listMs'],
+    ['whole tools/list, server CPU ms', 'listCpuMs'],
+    ['heap, MB', 'heapMB'],
+    ['start-up, ms', 'startupMs'],
+    ['tools/call, µs', 'callUs'],
+  ]) {
+    const peers = ['sdk-v1', 'sdk-v2', 'tmcp', 'fastmcp'].map((k) => v[k]?.[key]);
+    const best = Math.min(...peers.filter((x) => x > 0));
+    console.log(
+      `| ${n} tools | ${label} | ${peers.map(fmt).join(' | ')} | ${fmt(v.mcpkit[key])} | ${(best / v.mcpkit[key]).toFixed(2)}× |`,
+    );
+  }
 }
 console.log('');
 for (const line of runtimeTable(runtimes)) console.log(line);

@@ -8,7 +8,7 @@
  * Environment:
  * - `MCPKIT_MAX_MESSAGE_BYTES`: largest accepted line (default 16 MiB).
  * - `MCPKIT_DEMO_STEP_MS`: pause between the steps of the slow tools (default 50 ms).
- * - `MCPKIT_PAGE_SIZE`: items per page of every list (default 100).
+ * - `MCPKIT_PAGE_SIZE`: items per page of every list (default: the server's, 1,000).
  */
 import { StdioServerTransport } from '../transports/stdio/index.js';
 import { createEverythingServer } from './everything-server.js';

@@ -19,4 +19,5 @@ export { InvalidMessage, inspectMessage, isValidId } from './inspect.js';
 export { ParsedBatch, inspectValue, parseFrame, parseFrameBytes } from './parse.js';
 export type { ParsedFrame } from './parse.js';
 export { errorResponse, serializeMessage } from './serialize.js';
+export { HOLDS_RAW_JSON, RawJson } from './raw-json.js';
 export type { FrameInfo, SendOptions, Transport, TransportSink } from './transport.js';

@@ -3,14 +3,14 @@
  * names, a resource read, a prompt rendered. Each finds what the caller may see, and only
  * that: a hidden entry is unknown, with the same error as a missing one.
  */
-import { WireError } from '../jsonrpc/index.js';
+import { HOLDS_RAW_JSON, RawJson, WireError } from '../jsonrpc/index.js';
 import type { Params } from '../jsonrpc/index.js';
 import type { RequestContext } from '../session/index.js';
 import { LIST_METHOD, withCacheHint } from './cache-hints.js';
 import type { CacheHint } from './cache-hints.js';
 import { exists } from './catalog-view.js';
 import type { CatalogLists, ListKey } from './catalog-view.js';
-import { paginate } from './cursor.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
 import { checkPromptArguments, normalizePrompt } from './prompts.js';
 import type { PromptEntry } from './prompts.js';
 import { normalizeRead, resolveResource, resourceNotFound } from './resources.js';
@@ -24,7 +24,11 @@ function shown(name: string): string {
   return name.length > 100 ? name.slice(0, 100) + '…' : name;
 }
 
-/** One page of what the caller sees of a list: the visible subset first, then the page. */
+/**
+ * One page of what the caller sees of a list: the visible subset first, then the page. With
+ * `raw`, the page is the entries' serialized texts joined, spliced into the response as they
+ * are (nothing after this handler reads the result); else the wire objects, for interceptors.
+ */
 export function listPage(
   catalog: CatalogLists,
   key: ListKey,
@@ -32,12 +36,24 @@ export function listPage(
   rc: RequestContext,
   pageSize: number,
   hints: ReadonlyMap<string, CacheHint>,
+  raw = false,
 ): Record<string, unknown> {
   const items = catalog.visible(key, rc);
-  const { page, nextCursor } = paginate(items, params.cursor, pageSize);
-  const result: Record<string, unknown> = { [key]: page };
-  if (nextCursor !== undefined) result.nextCursor = nextCursor;
-  return withCacheHint(hints, LIST_METHOD[key]!, result);
+  const start = decodeCursor(params.cursor);
+  if (start > items.length) throw WireError.invalidParams('Invalid cursor');
+  const end = Math.min(items.length, start + pageSize);
+  const method = LIST_METHOD[key]!;
+  const result: Record<string, unknown> = {};
+  if (raw) {
+    result[key] = new RawJson(catalog.pageText(items, start, pageSize, key, method, rc.protocolVersion));
+    (result as { [HOLDS_RAW_JSON]?: true })[HOLDS_RAW_JSON] = true;
+  } else {
+    const page: unknown[] = new Array<unknown>(end - start);
+    for (let i = start; i < end; i++) page[i - start] = items[i]!.wire;
+    result[key] = page;
+  }
+  if (end < items.length) result.nextCursor = encodeCursor(end);
+  return withCacheHint(hints, method, result);
 }
 
 /** The tool a `tools/call` names, when the caller may see it and its token holds the tool's scopes. */

@@ -2,21 +2,23 @@
  * The server's lists as each caller sees them. The wire form of a list is built once per
  * change; when nothing in it has a visibility rule that one array serves every caller. When
  * some items do, the caller's visible subset is keyed by which rules it passes, so callers
- * alike share one array (and a later cache of serialized pages can key on it the same way).
+ * alike share one array, and the serialized pages cut from it are kept by that array.
  * Pagination runs over the subset: a cursor is an offset into what the caller sees, and
  * names nothing.
  */
+import { shapeResult, shapesResult } from '../protocol/revision-shaping.js';
 import { callerOf } from './visibility.js';
 import type { CatalogCaller, VisibilityCheck, Visible } from './visibility.js';
 
 export type ListKey = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
 
 interface ListCache {
-  readonly all: readonly unknown[];
+  /** The entries, in list order. */
+  readonly all: readonly Visible[];
   /** The checks of the items that have one, in list order, with their positions. */
   readonly ruled: readonly { readonly index: number; readonly check: VisibilityCheck }[];
   /** Visible subsets by the string of rules passed ('1') and failed ('0'). */
-  readonly subsets: Map<string, readonly unknown[]>;
+  readonly subsets: Map<string, readonly Visible[]>;
 }
 
 /** How many distinct subsets of one list are kept (rules of a function per user can make many). */
@@ -25,6 +27,13 @@ const MAX_SUBSETS = 64;
 /** Each list's wire form and visible subsets, rebuilt after a change. */
 export class CatalogLists {
   private readonly lists = new Map<ListKey, ListCache>();
+  /**
+   * Page texts by the visible subset they were cut from, then revision and bounds. Keyed by
+   * the subset array itself: it exists per list contents and per set of rules passed, so a
+   * page is never served to a caller who sees another subset, and a change (which drops the
+   * list's subsets) drops its pages with them.
+   */
+  private readonly pages = new WeakMap<readonly Visible[], Map<string, string>>();
 
   constructor(
     private readonly sources: Readonly<Record<ListKey, ReadonlyMap<string, Visible>>>,
@@ -42,8 +51,8 @@ export class CatalogLists {
     return this.cache(key).ruled.length > 0;
   }
 
-  /** The wire items of `key` the `request`'s caller sees: the whole list when nothing has a rule. */
-  visible(key: ListKey, request: { readonly authInfo: unknown }): readonly unknown[] {
+  /** The entries of `key` the `request`'s caller sees: the whole list when nothing has a rule. */
+  visible(key: ListKey, request: { readonly authInfo: unknown }): readonly Visible[] {
     const c = this.cache(key);
     if (c.ruled.length === 0) return c.all;
     this.onRuledList?.(request);
@@ -61,21 +70,69 @@ export class CatalogLists {
     return subset;
   }
 
+  /**
+   * The JSON text of a page of `items` (a subset {@link visible} returned), made once per list
+   * contents. Only pages a cursor of ours starts (multiples of the page size) are kept: a
+   * client choosing other offsets must not fill memory with overlapping pages.
+   */
+  pageText(
+    items: readonly Visible[],
+    start: number,
+    pageSize: number,
+    key: ListKey,
+    method: string,
+    revision: string | undefined,
+  ): string {
+    const end = Math.min(items.length, start + pageSize);
+    if (start % pageSize !== 0) return pageText(items, start, end, key, method, revision);
+    let texts = this.pages.get(items);
+    if (texts === undefined) this.pages.set(items, (texts = new Map()));
+    const at = `${revision}|${start}|${pageSize}`;
+    let text = texts.get(at);
+    if (text === undefined) {
+      text = pageText(items, start, end, key, method, revision);
+      texts.set(at, text);
+    }
+    return text;
+  }
+
   private cache(key: ListKey): ListCache {
     let c = this.lists.get(key);
     if (!c) {
-      const all: unknown[] = [];
+      const all: Visible[] = [];
       const ruled: { index: number; check: VisibilityCheck }[] = [];
       for (const e of this.sources[key].values()) {
         const check = e.listed ?? e.visible;
         if (check !== undefined) ruled.push({ index: all.length, check });
-        all.push(e.wire);
+        all.push(e);
       }
       c = { all, ruled, subsets: new Map() };
       this.lists.set(key, c);
     }
     return c;
   }
+}
+
+/**
+ * The JSON text of `items[start..end)` as the list `key` of `method` holds them in
+ * `revision` (an entry the revision shapes, dropping a field it does not define, in its
+ * shaped form).
+ */
+export function pageText(
+  items: readonly Visible[],
+  start: number,
+  end: number,
+  key: ListKey,
+  method: string,
+  revision: string | undefined,
+): string {
+  const page: unknown[] = new Array<unknown>(end - start);
+  for (let i = start; i < end; i++) page[i - start] = items[i]!.wire;
+  const shaped =
+    revision !== undefined && shapesResult(method, revision)
+      ? shapeResult(method, revision, { [key]: page })[key]
+      : page;
+  return JSON.stringify(shaped);
 }
 
 /**

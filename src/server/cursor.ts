@@ -20,16 +20,3 @@ export function decodeCursor(cursor: unknown): number {
   }
   throw WireError.invalidParams('Invalid cursor');
 }
-
-/** One page of `items` from a cursor, with the next cursor when more remain. */
-export function paginate<T>(
-  items: readonly T[],
-  cursor: unknown,
-  pageSize: number,
-): { page: T[]; nextCursor?: string } {
-  const start = decodeCursor(cursor);
-  if (start > items.length) throw WireError.invalidParams('Invalid cursor');
-  const end = Math.min(items.length, start + pageSize);
-  const page = items.slice(start, end);
-  return end < items.length ? { page, nextCursor: encodeCursor(end) } : { page };
-}

@@ -18,7 +18,10 @@ export interface ServerOptions {
   versions?: readonly string[];
   /** Extra capabilities (`experimental`, `extensions`), merged over the computed ones. */
   capabilities?: Record<string, unknown>;
-  /** Items per page on every list (default 100). */
+  /**
+   * Items per page on every list (default 1,000: clients fetch every page, so a large catalog
+   * costs a round trip per page; 5,000 tools of about 2 KB each take 5 pages, about 2 MB each).
+   */
   pageSize?: number;
   /** Seals MRTR requestState (default: HMAC-SHA-256 with a random per-process key). */
   requestState?: RequestStateCodec;

@@ -10,6 +10,7 @@ import { cacheHintsByMethod } from './cache-hints.js';
 import type { CacheHint } from './cache-hints.js';
 import { getPrompt, listPage, readResource, toolToCall } from './catalog-requests.js';
 import { CatalogLists, audienceOf, exists } from './catalog-view.js';
+import type { ListKey } from './catalog-view.js';
 import { LocalChangeBus } from './change-bus.js';
 import type { ChangeBus, ChangeEvent } from './change-bus.js';
 import { ChangeFanout } from './change-fanout.js';
@@ -146,17 +147,20 @@ export class McpServer {
       const mayAsk = isMrtrMethod(method);
       h.set(method, (p, rc) => this.serve(p, rc, inner, mayAsk));
     };
-    const page = options.pageSize ?? 100;
-    plain('tools/list', (p, rc) => listPage(this.catalog, 'tools', p, rc, page, this.cacheHints));
+    const page = options.pageSize ?? 1000;
+    // Pages go out as pre-serialized text unless an interceptor may read or change them.
+    const list = (method: string, key: ListKey): void =>
+      plain(method, (p, rc) =>
+        listPage(this.catalog, key, p, rc, page, this.cacheHints, this.middleware.length === 0),
+      );
+    list('tools/list', 'tools');
     full('tools/call', (p, ctx) => this.callTool(p, ctx));
-    plain('resources/list', (p, rc) => listPage(this.catalog, 'resources', p, rc, page, this.cacheHints));
-    plain('resources/templates/list', (p, rc) =>
-      listPage(this.catalog, 'resourceTemplates', p, rc, page, this.cacheHints),
-    );
+    list('resources/list', 'resources');
+    list('resources/templates/list', 'resourceTemplates');
     full('resources/read', (p, ctx) => readResource(p, ctx, this.resources, this.templates, this.cacheHints));
     plain('resources/subscribe', (p, rc) => this.fanout.subscribe(p, rc, true));
     plain('resources/unsubscribe', (p, rc) => this.fanout.subscribe(p, rc, false));
-    plain('prompts/list', (p, rc) => listPage(this.catalog, 'prompts', p, rc, page, this.cacheHints));
+    list('prompts/list', 'prompts');
     full('prompts/get', (p, ctx) => getPrompt(p, ctx, this.prompts));
     full('completion/complete', (p, ctx) =>
       complete(p, this.prompts, this.resources, this.templates, ctx.authInfo),

@@ -82,15 +82,15 @@ describe('catalog lists', () => {
     const admin2 = c.visible('tools', { authInfo: auth(['admin', 'other']) });
     assert.equal(admin1, admin2);
     assert.deepEqual(
-      admin1.map((w) => (w as { name: string }).name),
+      admin1.map((e) => (e.wire as { name: string }).name),
       ['a', 'h', 'b'],
     );
     assert.deepEqual(
-      c.visible('tools', { authInfo: auth([], { t: 'k' }) }).map((w) => (w as { name: string }).name),
+      c.visible('tools', { authInfo: auth([], { t: 'k' }) }).map((e) => (e.wire as { name: string }).name),
       ['a', 'b', 'k'],
     );
     assert.deepEqual(
-      c.visible('tools', { authInfo: undefined }).map((w) => (w as { name: string }).name),
+      c.visible('tools', { authInfo: undefined }).map((e) => (e.wire as { name: string }).name),
       ['a', 'b'],
     );
   });
