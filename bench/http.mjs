@@ -15,7 +15,7 @@ import { cpus, loadavg } from 'node:os';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from '@modelcontextprotocol/client';
-import { Client } from '../dist/client/index.js';
+import { Client } from '../dist/index.js';
 import { StreamableHttpClientTransport } from '../dist/transports/http-client/node.js';
 import { agent, measure, measureCpu, rawLegacyClient, startServer } from './lib/http-raw.mjs';
 

@@ -12,7 +12,7 @@ import { Client as V2Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport as V2Stdio } from '@modelcontextprotocol/client/stdio';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as SdkStdio } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { Client } from '../dist/client/index.js';
+import { Client } from '../dist/index.js';
 import { StdioClientTransport } from '../dist/transports/stdio/index.js';
 
 const quick = process.argv.includes('--quick');

@@ -16,8 +16,8 @@ import {
   CreateTaskResultSchema,
   GetTaskResultSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { Client } from '../dist/client/index.js';
-import { McpServer } from '../dist/server/index.js';
+import { Client } from '../dist/index.js';
+import { McpServer } from '../dist/index.js';
 import { memoryPair } from '../dist/transports/memory/index.js';
 
 const arg = (name, dflt) => {
