@@ -7,9 +7,10 @@
 // the same run (the aim: at least 0.8× everywhere). Runtimes are installed on first use
 // (scripts/runtimes.mjs); one that cannot be is listed with the reason.
 //
-// Beside each runtime's mcpkit server runs its floor (bench/servers/runtime-floor.mjs: the
-// same HTTP server answering with no MCP machinery), so a gap shows as the runtime's own or
-// as mcpkit's on that runtime (--no-floor leaves it out).
+// Beside each runtime's mcpkit server runs its floor (bench/servers/runtime-floor.mjs, on
+// workerd runtime-floor-worker.mjs: the same HTTP server answering both eras' messages with
+// no MCP machinery), measured in the same rounds, so a gap shows as the runtime's own (its
+// floor below Node 20's floor) or as mcpkit's on that runtime (--no-floor leaves it out).
 //
 //   node bench/runtimes.mjs [--quick] [--json] [--only bun,deno] [--no-floor]
 import { readFileSync } from 'node:fs';
@@ -29,9 +30,10 @@ const CFG = quick
   ? { warmupMs: 600, measureMs: 300, rounds: 3 }
   : { warmupMs: 2000, measureMs: 600, rounds: 7 };
 const CLIENTS = [1, 32];
-const FLOOR = argv.includes('--no-floor')
-  ? undefined
-  : fileURLToPath(new URL('./servers/runtime-floor.mjs', import.meta.url));
+const NO_FLOOR = argv.includes('--no-floor');
+/** The floor: a process script for Node, Bun and Deno, a Worker module for workerd. */
+const FLOOR = fileURLToPath(new URL('./servers/runtime-floor.mjs', import.meta.url));
+const FLOOR_WORKER = fileURLToPath(new URL('./servers/runtime-floor-worker.mjs', import.meta.url));
 const ERAS = {
   legacy: (port) => rawLegacyClient(port),
   modern: (port) => rawModernClient(port),
@@ -50,8 +52,11 @@ for (const name of names) {
   try {
     const bin = launcher.binary();
     servers[`${name}|mcpkit`] = await launcher.start({ port: 0 });
-    if (FLOOR && launcher.runClient)
-      servers[`${name}|floor`] = await launcher.start({ port: 0, script: FLOOR });
+    if (!NO_FLOOR)
+      servers[`${name}|floor`] = await launcher.start({
+        port: 0,
+        script: launcher.worker ? FLOOR_WORKER : FLOOR,
+      });
     runtimes[name] = { label: launcher.label, version: bin ? safeVersion(name, bin) : '' };
   } catch (err) {
     runtimes[name] = { label: launcher.label, error: String(err?.message ?? err).split('\n')[0] };
@@ -92,17 +97,19 @@ try {
   const lanes = {};
   for (const [server, running] of Object.entries(servers)) {
     const port = Number(new URL(running.url).port);
-    // The floor in the modern era only: without sessions or SSE, the eras differ only in size.
-    const eras = server.endsWith('|floor') ? ['modern'] : Object.keys(ERAS);
-    for (const era of eras) {
+    for (const era of Object.keys(ERAS)) {
       const list = [];
       for (let i = 0; i < Math.max(...CLIENTS); i++) list.push(await ERAS[era](port));
+      // Warm-up: every server's JIT (and its lazily loaded parts) before anything is measured.
+      // Right away, with every lane: a legacy session never used after initialize is swept
+      // after 30 s, which warming all the others first would outlast.
+      await measure(list, CFG.warmupMs).catch((err) => {
+        throw new Error(`${server} ${era}: ${err.message}`, { cause: err });
+      });
       lanes[`${server}|${era}`] = list;
     }
   }
   const keys = Object.keys(lanes);
-  // Warm-up: every server's JIT (and its lazily loaded parts) before anything is measured.
-  for (const k of keys) await measure(lanes[k], CFG.warmupMs);
   const rates = {};
   const cpus = {};
   for (let round = 0; round < CFG.rounds; round++) {
@@ -111,6 +118,9 @@ try {
         const k = keys[(i + round) % keys.length];
         const [name, impl] = k.split('|');
         const pid = servers[`${name}|${impl}`].pid;
+        // One unmeasured call per client first: a legacy session idle since the last round
+        // (on workerd its Durable Object evicted after ~10 s) is measured in use, not cold.
+        await Promise.all(lanes[k].slice(0, n).map((c) => c.call('warm')));
         const cpu0 = cpuMicros(pid);
         const { rate, count } = await measure(lanes[k].slice(0, n), CFG.measureMs);
         const cpu = cpuMicros(pid) - cpu0;

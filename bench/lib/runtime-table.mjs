@@ -35,30 +35,32 @@ export function runtimeTable({ runtimes: all, clients, load, seconds }) {
     head,
     rule,
     ...table('cpu', 'cpuRatios', (x) => x.toFixed(0)),
-    ...floorTable(all),
+    ...floorTable(all, cols, head, rule),
   ];
 }
 
 /**
- * The floor (the runtime's HTTP server with no MCP machinery, modern-era messages): its CPU
- * per call beside Node 20's, and mcpkit's over it on the same runtime.
+ * The floor (the runtime's HTTP server answering both eras' messages with no MCP machinery):
+ * its CPU per call with the ratio to Node 20's floor, then mcpkit's CPU per call over it on
+ * the same runtime. A runtime whose floor is itself below 0.80× Node 20's is limited by the
+ * runtime; mcpkit ÷ floor above Node 20's is mcpkit's cost on that runtime.
  */
-function floorTable(all) {
+function floorTable(all, cols, head, rule) {
   const rows = Object.values(all).filter((r) => r.floor?.cpu);
   if (rows.length === 0) return [];
-  const cell = (r, n) => {
-    const floor = r.floor.cpu[`modern|${n}`];
-    const ratio = r.floor.cpuRatios?.[`modern|${n}`];
-    const own = r.cpu?.[`modern|${n}`];
-    if (floor === undefined) return ' | ';
-    return `${floor.toFixed(0)}${ratio === undefined ? '' : ` (${ratio.toFixed(2)}×)`} | ${own === undefined ? '' : `${(own / floor).toFixed(2)}`}`;
+  const cell = (r, c) => {
+    const floor = r.floor.cpu[c];
+    if (floor === undefined) return '';
+    const ratio = r.floor.cpuRatios?.[c];
+    const own = r.cpu?.[c];
+    return `${floor.toFixed(0)}${ratio === undefined ? '' : ` (${ratio.toFixed(2)}×)`}${own === undefined ? '' : ` · ${(own / floor).toFixed(2)}`}`;
   };
   return [
     '',
-    "The floor: each runtime's HTTP server answering with no MCP machinery (modern-era messages). Its CPU per call (µs, × vs Node 20's floor), and mcpkit's CPU per call over it on that runtime:",
+    "The floor: each runtime's HTTP server answering the same messages with no MCP machinery. Its CPU per call (µs, × is Node 20's floor over it), then · mcpkit's CPU per call over the floor's on that runtime:",
     '',
-    '| runtime | floor, 1 client | mcpkit ÷ floor | floor, 32 clients | mcpkit ÷ floor |',
-    '|---|---:|---:|---:|---:|',
-    ...rows.map((r) => `| ${r.label} | ${cell(r, 1)} | ${cell(r, 32)} |`),
+    head,
+    rule,
+    ...rows.map((r) => `| ${r.label} | ${r.version} | ${cols.map((c) => cell(r, c)).join(' | ')} |`),
   ];
 }

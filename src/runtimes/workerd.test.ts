@@ -46,6 +46,37 @@ test(
   },
 );
 
+test(
+  "a legacy session's copy lease is kept in its Durable Object: other isolates are told of it, even after the end",
+  { skip: unavailable },
+  async () => {
+    const running = await workerd.start({ port: 0 });
+    try {
+      const res = await fetch(new URL('/lease-check', running.url));
+      const r = (await res.json()) as {
+        created: boolean;
+        plain: { principal: string; opCount: number } | null;
+        forB: { nodes: string[]; ms: number };
+        forA: { nodes: string[]; ms: number };
+        afterDelete: { nodes: string[]; ms: number };
+        touchAfterDelete: unknown;
+      };
+      assert.equal(r.created, true);
+      assert.equal(r.plain?.principal, 'p');
+      // The lease another isolate must wait out, and for how long at most.
+      assert.deepEqual(r.forB.nodes, ['isolate-a']);
+      assert.ok(r.forB.ms > 0 && r.forB.ms <= 1000, `ms ${r.forB.ms}`);
+      // An isolate is never asked to wait for itself.
+      assert.deepEqual(r.forA, { nodes: [], ms: 0 });
+      // Deleted: the session is gone, its running lease is not.
+      assert.deepEqual(r.afterDelete.nodes, ['isolate-a']);
+      assert.equal(r.touchAfterDelete, null);
+    } finally {
+      await running.stop();
+    }
+  },
+);
+
 /** A JSON-RPC answer, as the tests below read it. */
 interface Reply {
   result?: {

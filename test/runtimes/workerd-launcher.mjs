@@ -1,14 +1,15 @@
 // The workerd launcher of the runtime registry (launchers.mjs): bundles workerd-worker.mjs
 // for Workers (rolldown, conditions workerd/worker/browser, ESM), writes a workerd config
 // (no nodejs_compat: the core must load without node:*; the Durable Object namespace of the
-// legacy-session store kept in memory) and runs `workerd serve` on 127.0.0.1:<port>.
+// legacy-session store on disk, in a temporary folder) and runs `workerd serve` on 127.0.0.1:<port>.
 // Ready once the port accepts a connection (polled with backoff: workerd prints nothing).
 //
 //   const running = await launchers.workerd.start({ port: 0 });  // { url, stop(), stderr() }
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { spawn } from 'node:child_process';
 import { connect, createServer } from 'node:net';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runtimeBinary } from '../../scripts/runtimes.mjs';
 
@@ -64,11 +65,17 @@ function stubNodeModules(stubs) {
  * The workerd config: one Worker, its Durable Object namespace (in memory, or on disk in
  * `storageDir` so that a restarted workerd finds the same objects), one HTTP socket.
  */
-export function workerdConfig({ port, script = 'worker.js', storageDir }) {
+export function workerdConfig({ port, script = 'worker.js', storageDir, durableObjects = true }) {
   const disk = storageDir
     ? `, (name = "do-disk", disk = (path = ${JSON.stringify(storageDir)}, writable = true))`
     : '';
   const storage = storageDir ? '(localDisk = "do-disk")' : '(inMemory = void)';
+  const objects = durableObjects
+    ? `
+  durableObjectNamespaces = [ (className = "McpSessionObject", uniqueKey = "mcpkit-runtime-sessions") ],
+  durableObjectStorage = ${storage},
+  bindings = [ (name = "MCP_SESSIONS", durableObjectNamespace = "McpSessionObject") ],`
+    : '';
   return `using Workerd = import "/workerd/workerd.capnp";
 
 const config :Workerd.Config = (
@@ -78,10 +85,7 @@ const config :Workerd.Config = (
 
 const mcpWorker :Workerd.Worker = (
   modules = [ (name = "worker.js", esModule = embed "${script}") ],
-  compatibilityDate = "${COMPATIBILITY_DATE}",
-  durableObjectNamespaces = [ (className = "McpSessionObject", uniqueKey = "mcpkit-runtime-sessions") ],
-  durableObjectStorage = ${storage},
-  bindings = [ (name = "MCP_SESSIONS", durableObjectNamespace = "McpSessionObject") ],
+  compatibilityDate = "${COMPATIBILITY_DATE}",${objects}
 );
 `;
 }
@@ -113,20 +117,43 @@ async function waitForPort(port, gone) {
 }
 
 let bundled;
+/** Other Worker modules bundled by start({ script }), by path. */
+const others = {};
 
 export const workerd = {
   name: 'workerd',
   label: 'workerd',
   binary: () => runtimeBinary('workerd'),
+  /** `start({ script })` takes a Worker module (`export default { fetch }`), not a process script. */
+  worker: true,
   /**
    * Bundles once per process, then serves the Worker on `port` (0: a free one), its Durable
-   * Objects in memory or in `storageDir` (an existing folder). Resolves to
+   * Objects in `storageDir` (an existing folder), else in a temporary one removed by stop(). Resolves to
    * { url, pid, stderr(), stop() } as the other launchers do, once the port answers (workerd
-   * prints nothing when ready), within START_MS.
+   * prints nothing when ready), within START_MS. With `script`, serves that Worker module
+   * instead (bundled beside, once), with no Durable Object binding: the benchmark's floor.
    */
-  async start({ port = 0, storageDir } = {}) {
+  async start({ port = 0, storageDir, script } = {}) {
+    if (script !== undefined) {
+      const dir = join(OUT, '..', `workerd-${basename(script, '.mjs')}`);
+      await (others[script] ??= bundleWorker({ entry: script, dir }));
+      return serveBundle({ dir, port, configFor: (p) => workerdConfig({ port: p, durableObjects: false }) });
+    }
     await (bundled ??= bundleWorker());
-    return serveBundle({ dir: OUT, port, storageDir });
+    if (storageDir !== undefined) return serveBundle({ dir: OUT, port, storageDir });
+    // workerd's in-memory Durable Object storage goes with the object, which workerd evicts
+    // after about ten idle seconds: a legacy session left alone that long was lost (404). On
+    // disk, in a folder of its own, as Cloudflare's storage would keep it.
+    const own = mkdtempSync(join(tmpdir(), 'mcpkit-workerd-do-'));
+    const running = await serveBundle({ dir: OUT, port, storageDir: own }).catch((err) => {
+      rmSync(own, { recursive: true, force: true });
+      throw err;
+    });
+    const stop = async () => {
+      await running.stop();
+      rmSync(own, { recursive: true, force: true });
+    };
+    return { ...running, stop, [Symbol.asyncDispose]: stop };
   },
   /** The deploy page whose `// server.ts` (the Worker with the Durable Object) runs as pasted. */
   recipe: 'docs/deploy/cloudflare-workers.md',
@@ -144,8 +171,7 @@ export const workerd = {
     await (clientBundled ??= bundleWorker({ entry: CLIENT_WORKER, dir: CLIENT_OUT }));
     return runClientWorker({ url, eras });
   },
-  // No runClient (one era): bench/runtimes.mjs takes a launcher with one for a process
-  // runtime, which can also run its floor script; the suite needs only runClients.
+  // No runClient (one era): the suite needs only runClients.
 };
 
 /**

@@ -7,7 +7,11 @@
 // isolates that serve one Worker: the Durable Object store keeps them, so the handler that
 // uses it is made on the first request, when `env` (the binding) is known.
 import { fetchHandler } from 'mcpkit/http-server';
-import { connectDurableObjectStores, McpSessionObject } from 'mcpkit/durable-object';
+import {
+  connectDurableObjectStores,
+  DurableObjectSessionStore,
+  McpSessionObject,
+} from 'mcpkit/durable-object';
 import { buildServer } from './server-fixture.mjs';
 
 export { McpSessionObject };
@@ -29,19 +33,44 @@ try {
 
 /** @type {Promise<(request: Request) => Promise<Response>> | undefined} */
 let handler;
+/** The handler once made: later requests call it with no await in between. */
+let ready;
 
 function handlerFor(env) {
   if (!server) throw new Error(`the server could not be built at module scope: ${moduleScope}`);
   return (handler ??= connectDurableObjectStores(env.MCP_SESSIONS).then(
-    (stores) => fetchHandler(server, { stores }).fetch,
+    (stores) => (ready = fetchHandler(server, { stores }).fetch),
   ));
 }
 
 export default {
   /** @param {Request} request @param {{ MCP_SESSIONS: unknown }} env @param {{ waitUntil(p: Promise<unknown>): void }} ctx */
   async fetch(request, env, ctx) {
-    if (new URL(request.url).pathname === '/module-scope') return new Response(moduleScope);
+    if (request.url.endsWith('/module-scope')) return new Response(moduleScope);
+    if (request.url.endsWith('/lease-check')) return leaseCheck(env);
+    if (ready) return ready(request, env, ctx);
     const fetch = await handlerFor(env);
     return fetch(request, env, ctx);
   },
 };
+
+/**
+ * /lease-check: the copy leases of the Durable Object session store, on a real object. A
+ * touch with a lease records it; `holders` lists it to every other isolate (and the time
+ * left), not to its own; after the session is deleted the lease is still listed (its isolate
+ * must still be told of the end) while the session is gone.
+ */
+async function leaseCheck(env) {
+  const store = new DurableObjectSessionStore(env.MCP_SESSIONS);
+  const id = `lease-check-${crypto.randomUUID()}`;
+  const limits = { idleMs: 60_000, maxSessions: 10 };
+  const created = await store.create(id, 'p', '{"jsonrpc":"2.0","id":0,"method":"initialize"}', limits);
+  await store.touch(id, 0, limits, { node: 'isolate-a', ms: 1000 });
+  const plain = await store.touch(id, 1, limits);
+  const forB = await store.holders(id, 'isolate-b');
+  const forA = await store.holders(id, 'isolate-a');
+  await store.delete(id);
+  const afterDelete = await store.holders(id, 'isolate-b');
+  const touchAfterDelete = (await store.touch(id, 0, limits)) ?? null;
+  return Response.json({ created, plain, forB, forA, afterDelete, touchAfterDelete });
+}

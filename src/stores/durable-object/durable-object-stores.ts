@@ -9,7 +9,10 @@
  * sampling), a cancellation, or a list_changed announced by another isolate reaches only the
  * isolate that made it; a stream resumed on another isolate replays what was stored and ends
  * (it is not followed live). `maxSessions` is not enforced across instances (each session is
- * its own object). A task's handler runs in the isolate that started it; other isolates see
+ * its own object). An isolate serves a session from its own copy for up to a second after
+ * the object confirmed it (a lease, recorded in the object): a change made on another isolate
+ * (`logging/setLevel`, `resources/subscribe`, DELETE) cannot reach that copy, so the isolate
+ * that made it waits out the other leases (at most a second) before it answers. A task's handler runs in the isolate that started it; other isolates see
  * its changes by polling (`DurableObjectTaskStore`), and a task whose isolate is evicted
  * mid-run stays `working` until its TTL (there are no runner leases, as with Redis).
  */
@@ -19,7 +22,9 @@ import type { AppendOptions, EventStore } from '../../transports/http-server/eve
 import type {
   ClusterBus,
   ClusterMessage,
+  CopyLease,
   FollowableEventStore,
+  LeaseHolders,
   LegacySessionRecord,
   LegacySessionStore,
   SessionLimits,
@@ -43,13 +48,28 @@ export class DurableObjectSessionStore implements LegacySessionStore {
     });
   }
 
-  async touch(id: string, knownOps: number, limits: SessionLimits): Promise<LegacySessionRecord | undefined> {
+  async touch(
+    id: string,
+    knownOps: number,
+    limits: SessionLimits,
+    lease?: CopyLease,
+  ): Promise<LegacySessionRecord | undefined> {
     const r = await send<LegacySessionRecord | null>(this.ns, `session:${id}`, {
       op: 'session.touch',
       knownOps,
       idleMs: limits.idleMs,
+      ...(lease ? { lease: { node: lease.node, ms: Math.ceil(lease.ms) } } : {}),
     });
     return r ?? undefined;
+  }
+
+  /**
+   * The isolates other than `except` whose copy lease still runs. With it, an isolate serves
+   * a session from its copy for up to a second without a round trip to the object (the
+   * object's own clock starts the lease later than the isolate's, never sooner).
+   */
+  holders(id: string, except: string): Promise<LeaseHolders> {
+    return send(this.ns, `session:${id}`, { op: 'session.holders', except });
   }
 
   appendOp(id: string, op: string): Promise<number> {

@@ -34,7 +34,8 @@ export interface DurableObjectStateLike {
 /** One operation sent to an instance, as the JSON body of a POST. */
 export type StoreOp =
   | { op: 'session.create'; principal: string; initialize: string; idleMs: number }
-  | { op: 'session.touch'; knownOps: number; idleMs: number }
+  | { op: 'session.touch'; knownOps: number; idleMs: number; lease?: { node: string; ms: number } }
+  | { op: 'session.holders'; except: string }
   | { op: 'session.append'; text: string }
   | { op: 'session.delete' }
   | { op: 'events.append'; events: Array<[seq: number, json: string]>; max: number }

@@ -14,6 +14,15 @@ interface SessionRecord {
   lastActive: number;
 }
 
+/**
+ * The longest copy lease granted (ms): a longer one asked for is cut to it. The sessions'
+ * own leases are about a second.
+ */
+const MAX_LEASE_MS = 5000;
+
+/** How far past a lease the stored horizon is put, so that it is written once per step. */
+const HORIZON_STEP_MS = 5000;
+
 /** Operations a session keeps at most (the Redis store's bound too). */
 const MAX_OPS = 10_000;
 
@@ -33,6 +42,20 @@ const json = (value: unknown) =>
  * ```
  */
 export class McpSessionObject {
+  /**
+   * The copy leases of a session's isolates (node id → when it runs out, ms since the epoch),
+   * kept in memory: a lease lasts about a second, and writing each one would cost a storage
+   * write per touch. What is written is a horizon no lease granted runs past, moved ahead
+   * HORIZON_STEP_MS at a time (one write every few seconds of use), so that an instance
+   * started afresh on a session (after a crash or a restart) knows how long leases it never
+   * saw may still run.
+   */
+  private readonly leases = new Map<string, number>();
+  /** The stored horizon; undefined until read. */
+  private horizon: number | undefined;
+  /** The horizon as this instance first read it: leases it did not see run no later. */
+  private inherited = 0;
+
   constructor(private readonly state: DurableObjectStateLike) {}
 
   async fetch(request: Request): Promise<Response> {
@@ -52,6 +75,7 @@ export class McpSessionObject {
           lastActive: Date.now(),
         };
         await storage.put('session', record);
+        this.horizon = 0; // A new session: every lease on it is granted here.
         return json(true);
       }
       case 'session.touch': {
@@ -62,8 +86,22 @@ export class McpSessionObject {
           await storage.deleteAll();
           return json(null);
         }
-        r.lastActive = now;
-        await storage.put('session', r);
+        // The idle clock is written coarsely (a session may end up to 1/64 of its idle time
+        // early): a session in use costs no storage write per touch.
+        if (now - r.lastActive > body.idleMs / 64) {
+          r.lastActive = now;
+          await storage.put('session', r);
+        }
+        if (body.lease) {
+          const expiry = now + Math.min(body.lease.ms, MAX_LEASE_MS);
+          // Isolates come and go: the ones whose lease ran out are dropped now and then.
+          if (this.leases.size >= 16) for (const [n, e] of this.leases) if (e <= now) this.leases.delete(n);
+          this.leases.set(body.lease.node, expiry);
+          if (expiry > (await this.storedHorizon())) {
+            this.horizon = expiry + HORIZON_STEP_MS;
+            await storage.put('leaseHorizon', this.horizon);
+          }
+        }
         const from = Math.min(Math.max(0, body.knownOps), r.ops.length);
         return json({ principal: r.principal, ops: r.ops.slice(from), firstOp: from, opCount: r.ops.length });
       }
@@ -74,8 +112,14 @@ export class McpSessionObject {
         await storage.put('session', r);
         return json(r.ops.length);
       }
+      case 'session.holders':
+        await this.storedHorizon();
+        return json(this.holdersAnswer(body.except));
       case 'session.delete':
+        // The leases stay until they run out: their isolates must still be told of the end.
         await storage.deleteAll();
+        if (this.horizon !== undefined && this.horizon > Date.now())
+          await storage.put('leaseHorizon', this.horizon);
         return json(true);
       case 'events.append': {
         const events = (await storage.get<Array<[number, string]>>('events')) ?? [];
@@ -120,5 +164,34 @@ export class McpSessionObject {
       default:
         return new Response('unknown operation', { status: 400 });
     }
+  }
+
+  private async storedHorizon(): Promise<number> {
+    if (this.horizon === undefined) {
+      this.horizon = (await this.state.storage.get<number>('leaseHorizon')) ?? 0;
+      this.inherited = this.horizon;
+    }
+    return this.horizon;
+  }
+
+  /**
+   * The isolates other than `except` with a running lease, and how long until the last runs
+   * out: at least until the inherited horizon, for leases this instance did not see.
+   */
+  private holdersAnswer(except: string): { nodes: string[]; ms: number } {
+    const now = Date.now();
+    let until = now;
+    const nodes: string[] = [];
+    for (const [node, expiry] of this.leases) {
+      if (expiry <= now) this.leases.delete(node);
+      else if (node !== except) {
+        nodes.push(node);
+        until = Math.max(until, expiry);
+      }
+    }
+    // Leases granted before this instance started (an earlier one, since crashed or
+    // restarted) run no later than the horizon; those granted here are all in `leases`.
+    until = Math.max(until, this.inherited);
+    return { nodes, ms: until - now };
   }
 }

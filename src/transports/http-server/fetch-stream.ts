@@ -12,13 +12,15 @@ interface StreamOwner {
  * stream opened in it. Cloudflare Workers are left out even when they offer it: a Worker's
  * I/O belongs to the request that made it, and one request's check must not start another
  * request's response stream ("Cannot perform I/O on behalf of a different request"); there
- * a stream is live from the start, made in its own request's turn. Workers say who they are
- * in `navigator.userAgent`.
+ * each stream has its own zero-delay timer, set in its own request's turn, which a stream
+ * that ends first clears (a timer costs less than a `ReadableStream` body, chunked). Workers
+ * say who they are in `navigator.userAgent`.
  */
-const immediate: ((run: () => void) => unknown) | undefined =
-  (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === 'Cloudflare-Workers'
-    ? undefined
-    : (globalThis as { setImmediate?: (run: () => void) => unknown }).setImmediate;
+const onWorkers =
+  (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === 'Cloudflare-Workers';
+const immediate: ((run: () => void) => unknown) | undefined = onWorkers
+  ? undefined
+  : (globalThis as { setImmediate?: (run: () => void) => unknown }).setImmediate;
 
 /** Streams opened in this macrotask, looked at once it is over (one scheduled check for all). */
 const opened: FetchSseStream[] = [];
@@ -44,6 +46,8 @@ export class FetchSseStream implements ResponseStream {
   private done = false;
   /** Whether the Response has been handed over (a string body, or the stream). */
   private resolved = false;
+  /** On Workers: the timer that opens the stream if it has not ended by then. */
+  private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly resolve: (response: Response) => void,
@@ -54,7 +58,8 @@ export class FetchSseStream implements ResponseStream {
     private readonly maxBuffer: number,
   ) {
     if (typeof immediate !== 'function') {
-      this.open();
+      if (onWorkers) this.timer = setTimeout(() => this.open(), 0);
+      else this.open();
       return;
     }
     opened.push(this);
@@ -89,6 +94,7 @@ export class FetchSseStream implements ResponseStream {
     else if (!this.resolved) {
       // Ended before its turn was over: the whole stream is known, one string body.
       this.resolved = true;
+      if (this.timer !== undefined) clearTimeout(this.timer);
       this.resolve(new Response(this.pending, { status: this.status, headers: this.whole }));
       this.pending = '';
     }

@@ -92,12 +92,21 @@ export interface SharedStores {
  * when they are too long to carry that way.
  */
 export function encodeRequestIds(ids: readonly RequestId[]): string | undefined {
-  const bytes = new TextEncoder().encode(JSON.stringify(ids));
-  if (bytes.length > 64) return undefined;
-  let s = '';
-  for (let i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]!);
+  const json = JSON.stringify(ids);
+  // The usual ids (numbers, ASCII strings) are their own UTF-8: no encoder, no byte loop.
+  let s = json;
+  if (NOT_ASCII.test(json)) {
+    const bytes = (utf8 ??= new TextEncoder()).encode(json);
+    s = '';
+    for (let i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]!);
+  }
+  if (s.length > 64) return undefined;
   return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
+
+// JSON text has no raw control characters (they are escaped), so printable ASCII is all of ASCII.
+const NOT_ASCII = /[^\x20-\x7e]/;
+let utf8: TextEncoder | undefined;
 
 /** The request ids carried by {@link encodeRequestIds}; undefined when the token is not one. */
 export function decodeRequestIds(token: string): RequestId[] | undefined {
