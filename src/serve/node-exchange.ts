@@ -66,6 +66,14 @@ export class NodeExchange implements HttpExchange {
       if (!res.writableFinished) queueMicrotask(listener);
       return;
     }
+    // The usual single listener is kept on the response and called by one shared function:
+    // no closure and no once-wrapper per request.
+    const held = res as ServerResponse & { [CLOSE_LISTENER]?: () => void };
+    if (held[CLOSE_LISTENER] === undefined) {
+      held[CLOSE_LISTENER] = listener;
+      res.on('close', onResponseClose);
+      return;
+    }
     res.once('close', () => {
       if (!res.writableFinished) listener();
     });
@@ -154,6 +162,15 @@ export class NodeExchange implements HttpExchange {
   stream(status: number, headers: Record<string, string>, whole?: Record<string, string>): ResponseStream {
     return new NodeSseStream(this.res, status, headers, this.maxStreamBuffer, whole ?? headers);
   }
+}
+
+/** Where `onClose` keeps its first listener on the response. */
+const CLOSE_LISTENER = Symbol('mcpkit.onClose');
+
+/** A response's 'close': the client went away unless the response was complete. */
+function onResponseClose(this: ServerResponse & { [CLOSE_LISTENER]?: () => void }): void {
+  const listener = this[CLOSE_LISTENER];
+  if (listener !== undefined && !this.writableFinished) listener();
 }
 
 /** A body already read by a framework, held to the same limit and UTF-8 check as one read here. */
