@@ -14,8 +14,8 @@ export class NodeExchange implements HttpExchange {
   authInfo?: unknown;
   private controller: AbortController | undefined;
   private mustClose = false;
-  /** Body bytes received so far, kept and discarded alike. */
-  private received = 0;
+  /** Body bytes received so far, kept and discarded alike (the body reader counts them too). */
+  received = 0;
 
   /**
    * @param drainLimit the most request-body bytes read (and thrown away) so that a client
@@ -66,6 +66,14 @@ export class NodeExchange implements HttpExchange {
       if (!res.writableFinished) queueMicrotask(listener);
       return;
     }
+    // The usual single listener is kept on the response and called by one shared function:
+    // no closure and no once-wrapper per request.
+    const held = res as ServerResponse & { [CLOSE_LISTENER]?: () => void };
+    if (held[CLOSE_LISTENER] === undefined) {
+      held[CLOSE_LISTENER] = listener;
+      res.on('close', onResponseClose);
+      return;
+    }
     res.once('close', () => {
       if (!res.writableFinished) listener();
     });
@@ -73,42 +81,18 @@ export class NodeExchange implements HttpExchange {
 
   readBody(limit: number): Promise<BodyResult> {
     if (this.preread !== undefined) return Promise.resolve(prereadBody(this.preread, limit));
-    const req = this.req;
-    return new Promise((resolve) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      const done = (r: BodyResult): void => {
-        req.off('data', onData);
-        req.off('end', onEnd);
-        req.off('error', onError);
-        req.off('aborted', onError);
-        resolve(r);
-      };
-      const onData = (chunk: Buffer): void => {
-        size += chunk.length;
-        this.received += chunk.length;
-        if (size > limit) {
-          // Stop buffering at once; the rest is drained (bounded) after the 413 goes out.
-          chunks.length = 0;
-          done({ ok: false, reason: 'too-large' });
-          return;
-        }
-        chunks.push(chunk);
-      };
-      const onEnd = (): void => {
-        const buf = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
-        // The request is over: its listeners stay (a late 'error' finds a settled promise)
-        // rather than cost four removals per request.
-        resolve(
-          isUtf8(buf) ? { ok: true, text: buf.toString('utf8') } : { ok: false, reason: 'invalid-utf8' },
-        );
-      };
-      const onError = (): void => done({ ok: false, reason: 'aborted' });
-      req.on('data', onData);
-      req.on('end', onEnd);
-      req.on('error', onError);
-      req.on('aborted', onError);
-    });
+    // The listeners are shared functions and the state one object: five closures per
+    // request (each also paying V8's lazy-compile stub on its first call) cost more than
+    // reading a small body.
+    const promise = new Promise<BodyResult>(captureResolve);
+    const req = this.req as ReadingRequest;
+    req[READING] = { chunks: [], size: 0, limit, ex: this, resolve: capturedResolve! };
+    capturedResolve = undefined;
+    req.on('data', onBodyData);
+    req.on('end', onBodyEnd);
+    req.on('error', onBodyError);
+    req.on('aborted', onBodyError);
+    return promise;
   }
 
   respond(status: number, headers: Record<string, string>, body?: string): void {
@@ -154,6 +138,74 @@ export class NodeExchange implements HttpExchange {
   stream(status: number, headers: Record<string, string>, whole?: Record<string, string>): ResponseStream {
     return new NodeSseStream(this.res, status, headers, this.maxStreamBuffer, whole ?? headers);
   }
+}
+
+/** Where `onClose` keeps its first listener on the response. */
+const CLOSE_LISTENER = Symbol('mcpkit.onClose');
+
+/** A response's 'close': the client went away unless the response was complete. */
+function onResponseClose(this: ServerResponse & { [CLOSE_LISTENER]?: () => void }): void {
+  const listener = this[CLOSE_LISTENER];
+  if (listener !== undefined && !this.writableFinished) listener();
+}
+
+/** A body being read: its chunks so far, its limit, and whom to tell. */
+interface BodyRead {
+  chunks: Buffer[];
+  size: number;
+  limit: number;
+  ex: NodeExchange;
+  resolve: (r: BodyResult) => void;
+}
+
+/** Where a request being read keeps its {@link BodyRead}. */
+const READING = Symbol('mcpkit.bodyRead');
+type ReadingRequest = IncomingMessage & { [READING]?: BodyRead | undefined };
+
+/** The last promise's resolve, taken by a shared executor (no closure per promise). */
+let capturedResolve: ((r: BodyResult) => void) | undefined;
+function captureResolve(resolve: (r: BodyResult) => void): void {
+  capturedResolve = resolve;
+}
+
+function onBodyData(this: ReadingRequest, chunk: Buffer): void {
+  const r = this[READING];
+  if (r === undefined) return;
+  r.size += chunk.length;
+  r.ex.received += chunk.length;
+  if (r.size > r.limit) {
+    // Stop buffering at once; the rest is drained (bounded) after the 413 goes out.
+    r.chunks.length = 0;
+    stopReading(this, { ok: false, reason: 'too-large' });
+    return;
+  }
+  r.chunks.push(chunk);
+}
+
+function onBodyEnd(this: ReadingRequest): void {
+  const r = this[READING];
+  if (r === undefined) return;
+  // The request is over: its listeners stay (a late 'error' finds nothing to settle)
+  // rather than cost four removals per request.
+  this[READING] = undefined;
+  const chunks = r.chunks;
+  const buf = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, r.size);
+  r.resolve(isUtf8(buf) ? { ok: true, text: buf.toString('utf8') } : { ok: false, reason: 'invalid-utf8' });
+}
+
+function onBodyError(this: ReadingRequest): void {
+  stopReading(this, { ok: false, reason: 'aborted' });
+}
+
+function stopReading(req: ReadingRequest, result: BodyResult): void {
+  const r = req[READING];
+  if (r === undefined) return;
+  req[READING] = undefined;
+  req.off('data', onBodyData);
+  req.off('end', onBodyEnd);
+  req.off('error', onBodyError);
+  req.off('aborted', onBodyError);
+  r.resolve(result);
 }
 
 /** A body already read by a framework, held to the same limit and UTF-8 check as one read here. */

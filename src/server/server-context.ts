@@ -186,7 +186,7 @@ export class ServerContext {
    */
   closeStream(): void {
     const close = this.request.transportMeta?.closeStream;
-    if (typeof close === 'function') (close as () => void)();
+    if (typeof close === 'function') (close as (requestId: RequestId) => void)(this.request.requestId);
   }
 
   /** Reports progress, when the client asked for it. */

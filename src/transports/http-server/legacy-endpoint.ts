@@ -176,13 +176,26 @@ export class LegacyEndpoint {
     return this.sessions.size;
   }
 
-  /** A POST that is not a modern request: a session's message, or `initialize` to make one. */
-  async post(ex: HttpExchange, frame: JsonRpcMessage | ParsedBatch): Promise<void> {
+  /**
+   * A POST that is not a modern request: a session's message, or `initialize` to make one.
+   * Synchronous for a session of this node with nothing to wait for: an async function here
+   * (and in `deliver`) cost a promise and three microtask jobs per POST, for nothing.
+   */
+  post(ex: HttpExchange, frame: JsonRpcMessage | ParsedBatch): void | Promise<void> {
     const sessionId = ex.header('mcp-session-id');
     if (sessionId === undefined) return this.postWithoutSession(ex, frame);
-    // Only a shared store answers asynchronously: no await (a microtask hop) for a local session.
+    // Only a shared store answers asynchronously.
     const found = this.sessionFor(ex, sessionId);
-    const entry = found instanceof Promise ? await found : found;
+    if (found instanceof Promise) return found.then((entry) => this.postTo(ex, frame, sessionId, entry));
+    return this.postTo(ex, frame, sessionId, found);
+  }
+
+  private postTo(
+    ex: HttpExchange,
+    frame: JsonRpcMessage | ParsedBatch,
+    sessionId: string,
+    entry: SessionEntry | undefined,
+  ): void | Promise<void> {
     if (!entry) return refuse(ex, 'sessionNotFound');
     // Any legacy version we speak is accepted: clients in the wild send the header loosely.
     const version = ex.header('mcp-protocol-version');
@@ -199,7 +212,10 @@ export class LegacyEndpoint {
     }
     // Mirrored headers checked and scopes decided on the parsed body, before anything runs.
     const screened = screenFrame(ex, frame, this.connector, true);
-    if (screened === true || (screened !== false && (await screened))) return;
+    if (screened === true) return;
+    if (screened !== false) {
+      return screened.then((refused) => (refused ? undefined : this.deliver(ex, entry, frame, sessionId)));
+    }
     return this.deliver(ex, entry, frame, sessionId);
   }
 
@@ -318,19 +334,37 @@ export class LegacyEndpoint {
     return false;
   }
 
-  private async deliver(
+  private deliver(
     ex: HttpExchange,
     entry: SessionEntry,
     frame: JsonRpcMessage | ParsedBatch,
     sessionId: string,
+  ): void | Promise<void> {
+    if (this.shared) return this.deliverShared(ex, entry, frame, sessionId, this.shared);
+    return this.deliverHere(ex, entry, frame, sessionId);
+  }
+
+  /** Shared stores: the message is recorded for the other nodes, and maybe routed to one of them. */
+  private async deliverShared(
+    ex: HttpExchange,
+    entry: SessionEntry,
+    frame: JsonRpcMessage | ParsedBatch,
+    sessionId: string,
+    shared: SharedSessions,
   ): Promise<void> {
+    await shared.record(sessionId, entry, frame);
+    const here = shared.route(sessionId, entry, frame);
+    if (here === undefined) return ex.respond(202, { 'mcp-session-id': sessionId });
+    return this.deliverHere(ex, entry, here, sessionId);
+  }
+
+  private deliverHere(
+    ex: HttpExchange,
+    entry: SessionEntry,
+    frame: JsonRpcMessage | ParsedBatch,
+    sessionId: string,
+  ): void {
     const t = entry.transport;
-    if (this.shared) {
-      await this.shared.record(sessionId, entry, frame);
-      const here = this.shared.route(sessionId, entry, frame);
-      if (here === undefined) return ex.respond(202, { 'mcp-session-id': sessionId });
-      frame = here;
-    }
     const ids = requestIdsOf(frame);
     if (!entry.used && !isInitializeTraffic(frame)) entry.used = true;
     const maxInFlight = this.options.maxInFlightPerSession ?? 1000;

@@ -104,6 +104,30 @@ describe('sessions', () => {
   });
 });
 
+describe('mirrored headers on a legacy POST', () => {
+  test('Mcp-Method or Mcp-Name that disagree with the body get 400 -32020 and run nothing; agreeing or absent ones pass', async () => {
+    const sid = await openLegacySession(f.url);
+    const call = (): Obj => rpc('tools/call', { name: 'echo', arguments: { text: 'hi' } });
+    for (const mirror of [{ 'mcp-method': 'tools/list' }, { 'mcp-name': 'add' }] as Record<
+      string,
+      string
+    >[]) {
+      const r = await postJson(f.url, call(), { ...inSession(sid), ...mirror });
+      assert.equal(r.status, 400, JSON.stringify(mirror));
+      assert.equal(errorCode(r), -32020, JSON.stringify(mirror));
+    }
+    for (const mirror of [{}, { 'mcp-method': 'tools/call', 'mcp-name': 'echo' }] as Record<
+      string,
+      string
+    >[]) {
+      const r = await postJson(f.url, call(), { ...inSession(sid), ...mirror });
+      assert.equal(r.status, 200, JSON.stringify(mirror));
+      const [answer] = sseMessages(r.body);
+      assert.deepEqual((answer?.result as Obj | undefined)?.content, [{ type: 'text', text: 'hi' }]);
+    }
+  });
+});
+
 describe('streams', () => {
   test('SSE mode: priming event, then the answer; JSON mode: one application/json body', async () => {
     const sid = await openLegacySession(f.url);

@@ -112,6 +112,8 @@ export class LegacySessionTransport implements Transport {
   /** What this session's stream ids start with (single node). */
   private readonly streamPrefix: string;
   private keepAlive: ReturnType<typeof setInterval> | undefined;
+  private controlsMemo: Readonly<Record<string, unknown>> | undefined;
+  private sharedControlsMemo: Readonly<Record<string, unknown>> | undefined;
   private streamCounter = 0;
   private replayCounter = 0;
   closed = false;
@@ -212,12 +214,10 @@ export class LegacySessionTransport implements Transport {
         stream.json = [];
       }
       if (stream.resumable || this.options.nodeId !== undefined) {
-        const meta: Record<string, unknown> = {};
-        if (stream.resumable) meta.closeStream = () => this.dropConnection(stream);
-        // Shared stores: the session's tasks belong to the session, whichever node serves it.
-        if (this.options.nodeId !== undefined) meta.sessionId = this.sessionId;
         // Built field by field: a spread followed by a new key takes V8's slow path.
-        const withMeta: FrameInfo = { transportMeta: meta };
+        const withMeta: FrameInfo = {
+          transportMeta: stream.resumable ? this.controls : this.sharedControls,
+        };
         if (info.authInfo !== undefined) withMeta.authInfo = info.authInfo;
         if (info.signal !== undefined) withMeta.signal = info.signal;
         if (info.remoteAddress !== undefined) withMeta.remoteAddress = info.remoteAddress;
@@ -225,6 +225,28 @@ export class LegacySessionTransport implements Transport {
       }
     }
     this.sink?.frame(frame, info);
+  }
+
+  /**
+   * What a request's handler may ask of this transport (`RequestContext.transportMeta`), one
+   * object per session: `closeStream(requestId)` ends the request's SSE connection (SSE
+   * polling), and with shared stores `sessionId` names the session. A closure per request
+   * here kept each JSON-mode POST's whole exchange (request, response, socket state) reachable
+   * long enough to be promoted, and the old generation then filled at 0.6 KB a call.
+   */
+  private get controls(): Readonly<Record<string, unknown>> {
+    return (this.controlsMemo ??= Object.freeze({
+      closeStream: (requestId: RequestId) => {
+        const stream = this.byRequest.get(requestId);
+        if (stream?.resumable) this.dropConnection(stream);
+      },
+      ...(this.options.nodeId !== undefined ? { sessionId: this.sessionId } : {}),
+    }));
+  }
+
+  /** The controls of a stream without resumability: only the session's id (shared stores). */
+  private get sharedControls(): Readonly<Record<string, unknown>> {
+    return (this.sharedControlsMemo ??= Object.freeze({ sessionId: this.sessionId }));
   }
 
   /** The connection of a POST's SSE stream went away; its messages wait in the event store. */

@@ -113,7 +113,8 @@ export function screenFrame(
 ): boolean | Promise<boolean> {
   // A legacy request's Mcp-Method/Mcp-Name mirrors are checked here; a modern one's were
   // checked with its other headers before the body was parsed.
-  if (mirrored) {
+  // Most clients send neither mirror: then there is nothing to compare (and no closure to make).
+  if (mirrored && (ex.header('mcp-method') !== undefined || ex.header('mcp-name') !== undefined)) {
     const mismatch = checkLegacyMirrors(frame, (n) => ex.header(n));
     if (mismatch) {
       const id = frame instanceof ParsedBatch || !('id' in frame) ? null : frame.id;
