@@ -96,6 +96,8 @@ export interface RequestTimeouts {
 export interface InspectorHostOptions {
   /** Builds a server's transport (default: the host's stdio and HTTP transports). */
   serverTransport?: (config: ServerConfig) => Transport;
+  /** Sees every message whole, before the history summarises a large one (`--record`). */
+  onwire?: (entry: WireEntry) => void;
 }
 
 /**
@@ -114,10 +116,13 @@ export class InspectorHost {
   private seq = 0;
   private nextId = 1;
 
+  private readonly onwire: ((entry: WireEntry) => void) | undefined;
+
   constructor(
     readonly config: HostConfig,
     options: InspectorHostOptions = {},
   ) {
+    this.onwire = options.onwire;
     const make = options.serverTransport ?? ((c: ServerConfig) => serverTransport(c));
     this.host = new Host(config, {
       ui: this.ui,
@@ -379,6 +384,13 @@ export class InspectorHost {
     }
     const entry: WireEntry = { seq: ++this.seq, time: Date.now(), server, dir, message: kept };
     if (invalid !== undefined) entry.invalid = invalid;
+    if (this.onwire) {
+      try {
+        this.onwire(kept === message ? entry : { ...entry, message });
+      } catch {
+        // a broken recorder must not break the session
+      }
+    }
     push(this.wire, entry, WIRE_KEEP);
     this.emit({ type: 'wire', entry });
   }

@@ -1,9 +1,11 @@
+import { createWriteStream } from 'node:fs';
 import { basename } from 'node:path';
 import { ConfigError, parseHostConfig } from '../../host/index.js';
 import { serverTransport } from '../../host/node.js';
 import { openInBrowser } from '../../host/supervision/node-transports.js';
 import type { HostConfig, ServerConfig } from '../../host/index.js';
 import { InspectorHost } from '../../inspector/inspector-host.js';
+import type { SessionRecorder } from '../../inspector/session-recorder.js';
 import { startInspectorServer } from '../../inspector/server.js';
 import { StreamableHttpClientTransport } from '../../transports/http-client/node.js';
 import { parseCommand, TARGET_HELP } from '../connection.js';
@@ -14,7 +16,7 @@ import { consentToCommands } from '../command-consent.js';
 import { loadConfigFor } from './host.js';
 import { storedCredentials } from './login.js';
 
-export const inspectHelp = `Usage: mcpkit inspect [--port N] [--open] [<target>]
+export const inspectHelp = `Usage: mcpkit inspect [--port N] [--open] [--record FILE] [<target>]
 
 A web inspector for MCP servers, on 127.0.0.1: the servers and their health, tools with
 forms built from their schemas, results by content type, MCP App views, resources and
@@ -28,6 +30,8 @@ to start, or a URL).
 Options:
   --port N      the port (default 0: any free port)
   --open        open the page in the default browser
+  --record FILE write every message of the session to FILE as it passes (JSON lines,
+                see docs/cli.md); replay it later with \`mcpkit replay FILE <target>\`
 
 Deep links: append &tool=NAME&args=<URL-encoded JSON>&run=1 to the printed URL to open
 that tool and run it.
@@ -92,8 +96,8 @@ async function configFor(g: GlobalOptions): Promise<HostConfig> {
 export async function inspect(argv: string[]): Promise<number> {
   const { global, values, help } = parseCommand(
     argv,
-    { port: { type: 'string' }, open: { type: 'boolean' } },
-    'mcpkit inspect [--port N] [--open] <target>',
+    { port: { type: 'string' }, open: { type: 'boolean' }, record: { type: 'string' } },
+    'mcpkit inspect [--port N] [--open] [--record FILE] <target>',
   );
   if (help) {
     console.log(inspectHelp);
@@ -113,7 +117,9 @@ export async function inspect(argv: string[]): Promise<number> {
     );
   }
   const url = global.url;
+  let recorder: SessionRecorder | undefined;
   const session = new InspectorHost(config, {
+    onwire: (e) => recorder?.message(e),
     // A URL given on the command line uses the tokens `mcpkit login` stored for it.
     serverTransport: (c: ServerConfig) =>
       url !== undefined && c.transport === 'http' && c.url === url
@@ -125,6 +131,25 @@ export async function inspect(argv: string[]): Promise<number> {
           })
         : serverTransport(c),
   });
+  if (typeof values.record === 'string') {
+    const { SessionRecorder } = await import('../../inspector/session-recorder.js');
+    const file = createWriteStream(values.record, { flags: 'w' });
+    try {
+      await new Promise((resolve, reject) =>
+        file.once('ready', () => resolve(undefined)).once('error', reject),
+      );
+    } catch (e) {
+      await session.close();
+      throw new CliFailure(`Cannot write --record ${values.record}: ${(e as Error).message}`, ExitCode.Usage);
+    }
+    const r = new SessionRecorder(file, session.snapshot().targets);
+    file.on('error', (e) => {
+      r.failed = true;
+      console.error(`mcpkit: --record ${String(values.record)}: ${e.message}; recording stopped`);
+    });
+    r.watch(session);
+    recorder = r;
+  }
   let server;
   try {
     server = await startInspectorServer(session, { port });
@@ -148,6 +173,7 @@ export async function inspect(argv: string[]): Promise<number> {
   await stopped;
   await server.close();
   await session.close();
+  await recorder?.close();
   process.off('SIGINT', stop);
   process.off('SIGTERM', stop);
   return ExitCode.Ok;
