@@ -142,8 +142,11 @@ export function parseRecording(text: string): Recording {
       throw e;
     }
     if (v.type === 'server') {
-      const s = server(v, n);
-      servers.set(s.name, { ...servers.get(s.name), ...s });
+      const { type: _line, ...s } = v;
+      servers.set(server(v, n).name, {
+        ...servers.get(v.name as string),
+        ...(s as unknown as RecordedServer),
+      });
       continue;
     }
     if (v.type !== 'message') continue;
