@@ -9,11 +9,12 @@ import { PromptsScreen, ResourcesScreen } from './resources';
 import { Questions } from './questions';
 import { LogsScreen, WireScreen } from './traffic';
 import { TasksScreen, tasksFromWire } from './tasks';
+import { TimelineScreen } from './timeline';
 import { settings, updateSettings } from './settings';
 import type { ThemeChoice } from './settings';
 import './style.css';
 
-type Screen = 'servers' | 'tools' | 'resources' | 'prompts' | 'tasks' | 'logs' | 'wire';
+type Screen = 'servers' | 'tools' | 'resources' | 'prompts' | 'tasks' | 'logs' | 'timeline' | 'wire';
 
 interface DeepLink {
   tool: string;
@@ -71,6 +72,7 @@ function App() {
     ['prompts', 'Prompts', s.catalog.prompts.length],
     ['tasks', 'Tasks', tasksFromWire(s.wire).length],
     ['logs', 'Logs & notifications', undefined],
+    ['timeline', 'Timeline', undefined],
     ['wire', 'Wire', s.wire.length],
   ];
   const ready = s.servers.filter((x) => x.state === 'ready').length;
@@ -140,6 +142,7 @@ function App() {
         {screen === 'prompts' && <PromptsScreen />}
         {screen === 'tasks' && <TasksScreen />}
         {screen === 'logs' && <LogsScreen />}
+        {screen === 'timeline' && <TimelineScreen />}
         {screen === 'wire' && <WireScreen />}
       </main>
     </>

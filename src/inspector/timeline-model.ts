@@ -150,8 +150,6 @@ export function buildTimeline(entries: readonly TimelineMessage[]): TimelineNode
         under(parent, node);
         continue;
       }
-      const token = meta?.progressToken;
-      if (typeof token === 'string' || typeof token === 'number') byToken.set(`${e.server}\n${token}`, node);
       const key = `${e.server}\n${method}\n${identity(params)}`;
       const retryOf =
         params && ('requestState' in params || 'inputResponses' in params)
@@ -171,6 +169,10 @@ export function buildTimeline(entries: readonly TimelineMessage[]): TimelineNode
         pollOf.children.push(node);
         ownerOf.set(node, pollOf);
       } else roots.push(node);
+      // A round's or poll's progress belongs to the exchange, shown under its first request.
+      const token = meta?.progressToken;
+      if (typeof token === 'string' || typeof token === 'number')
+        byToken.set(`${e.server}\n${token}`, retryOf ?? pollOf ?? node);
       let list = running.get(e.server);
       if (!list) running.set(e.server, (list = []));
       if (!LIFECYCLE.has(method) && !pollOf) list.push(node);
