@@ -161,7 +161,6 @@ export function buildTimeline(entries: readonly TimelineMessage[]): TimelineNode
         node.kind = 'input-round';
         retryOf.children.push(node);
         ownerOf.set(node, retryOf);
-        node.final = 'pending';
         retryOf.final = 'pending';
         waitingInput.set(key, retryOf);
       } else if (pollOf) {
