@@ -49,8 +49,13 @@ async function record(era: 'legacy' | 'modern', target: string[], file: string):
     );
     const call = (callId: string, tool: string, args: Record<string, unknown>) =>
       api('call', { callId, server, tool, arguments: args });
-    assert.ok('result' in (await call('c1', 'test_tool_with_progress', {})));
-    assert.ok('result' in (await call('c2', 'echo', { text: 'hi' })));
+    for (const [id, tool, args] of [
+      ['c1', 'test_tool_with_progress', {}],
+      ['c2', 'echo', { text: 'hi' }],
+    ] as const) {
+      const answer = await call(id, tool, args);
+      assert.ok('result' in answer, JSON.stringify(answer));
+    }
     const asking =
       era === 'modern'
         ? call('c3', 'test_input_required_result_elicitation', {})
