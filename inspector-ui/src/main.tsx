@@ -12,13 +12,24 @@ import { TasksScreen, tasksFromWire } from './tasks';
 import { PlaygroundScreen } from './playground';
 import { LoadScreen } from './load';
 import { LintScreen } from './lint';
+import { TimelineScreen } from './timeline';
 import { settings, updateSettings } from './settings';
 import type { ThemeChoice } from './settings';
 import './style.css';
 import './a11y.css';
 
 type Screen =
-  'servers' | 'tools' | 'resources' | 'prompts' | 'tasks' | 'logs' | 'wire' | 'load' | 'lint' | 'playground';
+  | 'servers'
+  | 'tools'
+  | 'resources'
+  | 'prompts'
+  | 'tasks'
+  | 'logs'
+  | 'timeline'
+  | 'wire'
+  | 'load'
+  | 'lint'
+  | 'playground';
 
 interface DeepLink {
   tool: string;
@@ -76,6 +87,7 @@ function App() {
     ['prompts', 'Prompts', s.catalog.prompts.length],
     ['tasks', 'Tasks', tasksFromWire(s.wire).length],
     ['logs', 'Logs & notifications', undefined],
+    ['timeline', 'Timeline', undefined],
     ['wire', 'Wire', s.wire.length],
     ['playground', 'Playground', undefined],
     ['load', 'Load', undefined],
@@ -154,6 +166,7 @@ function App() {
         {screen === 'prompts' && <PromptsScreen />}
         {screen === 'tasks' && <TasksScreen />}
         {screen === 'logs' && <LogsScreen />}
+        {screen === 'timeline' && <TimelineScreen />}
         {screen === 'wire' && <WireScreen />}
         {screen === 'playground' && <PlaygroundScreen />}
         {screen === 'load' && <LoadScreen />}

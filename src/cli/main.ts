@@ -56,6 +56,10 @@ const commands: Record<string, { summary: string; load: () => Promise<LoadedComm
     summary: 'a web inspector for servers (127.0.0.1, token)',
     load: () => import('./commands/inspect.js').then((m) => ({ run: m.inspect, help: m.inspectHelp })),
   },
+  replay: {
+    summary: 'send a recorded session again and show what differs',
+    load: () => import('./commands/replay.js').then((m) => ({ run: m.replay, help: m.replayHelp })),
+  },
   host: {
     summary: 'the host over a config: consent, catalog, agent loop',
     load: () => import('./commands/host.js').then((m) => ({ run: m.host, help: m.hostHelp })),

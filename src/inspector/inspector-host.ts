@@ -103,6 +103,8 @@ export interface InspectorHostOptions {
   serverTransport?: (config: ServerConfig) => Transport;
   /** The playground's model: a configured model id, or `provider:model` (see {@link playgroundLlm}). */
   model?: string;
+  /** Sees every message whole, before the history summarises a large one (`--record`). */
+  onwire?: (entry: WireEntry) => void;
 }
 
 /**
@@ -124,10 +126,13 @@ export class InspectorHost {
   private nextId = 1;
   private readonly make: (config: ServerConfig) => Transport;
 
+  private readonly onwire: ((entry: WireEntry) => void) | undefined;
+
   constructor(
     readonly config: HostConfig,
     options: InspectorHostOptions = {},
   ) {
+    this.onwire = options.onwire;
     const make = (this.make = options.serverTransport ?? ((c: ServerConfig) => serverTransport(c)));
     const llm = playgroundLlm(config.llm, options.model);
     this.host = new Host(config, {
@@ -406,6 +411,13 @@ export class InspectorHost {
     }
     const entry: WireEntry = { seq: ++this.seq, time: Date.now(), server, dir, message: kept };
     if (invalid !== undefined) entry.invalid = invalid;
+    if (this.onwire) {
+      try {
+        this.onwire(kept === message ? entry : { ...entry, message });
+      } catch {
+        // a broken recorder must not break the session
+      }
+    }
     push(this.wire, entry, WIRE_KEEP);
     this.emit({ type: 'wire', entry });
   }

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 interface Found {
   dir: string;
   bin: Record<string, string>;
+  version: string;
 }
 
 let found: Found | undefined;
@@ -19,13 +20,14 @@ function find(): Found {
   if (found !== undefined) return found;
   const start = dirname(fileURLToPath(import.meta.url));
   for (let dir = start; ; dir = dirname(dir)) {
-    let pkg: { name?: unknown; bin?: Record<string, string> } | undefined;
+    let pkg: { name?: unknown; bin?: Record<string, string>; version?: unknown } | undefined;
     try {
       pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as typeof pkg;
     } catch {
       // No (readable) package.json here: climb on.
     }
-    if (pkg?.name === 'mcpkit') return (found = { dir, bin: pkg.bin ?? {} });
+    if (pkg?.name === 'mcpkit')
+      return (found = { dir, bin: pkg.bin ?? {}, version: String(pkg.version ?? 'unknown') });
     if (dirname(dir) === dir) throw new Error(`mcpkit: no package.json of mcpkit above ${start}`);
   }
 }
@@ -40,4 +42,9 @@ export function cliScript(): string {
   const bin = find().bin.mcpkit;
   if (bin === undefined) throw new Error('mcpkit: package.json has no bin.mcpkit');
   return packageFile(bin);
+}
+
+/** The installed mcpkit's version, as its package.json says (recordings name it). */
+export function packageVersion(): string {
+  return find().version;
 }

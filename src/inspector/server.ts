@@ -193,6 +193,11 @@ export async function startInspectorServer(
     connect: async (b) => ({ server: await session.addServer(str(b.name, 'name'), obj(b.entry)) }),
     reconnect: async (b) => ({ server: await session.reconnect(str(b.server, 'server')) }),
     'config-snippet': async () => session.configSnippet(),
+    // The session's history as a recording file (see recording.ts), for the page to save.
+    recording: async () => {
+      const { snapshotRecording } = await import('./session-recorder.js');
+      return { text: snapshotRecording(session.snapshot()) };
+    },
     'log-level': async (b, signal) => {
       await session.setLogLevel(str(b.server, 'server'), str(b.level, 'level'), signal);
       return { ok: true };

@@ -1,3 +1,4 @@
+import { createWriteStream } from 'node:fs';
 import { basename } from 'node:path';
 import { ConfigError, parseHostConfig } from '../../host/index.js';
 import { serverTransport } from '../../host/node.js';
@@ -5,6 +6,7 @@ import { openInBrowser } from '../../host/supervision/node-transports.js';
 import type { HostConfig, ServerConfig } from '../../host/index.js';
 import { InspectorHost } from '../../inspector/inspector-host.js';
 import { playgroundLlm } from '../../inspector/playground.js';
+import type { SessionRecorder } from '../../inspector/session-recorder.js';
 import { startInspectorServer } from '../../inspector/server.js';
 import { StreamableHttpClientTransport } from '../../transports/http-client/node.js';
 import { parseCommand, TARGET_HELP } from '../connection.js';
@@ -15,7 +17,7 @@ import { consentToCommands } from '../command-consent.js';
 import { loadConfigFor } from './host.js';
 import { storedCredentials } from './login.js';
 
-export const inspectHelp = `Usage: mcpkit inspect [--port N] [--open] [--model NAME] [<target>]
+export const inspectHelp = `Usage: mcpkit inspect [--port N] [--open] [--model NAME] [--record FILE] [<target>]
 
 A web inspector for MCP servers, on 127.0.0.1: the servers and their health, tools with
 forms built from their schemas, results by content type, MCP App views, resources and
@@ -36,6 +38,8 @@ Options:
   --model NAME  the playground's model: a model of the config's "llm" section, or
                 PROVIDER:MODEL (a configured provider, or openai or anthropic with the
                 key and base URL from OPENAI_API_KEY/OPENAI_BASE_URL and the like)
+  --record FILE write every message of the session to FILE as it passes (JSON lines,
+                see docs/cli.md); replay it later with \`mcpkit replay FILE <target>\`
 
 Deep links: append &tool=NAME&args=<URL-encoded JSON>&run=1 to the printed URL to open
 that tool and run it.
@@ -108,8 +112,13 @@ function parsed(doc: Record<string, unknown>): HostConfig {
 export async function inspect(argv: string[]): Promise<number> {
   const { global, values, help } = parseCommand(
     argv,
-    { port: { type: 'string' }, open: { type: 'boolean' }, model: { type: 'string' } },
-    'mcpkit inspect [--port N] [--open] [--model NAME] <target>',
+    {
+      port: { type: 'string' },
+      open: { type: 'boolean' },
+      model: { type: 'string' },
+      record: { type: 'string' },
+    },
+    'mcpkit inspect [--port N] [--open] [--model NAME] [--record FILE] <target>',
   );
   if (help) {
     console.log(inspectHelp);
@@ -135,8 +144,10 @@ export async function inspect(argv: string[]): Promise<number> {
   } catch (e) {
     throw new CliFailure((e as Error).message, ExitCode.Usage);
   }
+  let recorder: SessionRecorder | undefined;
   const session = new InspectorHost(config, {
     ...(model !== undefined ? { model } : {}),
+    onwire: (e) => recorder?.message(e),
     // A URL given on the command line uses the tokens `mcpkit login` stored for it.
     serverTransport: (c: ServerConfig) =>
       url !== undefined && c.transport === 'http' && c.url === url
@@ -148,6 +159,25 @@ export async function inspect(argv: string[]): Promise<number> {
           })
         : serverTransport(c),
   });
+  if (typeof values.record === 'string') {
+    const { SessionRecorder } = await import('../../inspector/session-recorder.js');
+    const file = createWriteStream(values.record, { flags: 'w' });
+    try {
+      await new Promise((resolve, reject) =>
+        file.once('ready', () => resolve(undefined)).once('error', reject),
+      );
+    } catch (e) {
+      await session.close();
+      throw new CliFailure(`Cannot write --record ${values.record}: ${(e as Error).message}`, ExitCode.Usage);
+    }
+    const r = new SessionRecorder(file, session.snapshot().targets);
+    file.on('error', (e) => {
+      r.failed = true;
+      console.error(`mcpkit: --record ${String(values.record)}: ${e.message}; recording stopped`);
+    });
+    r.watch(session);
+    recorder = r;
+  }
   let server;
   try {
     server = await startInspectorServer(session, { port });
@@ -171,6 +201,7 @@ export async function inspect(argv: string[]): Promise<number> {
   await stopped;
   await server.close();
   await session.close();
+  await recorder?.close();
   process.off('SIGINT', stop);
   process.off('SIGTERM', stop);
   return ExitCode.Ok;
