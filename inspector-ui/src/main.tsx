@@ -9,11 +9,12 @@ import { PromptsScreen, ResourcesScreen } from './resources';
 import { Questions } from './questions';
 import { LogsScreen, WireScreen } from './traffic';
 import { TasksScreen, tasksFromWire } from './tasks';
+import { OAuthDebuggerScreen } from './oauth-debugger';
 import { settings, updateSettings } from './settings';
 import type { ThemeChoice } from './settings';
 import './style.css';
 
-type Screen = 'servers' | 'tools' | 'resources' | 'prompts' | 'tasks' | 'logs' | 'wire';
+type Screen = 'servers' | 'tools' | 'resources' | 'prompts' | 'tasks' | 'logs' | 'wire' | 'oauth';
 
 interface DeepLink {
   tool: string;
@@ -72,6 +73,7 @@ function App() {
     ['tasks', 'Tasks', tasksFromWire(s.wire).length],
     ['logs', 'Logs & notifications', undefined],
     ['wire', 'Wire', s.wire.length],
+    ['oauth', 'OAuth', undefined],
   ];
   const ready = s.servers.filter((x) => x.state === 'ready').length;
   return (
@@ -141,6 +143,7 @@ function App() {
         {screen === 'tasks' && <TasksScreen />}
         {screen === 'logs' && <LogsScreen />}
         {screen === 'wire' && <WireScreen />}
+        {screen === 'oauth' && <OAuthDebuggerScreen />}
       </main>
     </>
   );
