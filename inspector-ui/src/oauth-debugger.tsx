@@ -203,8 +203,9 @@ export function OAuthDebuggerScreen() {
     if (!waiting || busy || !flow) return;
     const t = setInterval(async () => {
       const a = await api<{ flow: Flow | null }>('oauth-state', {});
-      if (a.flow && a.flow.id === flow.id && !a.flow.steps.some((s) => s.status === 'waiting'))
-        setFlow(a.flow);
+      // Taken once the step has finished: a snapshot taken while the callback runs would stop the polling.
+      const moving = a.flow?.steps.some((s) => s.status === 'waiting' || s.status === 'running');
+      if (a.flow && a.flow.id === flow.id && !moving) setFlow(a.flow);
     }, 500);
     return () => clearInterval(t);
   }, [waiting?.id, waiting?.status, busy, flow?.id]);

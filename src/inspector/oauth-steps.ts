@@ -5,7 +5,7 @@
  * its HTTP exchanges and what it checked, and a failure is explained in plain words.
  */
 import type { AuthorizationServer } from 'oauth4webapi';
-import { AuthError } from '../auth/errors.js';
+import { AuthError, findAuthError } from '../auth/errors.js';
 import {
   buildAuthorizationUrl,
   exchangeAuthorizationCode,
@@ -424,7 +424,19 @@ export class OAuthFlow {
   }
 
   private async runAsMetadata(step: FlowStep): Promise<void> {
-    const d = await discoverAuthorizationServer(this.fetcher, this.serverUrl, this.prm);
+    let d: Discovery;
+    try {
+      d = await discoverAuthorizationServer(this.fetcher, this.serverUrl, this.prm);
+    } catch (e) {
+      if (findAuthError(e)?.code === 'IssuerMismatch') {
+        const said = issuerIn(step.exchanges.at(-1)?.responseBody);
+        const asked = this.prm?.authorization_servers?.[0] ?? this.serverUrl.origin;
+        const detail = `looked up ${asked}; the metadata says ${said}`;
+        this.check(step, 'The issuer is the one looked up (RFC 8414 §3.3)', false, detail);
+        throw new AuthError('IssuerMismatch', `${(e as Error).message} (${detail})`, { cause: e });
+      }
+      throw e;
+    }
     this.discovery = d;
     step.facts.metadata = d.as;
     step.facts.resource = d.resource;
@@ -686,13 +698,26 @@ export class OAuthFlow {
 
   private async retryStepUp(step: FlowStep): Promise<void> {
     const tool = step.facts.tool as string;
-    const result = await this.mcp!.callTool({ name: tool, arguments: {} }, { timeoutMs: this.clientTimeoutMs });
+    const result = await this.mcp!.callTool(
+      { name: tool, arguments: {} },
+      { timeoutMs: this.clientTimeoutMs },
+    );
     this.check(
       step,
       `${tool} works with the new token`,
       result.isError !== true,
       result.isError ? 'the tool returned an error' : 'the call succeeded',
     );
+  }
+}
+
+function issuerIn(body: string | undefined): string {
+  try {
+    const doc: unknown = JSON.parse(body ?? '');
+    const issuer = (doc as { issuer?: unknown }).issuer;
+    return typeof issuer === 'string' ? issuer : JSON.stringify(issuer ?? 'nothing');
+  } catch {
+    return '(unreadable)';
   }
 }
 
