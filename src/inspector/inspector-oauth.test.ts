@@ -7,9 +7,7 @@
  * document shown cut with a way to see it whole); and screenshots checked by their pixels.
  */
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, afterEach, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { startProtectedMcp, startRawServer } from '../test-support/auth-fixtures.js';
@@ -34,7 +32,6 @@ const STEP_UP: ProtectOptions = {
 };
 const GOOD: [number, number, number] = [0x15, 0x7a, 0x3c];
 const BAD: [number, number, number] = [0xb4, 0x23, 0x18];
-const DOC_IMAGE = fileURLToPath(new URL('../../docs/images/inspector-oauth.png', import.meta.url));
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -187,10 +184,6 @@ describe('inspector OAuth debugger in Chromium', { skip: NO_CHROMIUM }, () => {
       const borders = { x: steps.x, y: steps.y, width: 4, height: steps.height };
       assert.equal(countColour(png, borders, BAD, 16), 0, 'no step marked red');
       assert.ok(distinctColours(png, { x: 0, y: 0, width: png.width, height: 400 }) > 20, 'not blank');
-      if (era === 'legacy') {
-        mkdirSync(join(DOC_IMAGE, '..'), { recursive: true });
-        copyFileSync(full, DOC_IMAGE);
-      }
       await closePage(page);
     });
   }
