@@ -10,7 +10,7 @@ import type { ProtectedMcp } from '../test-support/auth-fixtures.js';
 import { TestAuthServer } from '../test-support/auth-test-server.js';
 import { raw, startInspector } from '../test-support/inspector-harness.js';
 import type { RunningInspector } from '../test-support/inspector-harness.js';
-import type { FlowSnapshot } from './oauth-steps.js';
+import type { FlowSnapshot } from './oauth-flow-types.js';
 
 type Snapshot = FlowSnapshot & { steps: { id: string; status: string; authorizationUrl?: string }[] };
 

@@ -8,7 +8,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { callbackFromUrl } from '../auth/client/interaction.js';
 import { OAuthFlow } from './oauth-steps.js';
-import type { FlowSnapshot, OAuthFlowOptions } from './oauth-steps.js';
+import type { FlowSnapshot, OAuthFlowOptions } from './oauth-flow-types.js';
 
 /** The path of the debugger's redirect URI on the inspector's own port. */
 export const OAUTH_CALLBACK_PATH = '/oauth/callback';

@@ -7,6 +7,8 @@
 import { GuardedFetch } from '../auth/client/guarded-fetch.js';
 import type { GuardedFetchOptions, GuardedRequest } from '../auth/client/guarded-fetch.js';
 import { nodeGuardOptions } from '../auth/node-network.js';
+import { Client } from '../client/client.js';
+import { StreamableHttpClientTransport } from '../transports/http-client/streamable-http-client-transport.js';
 
 /** One HTTP request and its answer, as the page shows it. */
 export interface HttpExchange {
@@ -248,4 +250,17 @@ export function recordingMcpFetch(
     sink(ex);
     return response;
   };
+}
+
+/** Our Client connected to `url` in `era` through a recording fetch (the debugger's MCP requests). */
+export async function connectRecorded(
+  url: URL,
+  era: 'legacy' | 'modern',
+  fetch: typeof globalThis.fetch,
+  timeoutMs: number,
+): Promise<Client> {
+  const client = new Client({ name: 'mcpkit-oauth-debugger', version: '1.0.0' }, { era, timeoutMs });
+  const transport = new StreamableHttpClientTransport({ url, fetch, onwarning: () => undefined });
+  await client.connect(transport, { timeoutMs });
+  return client;
 }

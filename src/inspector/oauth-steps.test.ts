@@ -10,8 +10,9 @@ import { startProtectedMcp, startRawServer } from '../test-support/auth-fixtures
 import type { ProtectOptions } from '../test-support/auth-fixtures.js';
 import { TestAuthServer } from '../test-support/auth-test-server.js';
 import type { TestAsOptions } from '../test-support/auth-test-server.js';
-import { OAuthFlow, STEP_IDS } from './oauth-steps.js';
-import type { FlowStep, OAuthFlowOptions } from './oauth-steps.js';
+import { STEP_IDS } from './oauth-flow-types.js';
+import type { FlowStep, OAuthFlowOptions } from './oauth-flow-types.js';
+import { OAuthFlow } from './oauth-steps.js';
 
 const REDIRECT = 'http://127.0.0.1:33419/oauth/callback';
 const cleanup: (() => Promise<void>)[] = [];
@@ -63,7 +64,10 @@ for (const era of ['legacy', 'modern'] as const) {
       );
       const byId = (id: string): FlowStep => steps.find((s) => s.id === id)!;
       assert.equal(byId('challenge').exchanges[0]!.status, 401);
-      assert.match(byId('challenge').exchanges[0]!.responseHeaders!['www-authenticate']!, /resource_metadata=/);
+      assert.match(
+        byId('challenge').exchanges[0]!.responseHeaders!['www-authenticate']!,
+        /resource_metadata=/,
+      );
       assert.equal(byId('resource-metadata').exchanges[0]!.status, 200);
       assert.equal(byId('client').facts.source, 'dynamic-registration');
       assert.equal(byId('authorize').facts.scope, 'mcp:read');
@@ -121,7 +125,9 @@ describe('OAuth debugger steps: failures explained', () => {
   });
 
   it('an authorization server without PKCE S256 is refused before registering', async () => {
-    const { as, mcp } = await setup({ metadata: (m) => ({ ...m, code_challenge_methods_supported: ['plain'] }) });
+    const { as, mcp } = await setup({
+      metadata: (m) => ({ ...m, code_challenge_methods_supported: ['plain'] }),
+    });
     const steps = await runAll(flowFor(mcp.url));
     const failed = steps.find((s) => s.status === 'failed')!;
     assert.equal(failed.id, 'as-metadata');

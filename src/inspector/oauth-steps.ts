@@ -4,7 +4,6 @@
  * registration, PKCE, the token and refresh grants, scope selection). Each step records
  * its HTTP exchanges and what it checked, and a failure is explained in plain words.
  */
-import type { AuthorizationServer } from 'oauth4webapi';
 import { AuthError, findAuthError } from '../auth/errors.js';
 import {
   buildAuthorizationUrl,
@@ -32,108 +31,12 @@ import { MemoryCredentialStore } from '../auth/client/store.js';
 import type { StoredTokens } from '../auth/client/store.js';
 import { bearerChallengeOf, parseWwwAuthenticate } from '../auth/client/www-authenticate.js';
 import type { BearerChallenge } from '../auth/client/www-authenticate.js';
-import { Client } from '../client/client.js';
-import { StreamableHttpClientTransport } from '../transports/http-client/streamable-http-client-transport.js';
+import type { Client } from '../client/client.js';
 import { explain } from './oauth-explain.js';
-import type { Explained } from './oauth-explain.js';
-import { RecordingGuardedFetch, mask, recordingMcpFetch } from './oauth-exchanges.js';
+import { STEP_IDS, STEP_TITLES, hasS256, issuerIn, newId, shownTokens } from './oauth-flow-types.js';
+import type { FlowSnapshot, FlowStep, OAuthFlowOptions } from './oauth-flow-types.js';
+import { RecordingGuardedFetch, connectRecorded, mask, recordingMcpFetch } from './oauth-exchanges.js';
 import type { HttpExchange } from './oauth-exchanges.js';
-
-/** The steps, in order. */
-export const STEP_IDS = [
-  'challenge',
-  'resource-metadata',
-  'as-metadata',
-  'client',
-  'authorize',
-  'token',
-  'call',
-  'refresh',
-  'step-up',
-] as const;
-export type StepId = (typeof STEP_IDS)[number];
-
-const TITLES: Record<StepId, string> = {
-  challenge: '401 challenge',
-  'resource-metadata': 'Protected resource metadata',
-  'as-metadata': 'Authorization server metadata',
-  client: 'Client identity (metadata document or registration)',
-  authorize: 'Authorization with PKCE',
-  token: 'Token exchange',
-  call: 'Authenticated call (tools/list)',
-  refresh: 'Refresh',
-  'step-up': 'Step-up on insufficient_scope',
-};
-
-/** `waiting`: the step needs the authorization response (the user's browser, or "follow"). */
-export type StepStatus = 'pending' | 'running' | 'waiting' | 'passed' | 'failed' | 'skipped';
-
-/** One thing a step checked. */
-export interface StepCheck {
-  name: string;
-  ok: boolean;
-  detail: string;
-  /** Worth knowing, not a failure when false (no Client ID Metadata Document support...). */
-  info?: true;
-}
-
-/** One step as the page shows it. */
-export interface FlowStep {
-  id: StepId;
-  title: string;
-  status: StepStatus;
-  exchanges: HttpExchange[];
-  checks: StepCheck[];
-  /** What the step learned (parsed challenge, metadata, scopes...), secrets masked. */
-  facts: Record<string, unknown>;
-  /** The URL to open while `waiting`. */
-  authorizationUrl?: string;
-  failure?: Explained;
-  ms?: number;
-}
-
-/** Options of {@link OAuthFlow}. */
-export interface OAuthFlowOptions {
-  /** The protected MCP endpoint. */
-  serverUrl: string;
-  /** Where the authorization server sends the user back (the inspector's callback). */
-  redirectUri: string;
-  /** The protocol era of the MCP requests (default `legacy`). */
-  era?: 'legacy' | 'modern';
-  /**
-   * The SSRF guard: `strict` refuses loopback and private addresses in every OAuth URL;
-   * `loopback` (the default, as `OAuthClient` does for a server on loopback) allows loopback.
-   */
-  guard?: 'strict' | 'loopback';
-  /** Time for each request, in ms (default 10 s). */
-  timeoutMs?: number;
-  /** Largest metadata or token response read, in bytes (default 1 MiB). */
-  maxBodyBytes?: number;
-  /** A Client ID Metadata Document URL (https with a path), used when the server supports them. */
-  clientMetadataUrl?: string;
-  /** Request exactly these scopes instead of the spec's selection. */
-  scope?: string;
-  /** The tool the step-up step calls (default: the last tool listed). */
-  stepUpTool?: string;
-}
-
-/** The whole flow as the page shows it. */
-export interface FlowSnapshot {
-  id: string;
-  serverUrl: string;
-  era: 'legacy' | 'modern';
-  guard: 'strict' | 'loopback';
-  timeoutMs: number;
-  redirectUri: string;
-  steps: FlowStep[];
-  /** The next step `next()` runs, or undefined when done or stopped. */
-  next?: StepId;
-  /** The state of the authorization request awaiting its callback. */
-  waitingState?: string;
-}
-
-/** A short random id (not a secret). */
-const newId = (): string => Math.random().toString(36).slice(2, 10);
 
 /**
  * The authorization flow of one server, step by step.
@@ -186,7 +89,7 @@ export class OAuthFlow {
     );
     this.steps = STEP_IDS.map((id) => ({
       id,
-      title: TITLES[id],
+      title: STEP_TITLES[id],
       status: 'pending',
       exchanges: [],
       checks: [],
@@ -317,26 +220,10 @@ export class OAuthFlow {
     return this.timeoutMs + 2000;
   }
 
-  private mcpFetch(): typeof fetch {
-    return recordingMcpFetch(
-      (ex) => this.current?.exchanges.push(ex),
-      () => this.tokens?.access_token,
-      this.timeoutMs,
-    );
-  }
-
-  private async connectMcp(): Promise<Client> {
-    const client = new Client(
-      { name: 'mcpkit-oauth-debugger', version: '1.0.0' },
-      { era: this.era, timeoutMs: this.clientTimeoutMs },
-    );
-    const transport = new StreamableHttpClientTransport({
-      url: this.serverUrl,
-      fetch: this.mcpFetch(),
-      onwarning: () => undefined,
-    });
-    await client.connect(transport, { timeoutMs: this.clientTimeoutMs });
-    return client;
+  private connectMcp(): Promise<Client> {
+    const sink = (ex: HttpExchange): void => void this.current?.exchanges.push(ex);
+    const fetch = recordingMcpFetch(sink, () => this.tokens?.access_token, this.timeoutMs);
+    return connectRecorded(this.serverUrl, this.era, fetch, this.clientTimeoutMs);
   }
 
   private async runChallenge(step: FlowStep): Promise<void> {
@@ -709,29 +596,4 @@ export class OAuthFlow {
       result.isError ? 'the tool returned an error' : 'the call succeeded',
     );
   }
-}
-
-function issuerIn(body: string | undefined): string {
-  try {
-    const doc: unknown = JSON.parse(body ?? '');
-    const issuer = (doc as { issuer?: unknown }).issuer;
-    return typeof issuer === 'string' ? issuer : JSON.stringify(issuer ?? 'nothing');
-  } catch {
-    return '(unreadable)';
-  }
-}
-
-function hasS256(as: AuthorizationServer): boolean {
-  const m = as.code_challenge_methods_supported;
-  return Array.isArray(m) && m.includes('S256');
-}
-
-function shownTokens(t: StoredTokens): Record<string, unknown> {
-  return {
-    access_token: mask(t.access_token),
-    token_type: t.token_type ?? 'Bearer',
-    ...(t.refresh_token ? { refresh_token: mask(t.refresh_token) } : {}),
-    ...(t.expires_at ? { expires_in: t.expires_at - Math.floor(Date.now() / 1000) } : {}),
-    ...(t.scope ? { scope: t.scope } : {}),
-  };
 }
