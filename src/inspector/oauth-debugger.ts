@@ -40,7 +40,8 @@ const escape = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCo
  * @example
  * ```ts
  * const debuggerOps = new OAuthDebugger(() => 'http://127.0.0.1:6274/oauth/callback');
- * Object.assign(OPERATIONS, debuggerOps.operations());
+ * const start = debuggerOps.operations()['oauth-start']!;
+ * await start({ url: 'http://127.0.0.1:3000/mcp', era: 'modern' }, new AbortController().signal);
  * ```
  */
 export class OAuthDebugger {

@@ -152,7 +152,9 @@ export async function authorizationCodeGrant(
  *
  * @example
  * ```ts
- * const params = validateCallback(ctx.as, ctx.client, pending, { code, state });
+ * const pending = await buildAuthorizationUrl(ctx, 'http://127.0.0.1:3000/callback', 'mcp:read');
+ * // The user authorizes; the redirect brings back the code and the state.
+ * const params = validateCallback(ctx.as, ctx.client, pending, { code: 'abc', state: pending.state });
  * const tokens = await exchangeAuthorizationCode(ctx, pending, params, 'mcp:read');
  * ```
  */

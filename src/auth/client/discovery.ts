@@ -158,7 +158,8 @@ function shownValue(value: unknown): string {
  *
  * @example
  * ```ts
- * const prm = await discoverResourceMetadata(guarded, new URL('https://mcp.example.com/mcp'), challenge);
+ * const url = new URL('https://mcp.example.com/mcp');
+ * const prm = await discoverResourceMetadata(guarded, url, { resourceMetadata: 'https://mcp.example.com/.well-known/oauth-protected-resource/mcp' });
  * prm?.authorization_servers; // ['https://auth.example.com']
  * ```
  */
@@ -267,7 +268,9 @@ export async function discover(
  *
  * @example
  * ```ts
- * const d = await discoverAuthorizationServer(guarded, serverUrl, prm);
+ * const url = new URL('https://mcp.example.com/mcp');
+ * const prm = await discoverResourceMetadata(guarded, url, undefined);
+ * const d = await discoverAuthorizationServer(guarded, url, prm);
  * d.as.issuer; // 'https://auth.example.com'
  * ```
  */
