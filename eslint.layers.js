@@ -95,9 +95,11 @@ export const LAYERS = [
   // The web inspector: a host of its own over the client, and a small local server (Node).
   {
     folder: 'inspector',
-    mayImport: ['jsonrpc', 'protocol', 'client', 'host'],
+    // The OAuth debugger steps through auth's own client over an HTTP transport of its own.
+    mayImport: ['jsonrpc', 'protocol', 'client', 'host', 'auth', 'transports'],
     node: [
       'src/inspector/server.ts',
+      'src/inspector/oauth-debugger.ts',
       'src/inspector/request-guard.ts',
       'src/inspector/static-assets.ts',
       'src/inspector/package-root.ts',

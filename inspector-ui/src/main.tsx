@@ -13,6 +13,7 @@ import { PlaygroundScreen } from './playground';
 import { LoadScreen } from './load';
 import { LintScreen } from './lint';
 import { TimelineScreen } from './timeline';
+import { OAuthDebuggerScreen } from './oauth-debugger';
 import { settings, updateSettings } from './settings';
 import type { ThemeChoice } from './settings';
 import './style.css';
@@ -29,6 +30,7 @@ type Screen =
   | 'wire'
   | 'load'
   | 'lint'
+  | 'oauth'
   | 'playground';
 
 interface DeepLink {
@@ -92,6 +94,7 @@ function App() {
     ['playground', 'Playground', undefined],
     ['load', 'Load', undefined],
     ['lint', 'Lint', undefined],
+    ['oauth', 'OAuth', undefined],
   ];
   const ready = s.servers.filter((x) => x.state === 'ready').length;
   return (
@@ -171,6 +174,7 @@ function App() {
         {screen === 'playground' && <PlaygroundScreen />}
         {screen === 'load' && <LoadScreen />}
         {screen === 'lint' && <LintScreen />}
+        {screen === 'oauth' && <OAuthDebuggerScreen />}
       </main>
     </>
   );

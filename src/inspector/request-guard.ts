@@ -42,6 +42,11 @@ export class RequestGuard {
     private readonly port: number,
   ) {}
 
+  /** The Host header values of this inspector. */
+  get hosts(): string[] {
+    return [`127.0.0.1:${this.port}`, `localhost:${this.port}`];
+  }
+
   /** The origins of this inspector's own page. */
   get origins(): string[] {
     return [`http://127.0.0.1:${this.port}`, `http://localhost:${this.port}`];

@@ -14,6 +14,7 @@ import { WireError } from '../jsonrpc/index.js';
 import type { InspectorEvent, InspectorHost, RequestTimeouts } from './inspector-host.js';
 import { playgroundOperations } from './playground.js';
 import { loadLintOperations } from './load-lint-api.js';
+import { OAUTH_CALLBACK_PATH, OAuthDebugger } from './oauth-debugger.js';
 import { RequestGuard, cookieName, newToken } from './request-guard.js';
 import type { TokenPlace } from './request-guard.js';
 import { defaultUiDir, loadAssets, pageWithToken } from './static-assets.js';
@@ -87,6 +88,8 @@ export async function startInspectorServer(
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    // The authorization server's redirect: a navigation from its origin, checked by state.
+    if (url.pathname === OAUTH_CALLBACK_PATH) return oauth.callback(req, res, url, guard.hosts);
     const api = url.pathname.startsWith('/api/');
     const place: TokenPlace = api ? 'header' : 'page';
     const refused = guard.check(req, url, place);
@@ -139,7 +142,9 @@ export async function startInspectorServer(
   const obj = (v: unknown): Record<string, unknown> =>
     typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 
+  const oauth = new OAuthDebugger(() => `http://127.0.0.1:${port}${OAUTH_CALLBACK_PATH}`);
   const OPERATIONS: Record<string, (b: Record<string, unknown>, signal: AbortSignal) => Promise<unknown>> = {
+    ...oauth.operations(),
     call: async (b, signal) => {
       const callId = str(b.callId, 'callId');
       const ac = new AbortController();

@@ -142,6 +142,28 @@ export async function authorizationCodeGrant(
   const context = signal ? { redirectUri, fetch: ctx.fetcher, signal } : { redirectUri, fetch: ctx.fetcher };
   const callback = await interaction.openAuthorizationUrl(pending.url, context);
   const params = validateCallback(ctx.as, ctx.client, pending, callback);
+  return exchangeAuthorizationCode(ctx, pending, params, scope);
+}
+
+/**
+ * Exchanges the code of a validated authorization response (see {@link validateCallback})
+ * for tokens, with the PKCE verifier and the RFC 8707 `resource`: the last part of
+ * {@link authorizationCodeGrant}, for tools that run the flow step by step.
+ *
+ * @example
+ * ```ts
+ * const pending = await buildAuthorizationUrl(ctx, 'http://127.0.0.1:3000/callback', 'mcp:read');
+ * // The user authorizes; the redirect brings back the code and the state.
+ * const params = validateCallback(ctx.as, ctx.client, pending, { code: 'abc', state: pending.state });
+ * const tokens = await exchangeAuthorizationCode(ctx, pending, params, 'mcp:read');
+ * ```
+ */
+export async function exchangeAuthorizationCode(
+  ctx: GrantContext,
+  pending: PendingAuthorization,
+  params: URLSearchParams,
+  scope: string | undefined,
+): Promise<StoredTokens> {
   const auth = await clientAuthOf(ctx.client);
   const c = oauthClient(ctx.client);
   const res = await tokenCall('authorization code exchange', async () => {
@@ -151,7 +173,7 @@ export async function authorizationCodeGrant(
       c,
       auth,
       params,
-      redirectUri,
+      pending.redirectUri,
       pending.codeVerifier,
       options,
     );

@@ -150,7 +150,20 @@ function shownValue(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-async function fetchPrm(
+/**
+ * The first half of {@link discover}: the protected resource metadata of `serverUrl` (the
+ * challenge's `resource_metadata` first, then the well-known URLs), or undefined when none
+ * is published. Throws `ResourceMismatch` for a document about another resource. A seam for
+ * tools that show discovery step by step (the inspector's OAuth debugger).
+ *
+ * @example
+ * ```ts
+ * const url = new URL('https://mcp.example.com/mcp');
+ * const prm = await discoverResourceMetadata(guarded, url, { resourceMetadata: 'https://mcp.example.com/.well-known/oauth-protected-resource/mcp' });
+ * prm?.authorization_servers; // ['https://auth.example.com']
+ * ```
+ */
+export async function discoverResourceMetadata(
   fetcher: GuardedFetch,
   serverUrl: URL,
   challenge: BearerChallenge | undefined,
@@ -244,7 +257,29 @@ export async function discover(
   challenge: BearerChallenge | undefined,
   options: DiscoveryOptions = {},
 ): Promise<Discovery> {
-  const prm = await fetchPrm(fetcher, serverUrl, challenge);
+  const prm = await discoverResourceMetadata(fetcher, serverUrl, challenge);
+  return discoverAuthorizationServer(fetcher, serverUrl, prm, options);
+}
+
+/**
+ * The second half of {@link discover}: the authorization server of the protected resource
+ * metadata `prm` (its issuer checked, RFC 8414 §3.3), or the 2025-03-26 fallbacks when
+ * there is none. Throws `IssuerMismatch` for metadata naming another issuer.
+ *
+ * @example
+ * ```ts
+ * const url = new URL('https://mcp.example.com/mcp');
+ * const prm = await discoverResourceMetadata(guarded, url, undefined);
+ * const d = await discoverAuthorizationServer(guarded, url, prm);
+ * d.as.issuer; // 'https://auth.example.com'
+ * ```
+ */
+export async function discoverAuthorizationServer(
+  fetcher: GuardedFetch,
+  serverUrl: URL,
+  prm: ProtectedResourceMetadata | undefined,
+  options: DiscoveryOptions = {},
+): Promise<Discovery> {
   if (prm) {
     const issuer = checkFetchUrl(pickIssuer(prm, options), 'authorization server', fetcher.policy);
     const as = await fetchAsMetadata(fetcher, issuer, async (response) => {

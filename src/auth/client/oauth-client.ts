@@ -103,6 +103,41 @@ export interface OAuthClientOptions {
 
 const REFRESH_SKEW_S = 30;
 
+/**
+ * The scope to request (the MCP specification's selection): `scope` when fixed, else the
+ * challenge's, else the protected resource metadata's `scopes_supported`; added to
+ * `requested` (the scopes asked for before, so a step-up asks for their union), plus
+ * `offline_access` when wanted and offered. Undefined when there is nothing to ask for.
+ *
+ * @example
+ * ```ts
+ * const requested = new Set(['mcp:read']);
+ * selectScope(requested, { scope: 'mcp:write' }, discovery, { offlineAccess: false }); // 'mcp:read mcp:write'
+ * ```
+ */
+export function selectScope(
+  requested: Set<string>,
+  challenge: BearerChallenge | undefined,
+  d: Discovery,
+  options: { scope?: string | undefined; offlineAccess: boolean },
+): string | undefined {
+  const fixed = options.scope;
+  const prmScopes = d.resourceMetadata?.scopes_supported;
+  const base =
+    fixed !== undefined
+      ? scopeSet(fixed)
+      : challenge?.scope !== undefined
+        ? scopeSet(challenge.scope)
+        : new Set(Array.isArray(prmScopes) ? prmScopes.filter((s) => typeof s === 'string') : []);
+  for (const s of base) requested.add(s);
+  if (requested.size === 0) return undefined;
+  const out = new Set(requested);
+  const offered = d.as.scopes_supported;
+  if (options.offlineAccess && Array.isArray(offered) && offered.includes('offline_access'))
+    out.add('offline_access');
+  return [...out].join(' ');
+}
+
 /** Refuses an authorization server that does not list the assertion's grant profile (EMA §6). */
 function checkGrantProfile(as: AuthorizationServer, profile: string | undefined): void {
   if (profile === undefined) return;
@@ -329,24 +364,13 @@ export class OAuthClient implements TokenSource {
     return (this.prover ??= await DpopProver.generate());
   }
 
-  /** The spec's scope selection: the challenge, else the PRM's scopes_supported, else none; united with earlier requests. */
+  /** The spec's scope selection, united with earlier requests (see {@link selectScope}). */
   private selectScope(challenge: BearerChallenge | undefined, d: Discovery): string | undefined {
-    const fixed = this.options.scope;
-    const prmScopes = d.resourceMetadata?.scopes_supported;
-    const base =
-      fixed !== undefined
-        ? scopeSet(fixed)
-        : challenge?.scope !== undefined
-          ? scopeSet(challenge.scope)
-          : new Set(Array.isArray(prmScopes) ? prmScopes.filter((s) => typeof s === 'string') : []);
-    for (const s of base) this.requested.add(s);
-    if (this.requested.size === 0) return undefined;
-    const out = new Set(this.requested);
-    const offered = d.as.scopes_supported;
     const wantsOffline = this.options.offlineAccess !== false && this.grantType() === 'authorization_code';
-    if (wantsOffline && Array.isArray(offered) && offered.includes('offline_access'))
-      out.add('offline_access');
-    return [...out].join(' ');
+    return selectScope(this.requested, challenge, d, {
+      scope: this.options.scope,
+      offlineAccess: wantsOffline,
+    });
   }
 
   private grantType(): string {
