@@ -18,13 +18,14 @@ import {
   NO_CHROMIUM,
   artifactsDir,
   closePage,
+  docsShot,
   launchChromium,
   openPage,
   startInspector,
 } from '../test-support/inspector-harness.js';
 import type { RunningInspector } from '../test-support/inspector-harness.js';
-import { countColour, decodePng, distinctColours } from '../test-support/png-pixels.js';
-import type { Pixels } from '../test-support/png-pixels.js';
+import { countColour, decodePng, distinctColours } from '../test-support/png-check.js';
+import type { Png as Pixels } from '../test-support/png-check.js';
 
 const STEP_UP: ProtectOptions = {
   scopesSupported: ['mcp:read'],
@@ -176,6 +177,7 @@ describe('inspector OAuth debugger in Chromium', { skip: NO_CHROMIUM }, () => {
       // The screenshot: the passed steps carry the green mark, nothing is red, the page is not blank.
       const full = join(artifactsDir(), `oauth-${era}.png`);
       const png = await pageShot(page, full);
+      if (era === 'legacy') await docsShot(page, 'oauth');
       assert.equal(png.width, 1280);
       const first = (await page.locator('[data-step="challenge"]').boundingBox())!;
       const border = { x: first.x, y: first.y + 8, width: 4, height: first.height - 16 };

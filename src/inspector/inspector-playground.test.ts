@@ -15,11 +15,12 @@ import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { parseHostConfig } from '../host/index.js';
 import {
-  CLI,
-  DEMO_STDIO,
   NO_CHROMIUM,
   artifactsDir,
+  CLI,
   closePage,
+  DEMO_STDIO,
+  docsShot,
   launchChromium,
   lineMatching,
   openPage,
@@ -224,6 +225,7 @@ describe('inspector playground in Chromium', { skip: NO_CHROMIUM }, () => {
         const png = await page.screenshot({
           path: join(artifactsDir(), `playground-${i ? 'http' : 'stdio'}.png`),
         });
+        if (i === 0) await docsShot(page, 'playground');
         const user = await boxOf(page.getByTestId('pg-user').last());
         const answer = await boxOf(final.last());
         const log = await boxOf(page.getByTestId('pg-log'));

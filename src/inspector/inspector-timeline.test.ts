@@ -21,7 +21,7 @@ import {
   openPage,
   runFromPage,
 } from '../test-support/inspector-harness.js';
-import { startInspector } from '../test-support/inspector-harness.js';
+import { docsShot, startInspector } from '../test-support/inspector-harness.js';
 import type { RunningInspector } from '../test-support/inspector-harness.js';
 import { parseRecording } from './recording.js';
 
@@ -182,6 +182,7 @@ describe('inspector timeline in Chromium', { skip: NO_CHROMIUM }, () => {
     // The screenshot: not blank, and the bar drawn in the accent colour against the row's background.
     await list.focus();
     const png = await list.screenshot({ path: join(artifactsDir(), 'timeline.png') });
+    await docsShot(page, 'timeline');
     const mid: [number, number] = [bar.x - listBox.x + bar.width / 2, bar.y - listBox.y + bar.height / 2];
     const beside: [number, number] = [mid[0], bar.y - listBox.y - 4];
     const seen = await pixels(page, png, [mid, beside]);

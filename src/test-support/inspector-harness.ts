@@ -235,13 +235,17 @@ export async function checkedShot(
       `${name}: ${label} draws ${c.foreground} on ${c.background}, ${c.ratio.toFixed(2)}:1 (want ${min}:1)`,
     );
   }
-  if (checks.docs && process.env.MCPKIT_DOCS_SCREENSHOTS === '1') {
-    mkdirSync(DOCS_IMAGES, { recursive: true });
-    const docsFile = await page.screenshot();
-    assert.equal(blankness(decodePng(docsFile)), undefined, `docs ${checks.docs}.png is not blank`);
-    writeFileSync(join(DOCS_IMAGES, `${checks.docs}.png`), docsFile);
-  }
+  if (checks.docs) await docsShot(page, checks.docs);
   return { png, contrast: ratios };
+}
+
+/** With MCPKIT_DOCS_SCREENSHOTS=1 (`npm run docs:screenshots`), writes the viewport to docs/images/inspector/NAME.png. */
+export async function docsShot(page: Page, name: string): Promise<void> {
+  if (process.env.MCPKIT_DOCS_SCREENSHOTS !== '1') return;
+  mkdirSync(DOCS_IMAGES, { recursive: true });
+  const docsFile = await page.screenshot();
+  assert.equal(blankness(decodePng(docsFile)), undefined, `docs ${name}.png is not blank`);
+  writeFileSync(join(DOCS_IMAGES, `${name}.png`), docsFile);
 }
 
 /** A checked screenshot of the whole page (see {@link checkedShot}). */

@@ -175,3 +175,33 @@ export function blankness(png: Png, box?: Box): string | undefined {
   if (list.length < 16) return `only ${list.length} colours`;
   return undefined;
 }
+
+/** How many pixels of a region are close (each channel within `tolerance`) to a colour. */
+export function countColour(
+  png: Png,
+  box: Box,
+  rgb: readonly [number, number, number],
+  tolerance = 24,
+): number {
+  let n = 0;
+  const x0 = Math.max(0, Math.floor(box.x));
+  const y0 = Math.max(0, Math.floor(box.y));
+  const x1 = Math.min(png.width, Math.ceil(box.x + box.width));
+  const y1 = Math.min(png.height, Math.ceil(box.y + box.height));
+  for (let y = y0; y < y1; y++)
+    for (let x = x0; x < x1; x++) {
+      const o = (y * png.width + x) * 4;
+      if (
+        Math.abs(png.rgba[o]! - rgb[0]) <= tolerance &&
+        Math.abs(png.rgba[o + 1]! - rgb[1]) <= tolerance &&
+        Math.abs(png.rgba[o + 2]! - rgb[2]) <= tolerance
+      )
+        n++;
+    }
+  return n;
+}
+
+/** The number of distinct colours in a region (a blank region has one). */
+export function distinctColours(png: Png, box: Box): number {
+  return colours(png, box).length;
+}
