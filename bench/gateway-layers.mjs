@@ -62,8 +62,9 @@ for (const [name, dist] of Object.entries(builds)) {
   await host.start();
   const gateway = new m.Gateway(host);
   for (const era of ['legacy', 'modern']) {
-    if (name === 'mcpkit')
-      targets.push({ key: `direct|${era}`, client: await clientOf(m, echoServer(m), era), tool: 'echo' });
+    // The direct call of each build: the modern/legacy ratio without a gateway, too.
+    const direct = name === 'mcpkit' ? 'direct' : 'direct-ab';
+    targets.push({ key: `${direct}|${era}`, client: await clientOf(m, echoServer(m), era), tool: 'echo' });
     targets.push({
       key: `${name}|${era}`,
       client: await clientOf(m, gateway.server, era),
@@ -93,7 +94,7 @@ const out = {};
 for (const t of targets) {
   const era = t.key.split('|')[1];
   out[t.key] = { us: median(us[t.key]) };
-  if (!t.key.startsWith('direct'))
+  if (t.key.startsWith('mcpkit'))
     out[t.key].added = median(us[t.key].map((x, i) => x - us[`direct|${era}`][i]));
 }
 if (asJson) console.log(JSON.stringify(out));
