@@ -77,6 +77,8 @@ export function readTask(raw: unknown): TaskInfo {
 /** Adds the tasks extension to one modern request's client capabilities. */
 export function withTasksExtension(params: Params, capabilities: Readonly<Record<string, unknown>>): Params {
   const caps = tasksCapabilities(capabilities);
+  // The common case, a request with no `_meta` of its own: one shared `_meta`, never mutated.
+  if (params._meta === undefined) return { ...params, _meta: lastMetaOnly! };
   const meta = isObject(params._meta) ? { ...params._meta } : {};
   meta[MetaKey.ClientCapabilities] = caps;
   return { ...params, _meta: meta };
@@ -85,6 +87,7 @@ export function withTasksExtension(params: Params, capabilities: Readonly<Record
 /** The last capabilities given and the same with the tasks extension: one client's are the same object every call. */
 let lastCapabilities: Readonly<Record<string, unknown>> | undefined;
 let lastWithTasks: Readonly<Record<string, unknown>> | undefined;
+let lastMetaOnly: Readonly<Record<string, unknown>> | undefined;
 
 /** The client's capabilities declaring the tasks extension; built once per capabilities object, never mutated. */
 function tasksCapabilities(
@@ -93,6 +96,7 @@ function tasksCapabilities(
   if (capabilities === lastCapabilities && lastWithTasks) return lastWithTasks;
   const ext = isObject(capabilities.extensions) ? capabilities.extensions : {};
   lastWithTasks = { ...capabilities, extensions: { ...ext, [TASKS_EXTENSION]: {} } };
+  lastMetaOnly = { [MetaKey.ClientCapabilities]: lastWithTasks };
   lastCapabilities = capabilities;
   return lastWithTasks;
 }
