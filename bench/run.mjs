@@ -46,6 +46,7 @@ const cli = run('./cli.mjs');
 const imports = run('./imports.mjs');
 const runtimes = run('./runtimes.mjs');
 const catalog = run('./catalog.mjs');
+const gateway = run('./gateway.mjs');
 
 const rows = [];
 /** One table row; `higher` says whether more is better (calls/s) or less (ms, µs, KB). */
@@ -213,6 +214,26 @@ for (const r of imports) {
     [r.v1 && `v1: ${r.v1.module}`, r.v2 && `v2: ${r.v2.module}`, `budget ${r.budget} ms`]
       .filter(Boolean)
       .join('; '),
+  );
+}
+
+// Gateway hop (bench/gateway.mjs): what a proxy adds to a call; floor: the direct call.
+for (const era of ['legacy', 'modern']) {
+  const g = gateway[`mcpkit|${era}`];
+  const v1 = gateway['sdk-v1|legacy'];
+  row(
+    `gateway hop ${era}, added p50`,
+    'µs',
+    false,
+    { v1: v1.addedP50, mcpkit: g.addedP50 },
+    'v1: a minimal SDK v1 proxy (legacy)',
+  );
+  row(
+    `gateway hop ${era}, 32 in flight`,
+    'calls/s',
+    true,
+    { floor: gateway[`direct|${era}`].rate, v1: v1.rate, mcpkit: g.rate },
+    'floor: no proxy',
   );
 }
 

@@ -2,18 +2,23 @@
 // interleaved, with warm-up. Reports calls/s and the ratios between implementations.
 //
 //   node bench/stdio.mjs [--quick] [--json]     (after npm run build; npm run bench runs it pinned)
+//   node bench/stdio.mjs --only mcpkit,mcpkit-modern [--in-flight 32] [--ab DIST]
+//                                      (some clients only; DIST: another build, as mcpkit-ab*)
 //
 // Workloads: sequential tools/call, 64 in flight, a 1 MiB echo, and cold start (spawn,
-// initialize, tools/list), for the NDJSON floor, the official SDK v1 and v2, and mcpkit.
+// initialize, tools/list), for the NDJSON floor, the official SDK v1 and v2, and mcpkit;
+// mcpkit-modern is the same client and server in the modern era (2026-07-28: `_meta` on every
+// request, no handshake).
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Client as V2Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport as V2Stdio } from '@modelcontextprotocol/client/stdio';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as SdkStdio } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { Client } from '../dist/index.js';
-import { StdioClientTransport } from '../dist/transports/stdio/index.js';
+import { Client as OwnClient } from '../dist/index.js';
+import { StdioClientTransport as OwnStdio } from '../dist/transports/stdio/index.js';
 
 const quick = process.argv.includes('--quick');
 const asJson = process.argv.includes('--json');
@@ -21,9 +26,22 @@ const BIG = 'x'.repeat(1024 * 1024);
 const BIG_CALLS = quick ? 5 : 20;
 const SEQ = quick ? 3000 : 20000;
 const CONC_TOTAL = quick ? 6000 : 40000;
-const IN_FLIGHT = 64;
+const opt = (name) =>
+  process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined;
+const IN_FLIGHT = Number(opt('--in-flight') ?? 64);
+const only = opt('--only')?.split(',');
+const ab = opt('--ab');
+// --prof DIR: mcpkit's servers run with --cpu-prof into DIR (profile this client with node --cpu-prof).
+const prof = opt('--prof');
+const abBuild = ab
+  ? {
+      Client: (await import(new URL(`file://${ab}/index.js`).href)).Client,
+      StdioClientTransport: (await import(new URL(`file://${ab}/transports/stdio/index.js`).href))
+        .StdioClientTransport,
+    }
+  : undefined;
 const WARMUP = quick ? 1000 : 5000;
-const ROUNDS = quick ? 1 : 3;
+const ROUNDS = Number(opt('--rounds') ?? (quick ? 1 : 3));
 const COLD_RUNS = quick ? 3 : 10;
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
@@ -86,14 +104,22 @@ async function v2Client() {
   };
 }
 
-function mcpkitClientFor(script) {
+function mcpkitClientFor(script, era = 'legacy', build) {
   return async () => {
+    const { Client, StdioClientTransport } = build ?? { Client: OwnClient, StdioClientTransport: OwnStdio };
     // era 'legacy' like the SDK v1 client: no server/discover probe, one initialize.
-    const client = new Client({ name: 'bench', version: '1.0.0' }, { era: 'legacy' });
-    await client.connect(
-      new StdioClientTransport({ command: process.execPath, args: [script], inheritEnv: true }),
-    );
+    const client = new Client({ name: 'bench', version: '1.0.0' }, { era });
+    // A build under test serves itself too (MCPKIT_DIST).
+    const env = build ? { ...process.env, MCPKIT_DIST: `file://${ab}` } : undefined;
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [...(prof ? ['--cpu-prof', '--cpu-prof-dir', prof] : []), script],
+      inheritEnv: true,
+      ...(env ? { env } : {}),
+    });
+    await client.connect(transport);
     return {
+      pid: transport.pid,
       call: (text) => client.callTool({ name: 'echo', arguments: { text } }),
       list: () => client.listTools(),
       close: () => client.close(),
@@ -104,9 +130,9 @@ const mcpkitClient = mcpkitClientFor(servers.mcpkit);
 
 /** The demo server through the CLI: every demo tool and its middleware, started by `mcpkit`. */
 async function demoClient() {
-  const client = new Client({ name: 'bench', version: '1.0.0' }, { era: 'legacy' });
+  const client = new OwnClient({ name: 'bench', version: '1.0.0' }, { era: 'legacy' });
   await client.connect(
-    new StdioClientTransport({
+    new OwnStdio({
       command: process.execPath,
       args: [here('../dist/cli/main.js'), 'demo-server', '--stdio'],
       inheritEnv: true,
@@ -136,7 +162,13 @@ const makers = {
   mcpkit: mcpkitClient,
   'mcpkit-json': mcpkitClientFor(servers['mcpkit-json']),
   'mcpkit-demo': demoClient,
+  'mcpkit-modern': mcpkitClientFor(servers.mcpkit, 'modern'),
 };
+if (abBuild) {
+  makers['mcpkit-ab'] = mcpkitClientFor(servers.mcpkit, 'legacy', abBuild);
+  makers['mcpkit-ab-modern'] = mcpkitClientFor(servers.mcpkit, 'modern', abBuild);
+}
+if (only) for (const k of Object.keys(makers)) if (!only.includes(k)) delete makers[k];
 const coldMakers = {
   floor: floorClient,
   'sdk-v1': sdkClient,
@@ -150,8 +182,17 @@ async function sequential(c, n) {
   return n / ((performance.now() - t0) / 1000);
 }
 
+/** CPU µs of a process so far (Linux /proc), for --only runs: client and server per call. */
+function cpuOf(pid) {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(f[11]) + Number(f[12])) * 1e6) / 100;
+}
+const cpu = {};
+
 async function concurrent(c, total, inFlight) {
   let started = 0;
+  const own0 = process.cpuUsage();
+  const srv0 = only && c.pid ? cpuOf(c.pid) : 0;
   const t0 = performance.now();
   const lane = async () => {
     while (started < total) {
@@ -160,7 +201,13 @@ async function concurrent(c, total, inFlight) {
     }
   };
   await Promise.all(Array.from({ length: inFlight }, lane));
-  return total / ((performance.now() - t0) / 1000);
+  const rate = total / ((performance.now() - t0) / 1000);
+  if (only && c.pid) {
+    const own = process.cpuUsage(own0);
+    (cpu[c.name] ??= { client: [], server: [] }).client.push((own.user + own.system) / total);
+    cpu[c.name].server.push((cpuOf(c.pid) - srv0) / total);
+  }
+  return rate;
 }
 
 /** 1 MiB echoes, one at a time: MiB/s. */
@@ -185,7 +232,7 @@ async function cold(name) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const names = Object.keys(makers);
-const coldNames = Object.keys(coldMakers);
+const coldNames = only ? [] : Object.keys(coldMakers);
 const results = { seq: {}, conc: {}, big: {}, cold: {}, bare: [] };
 for (const n of names) {
   results.seq[n] = [];
@@ -197,6 +244,7 @@ for (const n of coldNames) results.cold[n] = [];
 for (let round = 0; round < ROUNDS; round++) {
   for (const name of names) {
     const c = await makers[name]();
+    c.name = name;
     await concurrent(c, WARMUP, IN_FLIGHT);
     await sequential(c, WARMUP);
     results.seq[name].push(await sequential(c, SEQ));
@@ -214,6 +262,18 @@ for (let i = 0; i < COLD_RUNS; i++) {
 const med = (key) => Object.fromEntries(Object.keys(results[key]).map((n) => [n, median(results[key][n])]));
 const coldMs = med('cold');
 const bare = median(results.bare);
+if (only) {
+  const show = (key) =>
+    Object.entries(med(key))
+      .map(([n, v]) => `${n} ${Math.round(v)}`)
+      .join(', ');
+  console.log(`sequential calls/s: ${show('seq')}\n${IN_FLIGHT} in flight calls/s: ${show('conc')}`);
+  for (const [n, v] of Object.entries(cpu))
+    console.log(
+      `${n}: ${IN_FLIGHT} in flight, CPU µs per call: client ${median(v.client).toFixed(1)}, server ${median(v.server).toFixed(1)}`,
+    );
+  process.exit(0);
+}
 if (asJson) {
   console.log(JSON.stringify({ seq: med('seq'), conc: med('conc'), big: med('big'), cold: coldMs, bare }));
   process.exit(0);

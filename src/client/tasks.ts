@@ -76,11 +76,29 @@ export function readTask(raw: unknown): TaskInfo {
 
 /** Adds the tasks extension to one modern request's client capabilities. */
 export function withTasksExtension(params: Params, capabilities: Readonly<Record<string, unknown>>): Params {
-  const ext = isObject(capabilities.extensions) ? capabilities.extensions : {};
-  const caps = { ...capabilities, extensions: { ...ext, [TASKS_EXTENSION]: {} } };
+  const caps = tasksCapabilities(capabilities);
+  // The common case, a request with no `_meta` of its own: one shared `_meta`, never mutated.
+  if (params._meta === undefined) return { ...params, _meta: lastMetaOnly! };
   const meta = isObject(params._meta) ? { ...params._meta } : {};
   meta[MetaKey.ClientCapabilities] = caps;
   return { ...params, _meta: meta };
+}
+
+/** The last capabilities given and the same with the tasks extension: one client's are the same object every call. */
+let lastCapabilities: Readonly<Record<string, unknown>> | undefined;
+let lastWithTasks: Readonly<Record<string, unknown>> | undefined;
+let lastMetaOnly: Readonly<Record<string, unknown>> | undefined;
+
+/** The client's capabilities declaring the tasks extension; built once per capabilities object, never mutated. */
+function tasksCapabilities(
+  capabilities: Readonly<Record<string, unknown>>,
+): Readonly<Record<string, unknown>> {
+  if (capabilities === lastCapabilities && lastWithTasks) return lastWithTasks;
+  const ext = isObject(capabilities.extensions) ? capabilities.extensions : {};
+  lastWithTasks = { ...capabilities, extensions: { ...ext, [TASKS_EXTENSION]: {} } };
+  lastMetaOnly = { [MetaKey.ClientCapabilities]: lastWithTasks };
+  lastCapabilities = capabilities;
+  return lastWithTasks;
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

@@ -43,6 +43,12 @@ export class Emitter<E extends object> {
     return () => set.delete(listener as Listener<never>);
   }
 
+  /** Whether anything listens to `event` (so a caller can skip building what it would emit). */
+  has<K extends keyof E>(event: K): boolean {
+    const set = this.listeners.get(event);
+    return set !== undefined && set.size > 0;
+  }
+
   emit<K extends keyof E>(event: K, value: E[K]): void {
     for (const l of this.listeners.get(event) ?? []) {
       try {

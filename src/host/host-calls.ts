@@ -5,6 +5,7 @@
  * happens.
  */
 import type { TaskInfo } from '../client/index.js';
+import type { CallOptions } from '../client/types.js';
 import { LocalError } from '../jsonrpc/index.js';
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '../protocol/types/index.js';
 import type { Progress } from '../session/options.js';
@@ -51,6 +52,8 @@ export interface CallDeps extends DecisionDeps {
   catalog: Catalog;
   connection(server: string): ServerConnection | undefined;
   audit(entry: AuditEntry): void;
+  /** Whether an entry would go anywhere (default: yes); without, a call that runs builds none. */
+  auditing?(): boolean;
 }
 
 function resolveTool(deps: CallDeps, target: string | ToolRef): CatalogTool {
@@ -110,29 +113,24 @@ export async function callTool(
 ): Promise<CallToolResult> {
   const caller = options.caller ?? 'app';
   const principal = options.principal;
-  const base = {
-    kind: 'tool' as const,
-    caller,
-    ...(principal !== undefined ? { principal } : {}),
-    argumentBytes: jsonBytes(args ?? {}),
-  };
   let entry: CatalogTool;
   try {
     entry = resolveTool(deps, target);
   } catch (e) {
     const ref =
       typeof target === 'string' ? { server: '', target } : { server: target.server, target: target.tool };
-    deps.audit(record({ ...base, ...ref }, 'refused', { error: errorText(e) }));
+    deps.audit(record({ ...auditBase(caller, principal, args), ...ref }, 'refused', { error: errorText(e) }));
     throw e;
   }
-  const a = {
-    ...base,
+  // The entry's fields: built for a refusal or a call that will be audited, never otherwise.
+  const about = (): AuditBase & { server: string } => ({
+    ...auditBase(caller, principal, args),
     server: entry.server,
     target: entry.name,
     ...(entry.alias !== entry.name ? { alias: entry.alias } : {}),
-  };
+  });
   const refuse = (decision: AuditDecision, error: HostError): never => {
-    deps.audit(record(a, decision, { reason: error.message }));
+    deps.audit(record(about(), decision, { reason: error.message }));
     throw error;
   };
   if (entry.status === 'conflict') {
@@ -158,36 +156,59 @@ export async function callTool(
   );
   if (!verdict.allowed) return refuse(verdict.decision, verdict.error);
   const decision: AuditDecision = verdict.decision;
-  const started = Date.now();
+  const auditing = deps.auditing?.() ?? true;
+  const a = auditing ? about() : undefined;
+  const started = auditing ? Date.now() : 0;
   // A long tool call may run as a task: the audit names it, and the caller sees its states.
   let taskId: string | undefined;
-  const onTaskStatus = (t: TaskInfo): void => {
-    taskId ??= t.taskId;
-    options.onTaskStatus?.(t);
-  };
+  const wantsStatus = auditing || options.onTaskStatus !== undefined;
+  const onTaskStatus = wantsStatus
+    ? (t: TaskInfo): void => {
+        taskId ??= t.taskId;
+        options.onTaskStatus?.(t);
+      }
+    : undefined;
+  const callOptions: CallOptions = requestTimeouts(options);
+  if (options.signal) callOptions.signal = options.signal;
+  if (options.onprogress) callOptions.onprogress = options.onprogress;
+  if (onTaskStatus) callOptions.onTaskStatus = onTaskStatus;
+  if (options.asTask) callOptions.task = true;
   try {
     const result = await client.callTool(
-      { name: entry.name, ...(args !== undefined ? { arguments: args } : {}) },
-      {
-        ...(options.signal ? { signal: options.signal } : {}),
-        ...requestTimeouts(options),
-        ...(options.onprogress ? { onprogress: options.onprogress } : {}),
-        onTaskStatus,
-        ...(options.asTask ? { task: true } : {}),
-      },
+      args !== undefined ? { name: entry.name, arguments: args } : { name: entry.name },
+      callOptions,
     );
-    deps.audit(
-      record(a, decision, {
-        durationMs: Date.now() - started,
-        outcome: result.isError ? 'tool-error' : 'ok',
-        ...(taskId !== undefined ? { taskId } : {}),
-      }),
-    );
+    if (a)
+      deps.audit(
+        record(a, decision, {
+          durationMs: Date.now() - started,
+          outcome: result.isError ? 'tool-error' : 'ok',
+          ...(taskId !== undefined ? { taskId } : {}),
+        }),
+      );
     return result;
   } catch (e) {
-    const extra = { durationMs: Date.now() - started, ...(taskId !== undefined ? { taskId } : {}) };
-    throw failed(deps, conn, record(a, decision, extra), e);
+    const extra = auditing
+      ? { durationMs: Date.now() - started, ...(taskId !== undefined ? { taskId } : {}) }
+      : {};
+    throw failed(deps, conn, record(a ?? about(), decision, extra), e);
   }
+}
+
+type AuditBase = Pick<AuditEntry, 'kind' | 'caller'> & Partial<Omit<AuditEntry, 'server'>>;
+
+/** What every entry about a tool call says: who asked, for whom, and how big the arguments were. */
+function auditBase(
+  caller: string,
+  principal: HostCallOptions['principal'],
+  args: Record<string, unknown> | undefined,
+): AuditBase {
+  return {
+    kind: 'tool',
+    caller,
+    ...(principal !== undefined ? { principal } : {}),
+    argumentBytes: jsonBytes(args ?? {}),
+  };
 }
 
 /** Reads a resource of one server (policy: `reads`, default allow). */
@@ -224,7 +245,13 @@ type ReadFn<T> = (
 ) => Promise<T>;
 
 /** The timeouts a caller set, and only those (the client's defaults fill the rest). */
-function requestTimeouts(o: HostCallOptions) {
+function requestTimeouts(o: HostCallOptions): CallOptions {
+  if (
+    o.timeoutMs === undefined &&
+    o.resetTimeoutOnProgress === undefined &&
+    o.maxTotalTimeoutMs === undefined
+  )
+    return {};
   return {
     ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
     ...(o.resetTimeoutOnProgress !== undefined ? { resetTimeoutOnProgress: o.resetTimeoutOnProgress } : {}),

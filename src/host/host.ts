@@ -325,17 +325,21 @@ export class Host {
     this.events.emit('audit', entry);
   }
 
+  /** What every call needs from the host: made once, not per call. */
+  private deps: calls.CallDeps | undefined;
   private get callDeps(): calls.CallDeps {
-    return {
+    return (this.deps ??= {
       catalog: this.catalog,
       policy: this.policy,
       connection: (s) => this.connections.get(s),
       ui: () => this.ui(),
       audit: (e) => this.audit(e),
+      // Nobody to tell: a call builds no audit entry (the time, the arguments' size) at all.
+      auditing: () => this.sinks.length > 0 || this.events.has('audit'),
       limiter: (s) => this.limiters.get(s),
       store: this.store,
       pin: (tool) => this.catalog.approve(tool),
-    };
+    });
   }
 
   private connect(server: ServerConfig): ServerConnection {

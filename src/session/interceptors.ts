@@ -160,7 +160,17 @@ export class InterceptorChain<R extends InterceptedRequest> {
     }
   }
 
-  private async core(plan: MethodPlan<R>, request: R, inner: (request: R) => unknown): Promise<unknown> {
+  private core(plan: MethodPlan<R>, request: R, inner: (request: R) => unknown): Promise<unknown> {
+    if (plan.request || plan.response) return this.phases(plan, request, inner);
+    // Only wraps for this method: the handler runs as it is, with no phase to await around it.
+    try {
+      return Promise.resolve(inner(request));
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  }
+
+  private async phases(plan: MethodPlan<R>, request: R, inner: (request: R) => unknown): Promise<unknown> {
     let result: unknown;
     let error: unknown;
     let failed = false;

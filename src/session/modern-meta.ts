@@ -60,9 +60,37 @@ export function withModernMeta(params: Params | undefined, base: Readonly<Record
   if (params === undefined) return { _meta: base };
   const own = params._meta;
   if (!isObject(own)) return { ...params, _meta: base };
+  const only = onlyCapabilities(own);
+  if (only !== undefined) return { ...params, _meta: withCapabilities(base, only) };
   const meta = { ...own, ...base };
   // A request may declare capabilities of its own (per-request extensions, such as tasks).
   if (isObject(own[MetaKey.ClientCapabilities]))
     meta[MetaKey.ClientCapabilities] = own[MetaKey.ClientCapabilities];
   return { ...params, _meta: meta };
+}
+
+/** The capabilities of a `_meta` that holds nothing else (a task-aware request's), else undefined. */
+function onlyCapabilities(own: Record<string, unknown>): Record<string, unknown> | undefined {
+  let caps: unknown;
+  for (const key in own) {
+    if (key !== MetaKey.ClientCapabilities) return undefined;
+    caps = own[key];
+  }
+  return isObject(caps) ? caps : undefined;
+}
+
+/** One merged `_meta` per (base, capabilities) pair in a row: built once, shared, never mutated. */
+let lastBase: Readonly<Record<string, unknown>> | undefined;
+let lastCaps: Readonly<Record<string, unknown>> | undefined;
+let lastMeta: Readonly<Record<string, unknown>> | undefined;
+
+function withCapabilities(
+  base: Readonly<Record<string, unknown>>,
+  caps: Readonly<Record<string, unknown>>,
+): Readonly<Record<string, unknown>> {
+  if (base === lastBase && caps === lastCaps && lastMeta) return lastMeta;
+  lastMeta = { ...base, [MetaKey.ClientCapabilities]: caps };
+  lastBase = base;
+  lastCaps = caps;
+  return lastMeta;
 }

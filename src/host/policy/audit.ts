@@ -69,8 +69,27 @@ export class AuditTrail {
   };
 }
 
-/** The byte length of a value's JSON, for `argumentBytes`. */
+/** The byte length of a value's JSON, for `argumentBytes`: counted, not encoded into a copy. */
 export function jsonBytes(value: unknown): number {
   if (value === undefined) return 0;
-  return new TextEncoder().encode(JSON.stringify(value)).length;
+  return utf8Length(JSON.stringify(value));
+}
+
+/** The UTF-8 byte length of a string (a lone surrogate counts as U+FFFD's 3 bytes, as encoders write it). */
+function utf8Length(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) n += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      // A surrogate pair: 4 bytes for its 2 code units.
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n += 2;
+        i++;
+      } else n += 2;
+    } else n += 2;
+  }
+  return n;
 }

@@ -141,8 +141,15 @@ export class Gateway {
       check: compileVisibility({ scopes: rule.scopes, claims: rule.claims }, `visibility of ${rule.server}`)!,
     }));
     this.unsubscribe = host.on('catalog', () => this.schedule());
-    this.server.use((request, next) => this.appsFilter(request, next));
-    this.server.use((request, next) => this.callerFilter(request, next));
+    // One layer, and only around the two methods it filters: every other request goes
+    // straight to its handler.
+    this.server.use({
+      type: 'wrap',
+      name: 'gateway',
+      events: ['tools/list', 'tools/call'],
+      wrap: (request: MiddlewareRequest, next: () => Promise<unknown>) =>
+        request.method === 'tools/list' ? this.listFilter(request, next) : this.appsFilter(request, next),
+    });
     this.sync();
   }
 
@@ -327,44 +334,15 @@ export class Gateway {
   }
 
   /**
-   * The Apps rules a plain server has no reason to know: app-only tools are neither
-   * listed to nor callable by a client that renders no views, and a view's call by
-   * upstream name reaches its tool.
+   * What a caller's tool list holds. The Apps rule a plain server has no reason to know:
+   * app-only tools are not listed to a client that renders no views. With per-caller rules,
+   * the list holds only the tools the caller may call (the calls themselves are refused by
+   * the host's policy either way).
    */
-  private async appsFilter(request: MiddlewareRequest, next: () => Promise<unknown>): Promise<unknown> {
-    if (request.method !== 'tools/list' && request.method !== 'tools/call') return next();
+  private async listFilter(request: MiddlewareRequest, next: () => Promise<unknown>): Promise<unknown> {
+    const listed = (await next()) as { tools: Array<{ name: string; _meta?: unknown }> };
     const views = supportsAppViews(request.ctx.client.capabilities);
-    if (request.method === 'tools/list') {
-      const result = (await next()) as { tools: Array<{ _meta?: unknown }> };
-      return views ? result : { ...result, tools: result.tools.filter((t) => isModelVisible(t)) };
-    }
-    const name = request.params.name;
-    if (typeof name !== 'string') return next();
-    const tool = this.served.get(name);
-    if (tool) {
-      if (!views && !isModelVisible(tool.definition)) throw unknownTool(name);
-      return next();
-    }
-    const byUpstreamName = views ? this.appNames.get(name) : undefined;
-    // Hidden from this caller, it is as unknown by its upstream name as by its alias.
-    if (!byUpstreamName || !this.sees(byUpstreamName.server, byUpstreamName.name, request.ctx.authInfo))
-      return next();
-    const args = request.params.arguments;
-    return this.callTool(
-      byUpstreamName.server,
-      byUpstreamName.name,
-      typeof args === 'object' && args !== null && !Array.isArray(args) ? args : {},
-      request.ctx,
-    );
-  }
-
-  /**
-   * With per-caller rules, a caller's tool list holds only the tools it may call: the
-   * calls themselves are refused by the host's policy either way.
-   */
-  private async callerFilter(request: MiddlewareRequest, next: () => Promise<unknown>): Promise<unknown> {
-    if (request.method !== 'tools/list') return next();
-    const result = (await next()) as { tools: Array<{ name: string }> };
+    const result = views ? listed : { ...listed, tools: listed.tools.filter((t) => isModelVisible(t)) };
     const principal = principalOf(request.ctx.authInfo) ?? null;
     const policy = this.host.policy;
     const tools = result.tools.filter((t) => {
@@ -372,6 +350,36 @@ export class Gateway {
       return !tool || policy.principalAllows(tool.server, tool.name, principal);
     });
     return tools.length === result.tools.length ? result : { ...result, tools };
+  }
+
+  /**
+   * The Apps rules for a call: an app-only tool is not callable by a client that renders no
+   * views, and a view's call by upstream name reaches its tool.
+   */
+  private appsFilter(request: MiddlewareRequest, next: () => Promise<unknown>): Promise<unknown> {
+    const name = request.params.name;
+    if (typeof name !== 'string') return next();
+    const tool = this.served.get(name);
+    if (tool) {
+      if (!isModelVisible(tool.definition) && !supportsAppViews(request.ctx.client.capabilities))
+        return Promise.reject(unknownTool(name));
+      return next();
+    }
+    const byUpstreamName = supportsAppViews(request.ctx.client.capabilities)
+      ? this.appNames.get(name)
+      : undefined;
+    // Hidden from this caller, it is as unknown by its upstream name as by its alias.
+    if (!byUpstreamName || !this.sees(byUpstreamName.server, byUpstreamName.name, request.ctx.authInfo))
+      return next();
+    const args = request.params.arguments;
+    return this.callTool(
+      byUpstreamName.server,
+      byUpstreamName.name,
+      typeof args === 'object' && args !== null && !Array.isArray(args)
+        ? (args as Record<string, unknown>)
+        : {},
+      request.ctx,
+    );
   }
 
   /** The registration option hiding a server's item (`tool`, or any item) by the visibility rules. */
@@ -408,16 +416,19 @@ export class Gateway {
     args: Record<string, unknown>,
     ctx: ServerContext,
   ): Promise<CallToolResult> {
+    const options = this.callOptions(ctx);
+    // Progress and status go back only where the caller can see them: it asked for progress,
+    // or the call runs (or may come to run) as a task. Otherwise no closures per call.
+    if (ctx.request.progressToken !== undefined || ctx.taskId !== undefined || this.taskTool(server, tool)) {
+      options.onprogress = (p) => ctx.progress(p.progress, p.total, p.message);
+      options.onTaskStatus = (t) => {
+        if (t.statusMessage !== undefined) ctx.status(t.statusMessage);
+      };
+    }
+    // A downstream task makes an upstream task (where the tool allows one).
+    if (ctx.taskId !== undefined) options.asTask = true;
     try {
-      return await this.host.callTool({ server, tool }, args, {
-        ...this.callOptions(ctx),
-        onprogress: (p) => ctx.progress(p.progress, p.total, p.message),
-        // A downstream task makes an upstream task (where the tool allows one).
-        ...(ctx.taskId !== undefined ? { asTask: true } : {}),
-        onTaskStatus: (t) => {
-          if (t.statusMessage !== undefined) ctx.status(t.statusMessage);
-        },
-      });
+      return await this.host.callTool({ server, tool }, args, options);
     } catch (e) {
       // The host's refusals and local failures are results the model can read; a server's
       // own protocol error passes through as it was.
@@ -430,6 +441,12 @@ export class Gateway {
             : errorText(e);
       return { content: [{ type: 'text', text }], isError: true };
     }
+  }
+
+  /** Whether a tool may run as a task upstream (its `execution.taskSupport`). */
+  private taskTool(server: string, tool: string): boolean {
+    const support = this.host.catalog.find(server, tool)?.definition.execution?.taskSupport;
+    return support !== undefined && support !== 'forbidden';
   }
 
   private async read(server: string, uri: string, ctx: ServerContext) {
