@@ -85,7 +85,7 @@ export class CatalogLists {
   ): string {
     const end = Math.min(items.length, start + pageSize);
     // Entries that keep their own text (tools) are joined per request, not kept twice.
-    if (start % pageSize !== 0 || items[start]?.wireText !== undefined) {
+    if (start % pageSize !== 0 || items[start]?.wireParts !== undefined) {
       return pageText(items, start, end, key, method, revision);
     }
     let texts = this.pages.get(items);
@@ -130,14 +130,18 @@ export function pageText(
   revision: string | undefined,
 ): string {
   const shapes = revision !== undefined && shapesResult(method, revision);
-  if (items[start]?.wireText !== undefined) {
+  if (items[start]?.wireParts !== undefined) {
     const shape = shapes
       ? (item: Record<string, unknown>) =>
           (shapeResult(method, revision, { [key]: [item] })[key] as Record<string, unknown>[])[0]!
       : undefined;
-    const texts: string[] = new Array<string>(end - start);
-    for (let i = start; i < end; i++) texts[i - start] = items[i]!.wireText!(shape);
-    return '[' + texts.join(',') + ']';
+    const parts: string[] = ['['];
+    for (let i = start; i < end; i++) {
+      if (i > start) parts.push(',');
+      items[i]!.wireParts!(parts, shape);
+    }
+    parts.push(']');
+    return parts.join('');
   }
   const page: unknown[] = new Array<unknown>(end - start);
   for (let i = start; i < end; i++) page[i - start] = items[i]!.wire;

@@ -81,8 +81,17 @@ class StandardCompiled implements CompiledSchema {
  * registration, where a schema that is no object or cannot convert is refused.
  */
 export function isDeferrableObject(schema: StandardSchemaLike): boolean {
-  const zod = (schema as { _zod?: { def?: { type?: unknown } } })._zod;
-  return schema['~standard'].jsonSchema !== undefined && zod?.def?.type === 'object';
+  const zod = (schema as { _zod?: { def?: { type?: unknown }; processJSONSchema?: unknown } })._zod;
+  if (zod?.def?.type !== 'object') return false;
+  // zod >= 4.2 (classic): its `~standard` has `jsonSchema`. Not read now: reading it builds
+  // an object of closures that the schema then keeps (~0.8 KB a tool).
+  if (
+    typeof zod.processJSONSchema === 'function' &&
+    typeof (schema as { describe?: unknown }).describe === 'function'
+  ) {
+    return true;
+  }
+  return schema['~standard'].jsonSchema !== undefined;
 }
 
 /** Validates with a Standard Schema, converting nothing. */

@@ -43,7 +43,7 @@ import type { TaskRuntime } from './task-runtime.js';
 import { loadTaskRuntime, loadedTaskRuntime } from './task-runtime-loader.js';
 import type { TaskStore } from './task-store.js';
 import { TASK_METHODS, taskSupportOf } from './task-wire.js';
-import { buildTool, callTool, InputSchemas } from './tools.js';
+import { buildTool, callTool, InputSchemas, SchemaTexts } from './tools.js';
 import type { ToolDefinition, ToolEntry, ToolHandler } from './tools.js';
 import type { VisibilityCheck, Visible } from './visibility.js';
 
@@ -74,6 +74,8 @@ export class McpServer {
    */
   readonly toolInputSchemas: ReadonlyMap<string, Record<string, unknown>>;
   private readonly inputSchemas = new InputSchemas();
+  /** The tools' schema texts, each kept once however many tools declare it. */
+  private readonly schemaTexts = new SchemaTexts();
   private readonly resources = new Map<string, ResourceEntry>();
   private readonly templates = new Map<string, TemplateEntry>();
   private readonly prompts = new Map<string, PromptEntry>();
@@ -224,11 +226,13 @@ export class McpServer {
       handler as ToolHandler<never>,
       this.options.jsonSchemaValidator,
       this.options.scopeFilteredDiscovery === true,
+      this.schemaTexts,
     );
     if (taskSupportOf(definition.execution) !== 'forbidden') this.enableTasks();
     const name = entry.name;
     const replaced = this.tools.get(name);
     this.tools.set(name, entry);
+    replaced?.release();
     // A hidden tool's schema is looked up with the caller (toolInputSchema), never by name alone.
     if (entry.visible) this.inputSchemas.delete(name);
     else this.inputSchemas.set(name, entry);
@@ -238,6 +242,7 @@ export class McpServer {
         if (this.tools.get(name) !== entry) return;
         this.tools.delete(name);
         this.inputSchemas.delete(name);
+        entry.release();
         this.changed({ kind: 'tools' }, audienceOf(entry));
       },
     };

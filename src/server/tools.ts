@@ -85,6 +85,10 @@ export interface ToolEntry {
    * convert); with `shape`, as a revision shapes it (drops fields).
    */
   wireText(shape?: (item: Record<string, unknown>) => Record<string, unknown>): string;
+  /** {@link wireText} as pieces pushed onto `into` (a list joins its tools' pieces once). */
+  wireParts(into: string[], shape?: (item: Record<string, unknown>) => Record<string, unknown>): void;
+  /** Gives its shared schema texts back: it was removed or replaced. */
+  release(): void;
   /** Its listed input schema (parsed once, kept: asked per call by the HTTP layer). */
   readonly inputSchema: Record<string, unknown>;
   readonly execution: Tool['execution'];
@@ -108,10 +112,44 @@ type SchemaSource = RawJsonSchema | (() => RawJsonSchema);
 /** Stands for a schema while an item is shaped: only which keys survive matters. */
 const SCHEMA_MARK: Record<string, never> = Object.freeze({}) as Record<string, never>;
 
+/**
+ * Schema texts shared by the tools of one server: generated catalogs declare many tools with
+ * the same schema (one request body per resource), and each text is then kept once. Counted,
+ * so a text goes when its last tool does.
+ */
+export class SchemaTexts {
+  private readonly texts = new Map<string, { text: string; refs: number }>();
+
+  intern(text: string): string {
+    const held = this.texts.get(text);
+    if (held) {
+      held.refs++;
+      return held.text;
+    }
+    this.texts.set(text, { text, refs: 1 });
+    return text;
+  }
+
+  release(text: string): void {
+    const held = this.texts.get(text);
+    if (held && --held.refs === 0) this.texts.delete(text);
+  }
+}
+
+/** The pieces of a tool's wire text, in order: the schemas' texts are shared (see {@link SchemaTexts}). */
+interface WirePieces {
+  /** `{` and the fields before the input schema, ending with `"inputSchema":`. */
+  readonly open: string;
+  readonly input: string;
+  /** `,"outputSchema":` when there is one, else empty. */
+  readonly outputKey: string;
+  readonly output: string;
+  /** The fields after the schemas, and `}`. */
+  readonly close: string;
+}
+
 class RegisteredTool implements ToolEntry {
-  private text: string | undefined;
-  /** Where the schemas' values sit in {@link text}: input start and end, output start and end. */
-  private spans: [number, number, number, number] = [0, 0, 0, 0];
+  private pieces: WirePieces | undefined;
   private wireRef: WeakRef<Tool> | undefined;
   private inputObject: Record<string, unknown> | undefined;
 
@@ -122,6 +160,7 @@ class RegisteredTool implements ToolEntry {
     private readonly tail: Record<string, unknown>,
     private inputSource: SchemaSource | undefined,
     private outputSource: SchemaSource | undefined,
+    private shared: SchemaTexts | undefined,
     readonly execution: Tool['execution'],
     readonly input: ToolValidator | undefined,
     readonly output: ToolValidator | undefined,
@@ -133,31 +172,36 @@ class RegisteredTool implements ToolEntry {
   ) {}
 
   wireText(shape?: (item: Record<string, unknown>) => Record<string, unknown>): string {
-    const text = (this.text ??= this.build());
-    if (shape === undefined) return text;
-    // Shaping for a revision drops top-level fields: shape a skeleton, and rebuild the text
-    // only when it lost one (splicing the schemas' texts back in).
-    const skeleton: Record<string, unknown> = { ...this.head, inputSchema: SCHEMA_MARK };
-    if (this.spans[3] > 0) skeleton.outputSchema = SCHEMA_MARK;
-    const shaped = shape(Object.assign(skeleton, this.tail));
-    if (shaped === skeleton) return text;
-    let out = '{';
-    for (const k of Object.keys(shaped)) {
-      const [is, ie, os, oe] = this.spans;
-      const v =
-        k === 'inputSchema'
-          ? text.slice(is, ie)
-          : k === 'outputSchema'
-            ? text.slice(os, oe)
-            : JSON.stringify(shaped[k]);
-      if (v === undefined) continue;
-      out += (out.length === 1 ? '' : ',') + JSON.stringify(k) + ':' + v;
+    const parts: string[] = [];
+    this.wireParts(parts, shape);
+    return parts.join('');
+  }
+
+  wireParts(into: string[], shape?: (item: Record<string, unknown>) => Record<string, unknown>): void {
+    const p = (this.pieces ??= this.build());
+    if (shape !== undefined) {
+      // Shaping for a revision drops top-level fields: shape a skeleton, and rebuild the text
+      // only when it lost one (the schemas' texts spliced back in).
+      const skeleton: Record<string, unknown> = { ...this.head, inputSchema: SCHEMA_MARK };
+      if (p.outputKey !== '') skeleton.outputSchema = SCHEMA_MARK;
+      const shaped = shape(Object.assign(skeleton, this.tail));
+      if (shaped !== skeleton) {
+        let out = '{';
+        for (const k of Object.keys(shaped)) {
+          const v =
+            k === 'inputSchema' ? p.input : k === 'outputSchema' ? p.output : JSON.stringify(shaped[k]);
+          if (v === undefined) continue;
+          out += (out.length === 1 ? '' : ',') + JSON.stringify(k) + ':' + v;
+        }
+        into.push(out + '}');
+        return;
+      }
     }
-    return out + '}';
+    into.push(p.open, p.input, p.outputKey, p.output, p.close);
   }
 
   /** Converts the schemas (deferred from registration) and writes the wire text, once. */
-  private build(): string {
+  private build(): WirePieces {
     let inputSchema: RawJsonSchema;
     let outputSchema: RawJsonSchema | undefined;
     try {
@@ -171,23 +215,26 @@ class RegisteredTool implements ToolEntry {
       const why = e instanceof Error ? e.message : String(e);
       throw WireError.internal(`Tool ${this.name}: its schema cannot be listed as JSON Schema: ${why}`);
     }
-    let text = '{';
-    const field = (k: string, v: unknown): void => {
-      const value = JSON.stringify(v);
-      if (value === undefined) return; // as JSON.stringify leaves out undefined and functions
-      text += (text.length === 1 ? '' : ',') + JSON.stringify(k) + ':';
-      if (k === 'inputSchema') this.spans = [text.length, text.length + value.length, 0, 0];
-      if (k === 'outputSchema')
-        this.spans = [this.spans[0], this.spans[1], text.length, text.length + value.length];
-      text += value;
+    const share = (text: string) => (this.shared ? this.shared.intern(text) : text);
+    const pieces: WirePieces = {
+      open: fieldsText('{', this.head) + (Object.keys(this.head).length > 0 ? ',' : '') + '"inputSchema":',
+      input: share(JSON.stringify(inputSchema)),
+      outputKey: outputSchema ? ',"outputSchema":' : '',
+      output: outputSchema ? share(JSON.stringify(outputSchema)) : '',
+      close: fieldsText('', this.tail, ',') + '}',
     };
-    for (const k of Object.keys(this.head)) field(k, this.head[k]);
-    field('inputSchema', inputSchema);
-    if (outputSchema) field('outputSchema', outputSchema);
-    for (const k of Object.keys(this.tail)) field(k, this.tail[k]);
-    // The text is what is kept: the sources (and the objects converted from them) can go.
+    // The texts are what is kept: the sources (and the objects converted from them) can go.
     this.inputSource = this.outputSource = undefined;
-    return text + '}';
+    return pieces;
+  }
+
+  /** Gives its shared schema texts back (it was removed or replaced); its own pieces stay usable. */
+  release(): void {
+    const p = this.pieces;
+    if (p === undefined || this.shared === undefined) return;
+    this.shared.release(p.input);
+    if (p.output !== '') this.shared.release(p.output);
+    this.shared = undefined;
   }
 
   get wire(): Tool {
@@ -204,6 +251,19 @@ class RegisteredTool implements ToolEntry {
   }
 }
 
+/** `start` and the fields of `fields` as JSON writes them (undefined and functions left out), comma-separated, each after `lead`. */
+function fieldsText(start: string, fields: Record<string, unknown>, lead = ''): string {
+  let out = start;
+  let first = true;
+  for (const k of Object.keys(fields)) {
+    const v = JSON.stringify(fields[k]);
+    if (v === undefined) continue;
+    out += (first && lead === '' ? '' : ',') + JSON.stringify(k) + ':' + v;
+    first = false;
+  }
+  return out;
+}
+
 function resolve(source: SchemaSource): RawJsonSchema {
   return typeof source === 'function' ? source() : source;
 }
@@ -218,6 +278,7 @@ export function buildTool(
   handler: ToolHandler<never>,
   validator?: JsonSchemaValidator,
   scopeFiltered = false,
+  shared?: SchemaTexts,
 ): ToolEntry {
   if (typeof def.name !== 'string' || def.name.length === 0 || def.name.length > 128) {
     throw new TypeError('A tool needs a name of 1 to 128 characters');
@@ -228,8 +289,8 @@ export function buildTool(
     js?: RawJsonSchema,
   ): { source: SchemaSource; check: ToolValidator } => {
     if (js === undefined && isStandardSchema(schema) && isDeferrableObject(schema)) {
-      const convert = schema['~standard'].jsonSchema!;
-      return { source: () => convert[io]({ target: 'draft-2020-12' }), check: new StandardValidator(schema) };
+      const source = () => schema['~standard'].jsonSchema![io]({ target: 'draft-2020-12' });
+      return { source, check: new StandardValidator(schema) };
     }
     try {
       const compiled = compileSchema(schema, io, js, validator);
@@ -275,6 +336,7 @@ export function buildTool(
     tail,
     inputSource,
     output?.source,
+    shared,
     def.execution as Tool['execution'],
     input?.check,
     output?.check,
