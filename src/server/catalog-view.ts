@@ -72,7 +72,7 @@ export class CatalogLists {
 
   /**
    * The JSON text of a page of `items` (a subset {@link visible} returned), made once per list
-   * contents. Only pages a cursor of ours starts (multiples of the page size) are kept: a
+   * contents; a page of entries keeping their own texts (tools) is joined from them instead. Only pages a cursor of ours starts (multiples of the page size) are kept: a
    * client choosing other offsets must not fill memory with overlapping pages.
    */
   pageText(
