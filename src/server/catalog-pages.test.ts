@@ -6,6 +6,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { z } from 'zod';
 import { HOLDS_RAW_JSON, RawJson, serializeMessage } from '../jsonrpc/index.js';
 import type { RequestContext } from '../session/index.js';
 import { memoryPair } from '../transports/memory/index.js';
@@ -105,6 +106,37 @@ describe('pre-serialized list pages', () => {
       .flatMap((r) => r.tools as Obj[])
       .find((t) => t.name === 't1');
     assert.equal(t1?.description, 'replaced');
+    client.tap.assertValid();
+    await client.close();
+  });
+
+  test('tools declaring one schema share its text; a removal or replacement gives it back', async () => {
+    const server = new McpServer({ name: 'shared', version: '1.0.0' }, { logger: () => undefined });
+    const body = z.object({ id: z.string().describe('The id'), tags: z.array(z.string()).optional() });
+    const regs = ['a', 'b', 'c'].map((name) => server.tool({ name, input: body }, () => name));
+    const held = () =>
+      (server as unknown as { schemaTexts: { texts: Map<string, unknown> } }).schemaTexts.texts;
+    const client = await open(server, '2025-11-25');
+    const listed = async () => (await pages(client, 'tools/list')).flatMap((r) => r.tools as Obj[]);
+    const expected = z.toJSONSchema(body, { target: 'draft-2020-12', io: 'input' });
+    const first = await listed();
+    assert.deepEqual(
+      first.map((t) => [t.name, t.inputSchema]),
+      ['a', 'b', 'c'].map((n) => [n, expected]),
+    );
+    assert.equal(held().size, 1, 'one text for the three tools');
+    regs[0]!.remove();
+    server.tool({ name: 'b', input: z.object({ other: z.number() }) }, () => 'b2');
+    const second = await listed();
+    assert.deepEqual(
+      second.map((t) => t.name),
+      ['b', 'c'],
+    );
+    assert.deepEqual(second[1]!.inputSchema, expected);
+    assert.deepEqual((second[0]!.inputSchema as { required: string[] }).required, ['other']);
+    assert.equal(held().size, 2, 'the shared text is kept for c, the new one added');
+    regs[2]!.remove();
+    assert.equal(held().size, 1, 'the last tool declaring it gave the shared text back');
     client.tap.assertValid();
     await client.close();
   });

@@ -72,7 +72,7 @@ export class CatalogLists {
 
   /**
    * The JSON text of a page of `items` (a subset {@link visible} returned), made once per list
-   * contents. Only pages a cursor of ours starts (multiples of the page size) are kept: a
+   * contents; a page of entries keeping their own texts (tools) is joined from them instead. Only pages a cursor of ours starts (multiples of the page size) are kept: a
    * client choosing other offsets must not fill memory with overlapping pages.
    */
   pageText(
@@ -84,7 +84,10 @@ export class CatalogLists {
     revision: string | undefined,
   ): string {
     const end = Math.min(items.length, start + pageSize);
-    if (start % pageSize !== 0) return pageText(items, start, end, key, method, revision);
+    // Entries that keep their own text (tools) are joined per request, not kept twice.
+    if (start % pageSize !== 0 || items[start]?.wireParts !== undefined) {
+      return pageText(items, start, end, key, method, revision);
+    }
     let texts = this.pages.get(items);
     if (texts === undefined) this.pages.set(items, (texts = new Map()));
     const at = `${revision}|${start}|${pageSize}`;
@@ -126,12 +129,23 @@ export function pageText(
   method: string,
   revision: string | undefined,
 ): string {
+  const shapes = revision !== undefined && shapesResult(method, revision);
+  if (items[start]?.wireParts !== undefined) {
+    const shape = shapes
+      ? (item: Record<string, unknown>) =>
+          (shapeResult(method, revision, { [key]: [item] })[key] as Record<string, unknown>[])[0]!
+      : undefined;
+    const parts: string[] = ['['];
+    for (let i = start; i < end; i++) {
+      if (i > start) parts.push(',');
+      items[i]!.wireParts!(parts, shape);
+    }
+    parts.push(']');
+    return parts.join('');
+  }
   const page: unknown[] = new Array<unknown>(end - start);
   for (let i = start; i < end; i++) page[i - start] = items[i]!.wire;
-  const shaped =
-    revision !== undefined && shapesResult(method, revision)
-      ? shapeResult(method, revision, { [key]: page })[key]
-      : page;
+  const shaped = shapes ? shapeResult(method, revision, { [key]: page })[key] : page;
   return JSON.stringify(shaped);
 }
 

@@ -75,6 +75,34 @@ class StandardCompiled implements CompiledSchema {
   }
 }
 
+/**
+ * A zod 4 object schema that can describe itself: its conversion to JSON Schema can wait for
+ * the first list (it is an object schema by construction); any other kind converts at
+ * registration, where a schema that is no object or cannot convert is refused.
+ */
+export function isDeferrableObject(schema: StandardSchemaLike): boolean {
+  const zod = (schema as { _zod?: { def?: { type?: unknown }; processJSONSchema?: unknown } })._zod;
+  if (zod?.def?.type !== 'object') return false;
+  // zod >= 4.2 (classic): its `~standard` has `jsonSchema`. Not read now: reading it builds
+  // an object of closures that the schema then keeps (~0.8 KB a tool).
+  if (
+    typeof zod.processJSONSchema === 'function' &&
+    typeof (schema as { describe?: unknown }).describe === 'function'
+  ) {
+    return true;
+  }
+  return schema['~standard'].jsonSchema !== undefined;
+}
+
+/** Validates with a Standard Schema, converting nothing. */
+export class StandardValidator {
+  constructor(private readonly schema: StandardSchemaLike) {}
+  validate(value: unknown): ValidationOutcome | Promise<ValidationOutcome> {
+    const r = this.schema['~standard'].validate(value);
+    return r instanceof Promise ? r.then(toOutcome) : toOutcome(r);
+  }
+}
+
 function toOutcome(r: StandardResult<unknown>): ValidationOutcome {
   return r.issues ? { ok: false, message: formatIssues(r.issues) } : { ok: true, value: r.value };
 }

@@ -43,7 +43,7 @@ import type { TaskRuntime } from './task-runtime.js';
 import { loadTaskRuntime, loadedTaskRuntime } from './task-runtime-loader.js';
 import type { TaskStore } from './task-store.js';
 import { TASK_METHODS, taskSupportOf } from './task-wire.js';
-import { buildTool, callTool } from './tools.js';
+import { buildTool, callTool, InputSchemas, SchemaTexts } from './tools.js';
 import type { ToolDefinition, ToolEntry, ToolHandler } from './tools.js';
 import type { VisibilityCheck, Visible } from './visibility.js';
 
@@ -73,7 +73,9 @@ export class McpServer {
    * with a map lookup, not a call into the server.
    */
   readonly toolInputSchemas: ReadonlyMap<string, Record<string, unknown>>;
-  private readonly inputSchemas = new Map<string, Record<string, unknown>>();
+  private readonly inputSchemas = new InputSchemas();
+  /** The tools' schema texts, each kept once however many tools declare it. */
+  private readonly schemaTexts = new SchemaTexts();
   private readonly resources = new Map<string, ResourceEntry>();
   private readonly templates = new Map<string, TemplateEntry>();
   private readonly prompts = new Map<string, PromptEntry>();
@@ -224,20 +226,23 @@ export class McpServer {
       handler as ToolHandler<never>,
       this.options.jsonSchemaValidator,
       this.options.scopeFilteredDiscovery === true,
+      this.schemaTexts,
     );
     if (taskSupportOf(definition.execution) !== 'forbidden') this.enableTasks();
-    const name = entry.wire.name;
+    const name = entry.name;
     const replaced = this.tools.get(name);
     this.tools.set(name, entry);
+    replaced?.release();
     // A hidden tool's schema is looked up with the caller (toolInputSchema), never by name alone.
     if (entry.visible) this.inputSchemas.delete(name);
-    else this.inputSchemas.set(name, entry.wire.inputSchema as Record<string, unknown>);
+    else this.inputSchemas.set(name, entry);
     this.changed({ kind: 'tools' }, audienceOf(replaced, entry));
     return {
       remove: () => {
         if (this.tools.get(name) !== entry) return;
         this.tools.delete(name);
         this.inputSchemas.delete(name);
+        entry.release();
         this.changed({ kind: 'tools' }, audienceOf(entry));
       },
     };
@@ -302,7 +307,7 @@ export class McpServer {
    */
   toolInputSchema(name: string, authInfo?: unknown): Record<string, unknown> | undefined {
     const entry = this.tools.get(name);
-    return exists(entry, authInfo) ? (entry.wire.inputSchema as Record<string, unknown>) : undefined;
+    return exists(entry, authInfo) ? entry.inputSchema : undefined;
   }
 
   /**
@@ -504,8 +509,7 @@ export class McpServer {
     // A task tool registered while connections are open: its runtime may still be loading.
     if (this.taskRuntimeLoad) return this.taskRuntimeLoad.then(() => this.callTool(params, ctx));
     if (this.taskRuntime) {
-      const name = entry.wire.name;
-      const tool = { name, support: taskSupportOf(entry.wire.execution), deferred: entry.deferTask };
+      const tool = { name: entry.name, support: taskSupportOf(entry.execution), deferred: entry.deferTask };
       return this.taskRuntime.callTool(tool, params, ctx, (c) => callTool(entry, params, c));
     }
     return callTool(entry, params, ctx);

@@ -164,6 +164,81 @@ describe('schemas: registration errors', () => {
   });
 });
 
+describe('schemas: an object schema is checked at registration, converted when first listed', () => {
+  test('an input schema that is no object is refused at registration (zod and raw JSON Schema alike)', () => {
+    const server = new McpServer({ name: 's', version: '1' });
+    const message = 'Tool word: the input schema must describe an object (type: "object")';
+    for (const input of [z.string(), z.array(z.object({ a: z.string() })), { type: 'string' }]) {
+      assert.throws(() => server.tool({ name: 'word', input }, () => 'x'), { name: 'TypeError', message });
+    }
+  });
+
+  test('a zod object is converted on the first list that shows it, once, and validated before that', async () => {
+    const inner = counted(trip);
+    // counted() keeps the zod object's structure, so registration can see it is an object.
+    const schema = Object.assign(inner.schema, { _zod: (trip as unknown as { _zod: unknown })._zod });
+    const server = new McpServer({ name: 's', version: '1' });
+    server.tool({ name: 'plan', input: schema }, (t) => t.where.city);
+    assert.equal(inner.calls(), 0, 'not converted at registration');
+    const client = new Client({ name: 'c', version: '1' });
+    const [a, b] = memoryPair();
+    await server.connect(b);
+    await client.connect(a);
+    try {
+      const r = await client.callTool({
+        name: 'plan',
+        arguments: { where: { city: 'Oslo' }, days: 1, nights: 1 },
+      });
+      assert.equal(textOf(r), 'Oslo');
+      assert.equal(inner.calls(), 0, 'a call validates with zod, converting nothing');
+      for (let i = 0; i < 3; i++) {
+        client.clearCache();
+        const { tools } = await client.listTools();
+        assert.deepEqual(
+          tools[0]!.inputSchema,
+          trip['~standard'].jsonSchema.input({ target: 'draft-2020-12' }),
+        );
+      }
+      assert.equal(inner.calls(), 1, 'converted once, on the first list');
+      assert.deepEqual(
+        server.toolInputSchemas.get('plan'),
+        trip['~standard'].jsonSchema.input({ target: 'draft-2020-12' }),
+      );
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
+  test('a zod object that cannot be JSON Schema fails the list with -32603 naming the tool; calls still work', async () => {
+    const server = new McpServer({ name: 's', version: '1' });
+    server.tool({ name: 'remind', input: z.object({ at: z.date() }) }, ({ at }) => at.toISOString());
+    server.tool({ name: 'ping', input: z.object({}) }, () => 'pong');
+    const client = new Client({ name: 'c', version: '1' });
+    const [a, b] = memoryPair();
+    await server.connect(b);
+    await client.connect(a);
+    try {
+      await assert.rejects(client.listTools(), (e: unknown) => {
+        assert.ok(e instanceof WireError);
+        assert.equal(e.code, -32603);
+        assert.match(
+          e.message,
+          /^Tool remind: its schema cannot be listed as JSON Schema: Date cannot be represented/,
+        );
+        return true;
+      });
+      assert.equal(textOf(await client.callTool({ name: 'ping', arguments: {} })), 'pong');
+      const r = await client.callTool({ name: 'remind', arguments: { at: 'noon' } });
+      assert.equal(r.isError, true);
+      assert.match(textOf(r), /^Invalid arguments for tool remind: at: /);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+});
+
 for (const [validator, load] of VALIDATORS) {
   for (const era of ['legacy', 'modern'] as const) {
     describe(`schemas over the memory transport, ${era} era, ${validator}`, () => {

@@ -4,8 +4,8 @@ import type { CallToolResult, Tool, ToolAnnotations } from '../protocol/types/to
 import type { Icon } from '../protocol/types/base.js';
 import { INPUT_REQUIRED } from './mrtr.js';
 import type { JsonSchemaValidator } from '../protocol/json-schema-validator.js';
-import { compileSchema } from './schema-adapter.js';
-import type { CompiledSchema, InferOutput, RawJsonSchema, SchemaInput } from './schema-adapter.js';
+import { compileSchema, isDeferrableObject, isStandardSchema, StandardValidator } from './schema-adapter.js';
+import type { InferOutput, RawJsonSchema, SchemaInput, ValidationOutcome } from './schema-adapter.js';
 import type { ServerContext } from './server-context.js';
 import { compileVisibility } from './visibility.js';
 import type { CatalogCaller, VisibilityCheck, VisibleTo } from './visibility.js';
@@ -66,11 +66,34 @@ export type ToolHandler<S extends SchemaInput = SchemaInput> = (
   ctx: ServerContext,
 ) => ToolReturn | Promise<ToolReturn>;
 
-/** A registered tool: its wire form, built once, and its compiled schemas. */
+/** Validates a value against one of a tool's schemas. */
+export interface ToolValidator {
+  validate(value: unknown): ValidationOutcome | Promise<ValidationOutcome>;
+}
+
+/**
+ * A registered tool. Its wire form is made on first need (the first list that shows it) and
+ * kept only as JSON text: the object form, parsed from that text, lives as long as a caller
+ * holds it (interceptors, shaped lists of older revisions).
+ */
 export interface ToolEntry {
+  readonly name: string;
+  /** Its wire form, parsed from {@link wireText} (the same object while someone holds it). */
   readonly wire: Tool;
-  readonly input: CompiledSchema | undefined;
-  readonly output: CompiledSchema | undefined;
+  /**
+   * Its wire form as JSON text, made once (a WireError, -32603, naming it if its schema cannot
+   * convert); with `shape`, as a revision shapes it (drops fields).
+   */
+  wireText(shape?: (item: Record<string, unknown>) => Record<string, unknown>): string;
+  /** {@link wireText} as pieces pushed onto `into` (a list joins its tools' pieces once). */
+  wireParts(into: string[], shape?: (item: Record<string, unknown>) => Record<string, unknown>): void;
+  /** Gives its shared schema texts back: it was removed or replaced. */
+  release(): void;
+  /** Its listed input schema (parsed once, kept: asked per call by the HTTP layer). */
+  readonly inputSchema: Record<string, unknown>;
+  readonly execution: Tool['execution'];
+  readonly input: ToolValidator | undefined;
+  readonly output: ToolValidator | undefined;
   readonly handler: ToolHandler<never>;
   readonly deferTask: boolean;
   /** The scopes a caller needs (see {@link ToolDefinition.scopes}); empty for most tools. */
@@ -83,38 +106,213 @@ export interface ToolEntry {
 
 const ANY_OBJECT: RawJsonSchema = Object.freeze({ type: 'object' }) as RawJsonSchema;
 
-/** Builds a tool's wire definition and compiles its schemas, once, at registration. */
+/** A JSON Schema, or how to make it (a conversion deferred to the first list). */
+type SchemaSource = RawJsonSchema | (() => RawJsonSchema);
+
+/** Stands for a schema while an item is shaped: only which keys survive matters. */
+const SCHEMA_MARK: Record<string, never> = Object.freeze({}) as Record<string, never>;
+
+/**
+ * Schema texts shared by the tools of one server: generated catalogs declare many tools with
+ * the same schema (one request body per resource), and each text is then kept once. Counted,
+ * so a text goes when its last tool does.
+ */
+export class SchemaTexts {
+  private readonly texts = new Map<string, { text: string; refs: number }>();
+
+  intern(text: string): string {
+    const held = this.texts.get(text);
+    if (held) {
+      held.refs++;
+      return held.text;
+    }
+    this.texts.set(text, { text, refs: 1 });
+    return text;
+  }
+
+  release(text: string): void {
+    const held = this.texts.get(text);
+    if (held && --held.refs === 0) this.texts.delete(text);
+  }
+}
+
+/** The pieces of a tool's wire text, in order: the schemas' texts are shared (see {@link SchemaTexts}). */
+interface WirePieces {
+  /** `{` and the fields before the input schema, ending with `"inputSchema":`. */
+  readonly open: string;
+  readonly input: string;
+  /** `,"outputSchema":` when there is one, else empty. */
+  readonly outputKey: string;
+  readonly output: string;
+  /** The fields after the schemas, and `}`. */
+  readonly close: string;
+}
+
+class RegisteredTool implements ToolEntry {
+  private pieces: WirePieces | undefined;
+  private wireRef: WeakRef<Tool> | undefined;
+  private inputObject: Record<string, unknown> | undefined;
+
+  constructor(
+    readonly name: string,
+    /** The wire fields other than the schemas, in wire order (the schemas go after `description`). */
+    private readonly head: Record<string, unknown>,
+    private readonly tail: Record<string, unknown>,
+    private inputSource: SchemaSource | undefined,
+    private outputSource: SchemaSource | undefined,
+    private shared: SchemaTexts | undefined,
+    readonly execution: Tool['execution'],
+    readonly input: ToolValidator | undefined,
+    readonly output: ToolValidator | undefined,
+    readonly handler: ToolHandler<never>,
+    readonly deferTask: boolean,
+    readonly scopes: readonly string[],
+    readonly visible: VisibilityCheck | undefined,
+    readonly listed: VisibilityCheck | undefined,
+  ) {}
+
+  wireText(shape?: (item: Record<string, unknown>) => Record<string, unknown>): string {
+    const parts: string[] = [];
+    this.wireParts(parts, shape);
+    return parts.join('');
+  }
+
+  wireParts(into: string[], shape?: (item: Record<string, unknown>) => Record<string, unknown>): void {
+    const p = (this.pieces ??= this.build());
+    if (shape !== undefined) {
+      // Shaping for a revision drops top-level fields: shape a skeleton, and rebuild the text
+      // only when it lost one (the schemas' texts spliced back in).
+      const skeleton: Record<string, unknown> = { ...this.head, inputSchema: SCHEMA_MARK };
+      if (p.outputKey !== '') skeleton.outputSchema = SCHEMA_MARK;
+      const shaped = shape(Object.assign(skeleton, this.tail));
+      if (shaped !== skeleton) {
+        let out = '{';
+        for (const k of Object.keys(shaped)) {
+          const v =
+            k === 'inputSchema' ? p.input : k === 'outputSchema' ? p.output : JSON.stringify(shaped[k]);
+          if (v === undefined) continue;
+          out += (out.length === 1 ? '' : ',') + JSON.stringify(k) + ':' + v;
+        }
+        into.push(out + '}');
+        return;
+      }
+    }
+    into.push(p.open, p.input, p.outputKey, p.output, p.close);
+  }
+
+  /** Converts the schemas (deferred from registration) and writes the wire text, once. */
+  private build(): WirePieces {
+    let inputSchema: RawJsonSchema;
+    let outputSchema: RawJsonSchema | undefined;
+    try {
+      inputSchema = resolve(this.inputSource!);
+      if (inputSchema.type !== 'object') {
+        throw new TypeError('the input schema must describe an object (type: "object")');
+      }
+      outputSchema = this.outputSource && resolve(this.outputSource);
+    } catch (e) {
+      // Only a deferred zod conversion fails here: the list fails naming the tool, not silently.
+      const why = e instanceof Error ? e.message : String(e);
+      throw WireError.internal(`Tool ${this.name}: its schema cannot be listed as JSON Schema: ${why}`);
+    }
+    const share = (text: string) => (this.shared ? this.shared.intern(text) : text);
+    const pieces: WirePieces = {
+      open: fieldsText('{', this.head) + (Object.keys(this.head).length > 0 ? ',' : '') + '"inputSchema":',
+      input: share(JSON.stringify(inputSchema)),
+      outputKey: outputSchema ? ',"outputSchema":' : '',
+      output: outputSchema ? share(JSON.stringify(outputSchema)) : '',
+      close: fieldsText('', this.tail, ',') + '}',
+    };
+    // The texts are what is kept: the sources (and the objects converted from them) can go.
+    this.inputSource = this.outputSource = undefined;
+    return pieces;
+  }
+
+  /** Gives its shared schema texts back (it was removed or replaced); its own pieces stay usable. */
+  release(): void {
+    const p = this.pieces;
+    if (p === undefined || this.shared === undefined) return;
+    this.shared.release(p.input);
+    if (p.output !== '') this.shared.release(p.output);
+    this.shared = undefined;
+  }
+
+  get wire(): Tool {
+    let wire = this.wireRef?.deref();
+    if (wire === undefined) {
+      wire = JSON.parse(this.wireText()) as Tool;
+      this.wireRef = new WeakRef(wire);
+    }
+    return wire;
+  }
+
+  get inputSchema(): Record<string, unknown> {
+    return (this.inputObject ??= this.wire.inputSchema as Record<string, unknown>);
+  }
+}
+
+/** `start` and the fields of `fields` as JSON writes them (undefined and functions left out), comma-separated, each after `lead`. */
+function fieldsText(start: string, fields: Record<string, unknown>, lead = ''): string {
+  let out = start;
+  let first = true;
+  for (const k of Object.keys(fields)) {
+    const v = JSON.stringify(fields[k]);
+    if (v === undefined) continue;
+    out += (first && lead === '' ? '' : ',') + JSON.stringify(k) + ':' + v;
+    first = false;
+  }
+  return out;
+}
+
+function resolve(source: SchemaSource): RawJsonSchema {
+  return typeof source === 'function' ? source() : source;
+}
+
+/**
+ * Checks a tool's definition and builds its entry, at registration. Schemas are checked now
+ * (an input schema must describe an object); a zod object schema, an object by construction,
+ * is converted to JSON Schema only when first listed.
+ */
 export function buildTool(
   def: ToolDefinition,
   handler: ToolHandler<never>,
   validator?: JsonSchemaValidator,
   scopeFiltered = false,
+  shared?: SchemaTexts,
 ): ToolEntry {
   if (typeof def.name !== 'string' || def.name.length === 0 || def.name.length > 128) {
     throw new TypeError('A tool needs a name of 1 to 128 characters');
   }
-  const compile = (schema: SchemaInput, io: 'input' | 'output', js?: RawJsonSchema) => {
+  const compile = (
+    schema: SchemaInput,
+    io: 'input' | 'output',
+    js?: RawJsonSchema,
+  ): { source: SchemaSource; check: ToolValidator } => {
+    if (js === undefined && isStandardSchema(schema) && isDeferrableObject(schema)) {
+      const source = () => schema['~standard'].jsonSchema![io]({ target: 'draft-2020-12' });
+      return { source, check: new StandardValidator(schema) };
+    }
     try {
-      return compileSchema(schema, io, js, validator);
+      const compiled = compileSchema(schema, io, js, validator);
+      return { source: compiled.jsonSchema, check: compiled };
     } catch (e) {
       throw e instanceof TypeError ? new TypeError(`Tool ${def.name}: ${e.message}`, { cause: e }) : e;
     }
   };
   const input = def.input ? compile(def.input, 'input', def.inputJsonSchema) : undefined;
   const output = def.output ? compile(def.output, 'output', def.outputJsonSchema) : undefined;
-  const inputSchema = input?.jsonSchema ?? ANY_OBJECT;
-  if (inputSchema.type !== 'object') {
+  const inputSource = input?.source ?? ANY_OBJECT;
+  if (typeof inputSource !== 'function' && inputSource.type !== 'object') {
     throw new TypeError(`Tool ${def.name}: the input schema must describe an object (type: "object")`);
   }
-  const wire: Record<string, unknown> = { name: def.name };
-  if (def.title !== undefined) wire.title = def.title;
-  if (def.description !== undefined) wire.description = def.description;
-  wire.inputSchema = inputSchema;
-  if (output) wire.outputSchema = output.jsonSchema;
-  if (def.annotations !== undefined) wire.annotations = def.annotations;
-  if (def.icons !== undefined) wire.icons = def.icons;
-  if (def.execution !== undefined) wire.execution = def.execution;
-  if (def._meta !== undefined) wire._meta = def._meta;
+  const head: Record<string, unknown> = { name: def.name };
+  if (def.title !== undefined) head.title = def.title;
+  if (def.description !== undefined) head.description = def.description;
+  const tail: Record<string, unknown> = {};
+  if (def.annotations !== undefined) tail.annotations = def.annotations;
+  if (def.icons !== undefined) tail.icons = def.icons;
+  if (def.execution !== undefined) tail.execution = def.execution;
+  if (def._meta !== undefined) tail._meta = def._meta;
   const scopes = def.scopes ?? [];
   if (
     !Array.isArray(scopes) ||
@@ -132,16 +330,22 @@ export function buildTool(
           (visible === undefined || visible(c)) &&
           (c.authInfo === undefined || needed.every((s) => c.scopes.includes(s)))
       : undefined;
-  return {
-    wire: wire as unknown as Tool,
-    input,
-    output,
+  return new RegisteredTool(
+    def.name,
+    head,
+    tail,
+    inputSource,
+    output?.source,
+    shared,
+    def.execution as Tool['execution'],
+    input?.check,
+    output?.check,
     handler,
-    deferTask: def.deferTask === true,
-    scopes: needed,
+    def.deferTask === true,
+    needed,
     visible,
     listed,
-  };
+  );
 }
 
 /**
@@ -157,7 +361,7 @@ export function checkToolScopes(entry: ToolEntry, authInfo: unknown): WireError 
   const scope = entry.scopes.join(' ');
   return new WireError(
     ErrorCode.InvalidRequest,
-    `Forbidden: the tool ${entry.wire.name} needs the scope ${scope}`,
+    `Forbidden: the tool ${entry.name} needs the scope ${scope}`,
     {
       error: 'insufficient_scope',
       scope,
@@ -196,7 +400,7 @@ export async function callTool(
   params: Params,
   ctx: ServerContext,
 ): Promise<CallToolResult> {
-  const name = entry.wire.name;
+  const name = entry.name;
   const raw = params.arguments ?? {};
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     return toolError(`Invalid arguments for tool ${name}: arguments must be an object`);
@@ -230,4 +434,55 @@ export async function callTool(
     }
   }
   return result;
+}
+
+/**
+ * The listed input schemas of the tools every caller sees, by name, as a read-only map: a
+ * schema is parsed from its tool's wire text when first asked for, not at registration.
+ */
+export class InputSchemas implements ReadonlyMap<string, Record<string, unknown>> {
+  private readonly byName = new Map<string, ToolEntry>();
+
+  set(name: string, entry: ToolEntry): void {
+    this.byName.set(name, entry);
+  }
+  delete(name: string): void {
+    this.byName.delete(name);
+  }
+  get size(): number {
+    return this.byName.size;
+  }
+  get(name: string): Record<string, unknown> | undefined {
+    return this.byName.get(name)?.inputSchema;
+  }
+  has(name: string): boolean {
+    return this.byName.has(name);
+  }
+  /** A snapshot, every schema parsed: for the rare caller that walks them all. */
+  private all(): Map<string, Record<string, unknown>> {
+    const out = new Map<string, Record<string, unknown>>();
+    for (const [name, e] of this.byName) out.set(name, e.inputSchema);
+    return out;
+  }
+  entries(): MapIterator<[string, Record<string, unknown>]> {
+    return this.all().entries();
+  }
+  keys(): MapIterator<string> {
+    return this.byName.keys();
+  }
+  values(): MapIterator<Record<string, unknown>> {
+    return this.all().values();
+  }
+  forEach(
+    fn: (
+      value: Record<string, unknown>,
+      key: string,
+      map: ReadonlyMap<string, Record<string, unknown>>,
+    ) => void,
+  ): void {
+    for (const [name, e] of this.byName) fn(e.inputSchema, name, this);
+  }
+  [Symbol.iterator](): MapIterator<[string, Record<string, unknown>]> {
+    return this.all().entries();
+  }
 }

@@ -111,6 +111,11 @@ export function compileVisibility(rule: VisibleTo | undefined, what: string): Vi
 /** An item of a catalog: its wire form and, when it has one, its visibility check. */
 export interface Visible {
   readonly wire: unknown;
+  /**
+   * Its wire form's JSON text in pieces, when it keeps one (a tool), as `shape` leaves it:
+   * lists join these instead of serializing.
+   */
+  wireParts?(into: string[], shape?: (item: Record<string, unknown>) => Record<string, unknown>): void;
   readonly visible: VisibilityCheck | undefined;
   /** Who sees it listed, when that is narrower than who may use it (SEP-1881 scope-filtered discovery). */
   readonly listed?: VisibilityCheck | undefined;
