@@ -3,8 +3,10 @@
  * the client sent becomes one item with its duration and outcome, and under it what
  * belongs to it: progress (by `progressToken`), the server's own requests and log lines
  * while it ran, MRTR retries (`requestState`), task polls (by `taskId`) and cancellation.
- * Pure and import-free: the page runs the same code on its copy of the history.
+ * Pure, importing only the protocol's names (which import nothing): the page runs the same
+ * code on its copy of the history.
  */
+import { MetaKey } from '../protocol/meta-keys.js';
 
 /** One wire message as the inspector keeps it. */
 export interface TimelineMessage {
@@ -144,7 +146,7 @@ export function buildTimeline(entries: readonly TimelineMessage[]): TimelineNode
       };
       pending.set(`${e.server}\n${e.dir}\n${id}`, node);
       if (e.dir === 'in') {
-        const related = typeof meta?.['io.modelcontextprotocol/related-task'] === 'object';
+        const related = typeof meta?.[MetaKey.RelatedTask] === 'object';
         const parent = newest(e.server);
         if (parent && !related) node.inferred = true;
         under(parent, node);
@@ -228,7 +230,7 @@ export function buildTimeline(entries: readonly TimelineMessage[]): TimelineNode
         under(target, { kind: 'cancel', method, ...base });
         continue;
       }
-      const related = meta?.['io.modelcontextprotocol/related-task'];
+      const related = meta?.[MetaKey.RelatedTask];
       const relatedTask = isObj(related) && typeof related.taskId === 'string' ? related.taskId : undefined;
       const ofTask =
         (relatedTask && byTask.get(`${e.server}\n${relatedTask}`)) ||
