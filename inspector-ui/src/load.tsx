@@ -7,28 +7,11 @@ import { SchemaForm, initialValue } from './schema-form';
 import type { Schema } from './schema-form';
 import { changed, screenEvents, useStore } from './store';
 import './load-lint.css';
+// Types only: the page shows what the shared load engine reports.
+import type { LoadBucket, LoadReport } from '../../src/host/load/load-run';
 
-interface Bucket {
-  t: number;
-  calls: number;
-  errors: number;
-  p50: number;
-  p95: number;
-  max: number;
-}
-
-interface Report {
-  tool: string;
-  clients: number;
-  calls: number;
-  ok: number;
-  toolErrors: number;
-  errors: Record<string, number>;
-  durationMs: number;
-  callsPerSecond: number;
-  latencyMs: { p50: number; p95: number; p99: number; max: number; mean: number };
-  stoppedBy: string;
-}
+type Bucket = LoadBucket;
+type Report = LoadReport;
 
 interface Run {
   id: string;

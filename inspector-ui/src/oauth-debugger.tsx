@@ -4,32 +4,12 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from './api';
 import { Json } from './content';
 import './oauth-debugger.css';
+// Types only: the page shows the flow the inspector's step driver reports.
+import type { HttpExchange } from '../../src/inspector/oauth-exchanges';
+import type { FlowStep } from '../../src/inspector/oauth-flow-types';
 
-interface Exchange {
-  method: string;
-  url: string;
-  what: string;
-  requestHeaders: Record<string, string>;
-  requestBody?: string;
-  status?: number;
-  responseHeaders?: Record<string, string>;
-  responseBody?: string;
-  responseChars?: number;
-  ms: number;
-  error?: string;
-}
-
-interface Step {
-  id: string;
-  title: string;
-  status: 'pending' | 'running' | 'waiting' | 'passed' | 'failed' | 'skipped';
-  exchanges: Exchange[];
-  checks: { name: string; ok: boolean; detail: string; info?: true }[];
-  facts: Record<string, unknown>;
-  authorizationUrl?: string;
-  failure?: { code: string; title: string; explanation: string; message: string };
-  ms?: number;
-}
+type Exchange = HttpExchange;
+type Step = FlowStep;
 
 interface Flow {
   id: string;
