@@ -11,10 +11,10 @@
 //   node bench/catalog.mjs [--quick] [--json] [--sizes 1000,5000] [--only mcpkit,fastmcp] [--ab DIST]
 //                          [--page-sizes 100,1000] [--cold 3]
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { catalogArgs, catalogTool } from './lib/catalog-tools.mjs';
 import { median } from './lib/stats.mjs';
+import { cpuOf } from './lib/proc-cpu.mjs';
 
 const argv = process.argv;
 const opt = (name) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
@@ -37,19 +37,6 @@ for (const size of opt('--page-sizes')?.split(',') ?? []) {
 }
 const only = opt('--only')?.split(',');
 if (only) for (const k of Object.keys(impls)) if (!only.includes(k)) delete impls[k];
-
-/** CPU µs the process used so far: the sum of its threads' run time in /proc (ns precision). */
-function cpuOf(pid) {
-  let ns = 0;
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
-    } catch {
-      // The thread ended between the listing and the read.
-    }
-  }
-  return ns / 1000;
-}
 
 /**
  * A raw NDJSON client like bench/lib/raw-stdio.mjs, but linear in the size of a line: a page

@@ -14,13 +14,14 @@
 //   node bench/gateway.mjs --only mcpkit   (only the direct and mcpkit targets: profiling)
 //   node bench/gateway.mjs --ab DIST       (also another build's proxy, DIST/cli/main.js)
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '../dist/index.js';
 import { StreamableHttpClientTransport } from '../dist/transports/http-client/node.js';
 import { median } from './lib/stats.mjs';
+import { cpuOf } from './lib/proc-cpu.mjs';
 
 const argv = process.argv;
 const quick = argv.includes('--quick');
@@ -35,19 +36,6 @@ const prof = opt('--prof');
 const only = opt('--only');
 const ab = opt('--ab');
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
-
-/** CPU µs a process used so far: its threads' run time from /proc (Linux), ns precision. */
-function cpuOf(pid) {
-  let ns = 0;
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
-    } catch {
-      // The thread ended between the listing and the read.
-    }
-  }
-  return ns / 1000;
-}
 
 /** A bench server child that reports its port over IPC (bench/servers/http-common.mjs). */
 function startIpc(script, args = []) {

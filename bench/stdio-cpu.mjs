@@ -5,10 +5,10 @@
 // CPU time is read from /proc (Linux). Interleaved rounds, after a warm-up.
 //
 //   node bench/stdio-cpu.mjs [--quick] [--json] [--best] [--ab DIST]
-import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { rawStdio } from './lib/raw-stdio.mjs';
 import { median } from './lib/stats.mjs';
+import { cpuOf } from './lib/proc-cpu.mjs';
 
 const argv = process.argv;
 const quick = argv.includes('--quick');
@@ -19,18 +19,6 @@ const ab = opt('--ab');
 const ROUNDS = quick ? 3 : Number(opt('--rounds') ?? 9);
 const CALLS = quick ? 2000 : Number(opt('--calls') ?? 5000);
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
-/** CPU µs the process used so far: the sum of its threads' run time in /proc (ns precision). */
-function cpuOf(pid) {
-  let ns = 0;
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
-    } catch {
-      // The thread ended between the listing and the read.
-    }
-  }
-  return ns / 1000;
-}
 
 const impls = {
   floor: [here('./servers/floor-echo.mjs'), {}],

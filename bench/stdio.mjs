@@ -10,7 +10,6 @@
 // mcpkit-modern is the same client and server in the modern era (2026-07-28: `_meta` on every
 // request, no handshake).
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Client as V2Client } from '@modelcontextprotocol/client';
@@ -19,6 +18,7 @@ import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as SdkStdio } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { Client as OwnClient } from '../dist/index.js';
 import { StdioClientTransport as OwnStdio } from '../dist/transports/stdio/index.js';
+import { cpuOf } from './lib/proc-cpu.mjs';
 
 const quick = process.argv.includes('--quick');
 const asJson = process.argv.includes('--json');
@@ -182,11 +182,6 @@ async function sequential(c, n) {
   return n / ((performance.now() - t0) / 1000);
 }
 
-/** CPU µs of a process so far (Linux /proc), for --only runs: client and server per call. */
-function cpuOf(pid) {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return ((Number(f[11]) + Number(f[12])) * 1e6) / 100;
-}
 const cpu = {};
 
 async function concurrent(c, total, inFlight) {
