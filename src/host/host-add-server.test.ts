@@ -59,4 +59,40 @@ describe('adding and restarting servers on a running host', () => {
       (e: unknown) => e instanceof HostError && e.code === 'UnknownServer',
     );
   });
+
+  test('a call made the moment a server is ready waits for its first listing instead of failing', async () => {
+    // The server's first tools/list is held back: `ready` is announced before the catalog
+    // knows any tool, which is when a script (or the inspector's first click) calls.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const slow = createEverythingServer({ stepMs: 5 });
+    slow.use({ type: 'wrap', events: ['tools/list'], wrap: async (_r, next) => (await held, next()) });
+    const served = await serve(slow, { port: 0 });
+    const { host: fresh } = makeHost({ slow: { url: served.url } });
+    try {
+      const calls: Array<Promise<unknown>> = [];
+      fresh.on('health', (h) => {
+        if (h.state !== 'ready' || calls.length > 0) return;
+        assert.equal(fresh.catalog.tools().length, 0);
+        calls.push(fresh.callTool({ server: 'slow', tool: 'echo' }, { text: 'pair' }));
+        calls.push(fresh.callTool('slow__echo', { text: 'alias' }));
+        calls.push(fresh.getPrompt('slow__test_simple_prompt'));
+        release();
+      });
+      await fresh.start();
+      assert.equal(calls.length, 3);
+      const [pair, alias, prompt] = await Promise.all(calls);
+      assert.match(JSON.stringify(pair), /pair/);
+      assert.match(JSON.stringify(alias), /alias/);
+      assert.ok((prompt as { messages: unknown[] }).messages.length > 0);
+      // Once listed, an unknown name is refused at once, as before.
+      await assert.rejects(
+        fresh.callTool({ server: 'slow', tool: 'nope' }),
+        (e: unknown) => e instanceof HostError && e.code === 'UnknownTool',
+      );
+    } finally {
+      await fresh.close();
+      await served.close();
+    }
+  });
 });

@@ -90,6 +90,8 @@ export class Host {
   private readonly connections = new Map<string, ServerConnection>();
   private readonly syncs = new Map<string, CatalogSync>();
   private readonly listings = new Map<string, Promise<void>>();
+  /** The first listings still running, by server (see {@link Host.firstListing}). */
+  private readonly firstListings = new Map<string, Promise<void>>();
   private readonly limiters = new Map<string, RateLimiter>();
   private readonly samplingLimiters = new Map<string, RateLimiter>();
   private readonly serverRoots = new Map<string, string[] | undefined>();
@@ -235,6 +237,16 @@ export class Host {
     args?: Record<string, unknown>,
     options?: HostCallOptions,
   ): Promise<CallToolResult> {
+    if (this.firstListings.size !== 0) {
+      const known =
+        typeof target === 'string'
+          ? this.catalog.resolve(target)
+          : this.catalog.find(target.server, target.tool);
+      const listing = known
+        ? undefined
+        : this.firstListing(typeof target === 'string' ? undefined : target.server);
+      if (listing) return listing.then(() => calls.callTool(this.callDeps, target, args, options));
+    }
     return calls.callTool(this.callDeps, target, args, options);
   }
 
@@ -248,6 +260,10 @@ export class Host {
     args?: Record<string, string>,
     options?: HostCallOptions,
   ): Promise<GetPromptResult> {
+    if (typeof target === 'string' && this.firstListings.size !== 0 && !this.catalog.resolvePrompt(target)) {
+      const listing = this.firstListing(undefined);
+      if (listing) return listing.then(() => this.getPrompt(target, args, options));
+    }
     const ref =
       typeof target === 'string'
         ? this.catalog.resolvePrompt(target)
@@ -255,6 +271,17 @@ export class Host {
     if (!ref)
       return Promise.reject(new HostError('UnknownTool', `No prompt is called ${JSON.stringify(target)}`));
     return calls.getPrompt(this.callDeps, ref.server, ref.name, args, options);
+  }
+
+  /**
+   * A server is `ready` a moment before its first listing lands in the catalog. A call made
+   * in that moment (a script that waited for `ready`, an inspector's first click) for a name
+   * the catalog does not know yet waits for that listing (a server's, or every running one
+   * for an alias) instead of failing with `UnknownTool`.
+   */
+  private firstListing(server: string | undefined): Promise<void> | undefined {
+    if (server !== undefined) return this.firstListings.get(server);
+    return Promise.all(this.firstListings.values()).then(() => undefined);
   }
 
   /** Approves a tool's current definition (pins it), as a UI's "trust this tool" button would. */
@@ -380,10 +407,12 @@ export class Host {
         onnotification?.(n);
         if (n.method === 'notifications/message') this.serverLog(server.name, n.params ?? {});
       };
-      this.listings.set(
-        server.name,
-        sync.start().catch(() => undefined),
-      );
+      const listing = sync.start().catch(() => undefined);
+      this.listings.set(server.name, listing);
+      this.firstListings.set(server.name, listing);
+      void listing.then(() => {
+        if (this.firstListings.get(server.name) === listing) this.firstListings.delete(server.name);
+      });
     };
     conn.ondown = () => {
       this.syncs.get(server.name)?.stop();

@@ -89,7 +89,7 @@ const STDERR_DRAIN_MS = 1000;
  */
 export class ServerConnection {
   onhealth: ((health: ServerHealth) => void) | undefined;
-  /** A new connection is up: (re)build what depends on it. */
+  /** A new connection is up: (re)build what depends on it. Called just before `ready` is announced. */
   onready: ((client: Client) => void) | undefined;
   /** The connection went away (the catalog drops its entries until it is back). */
   ondown: (() => void) | undefined;
@@ -287,12 +287,14 @@ export class ServerConnection {
       this.lastError = this.withStderr(error ? error.message : 'The connection closed');
       this.wentDown();
     };
-    this.set('ready');
+    // What depends on the connection (the first listing) starts before anyone hears
+    // `ready`, so a health listener that calls at once finds that listing to wait on.
     try {
       this.onready?.(client);
     } catch (e) {
       this.deps.logger('error', `A ready listener threw: ${errorText(e)}`);
     }
+    this.set('ready');
   }
 
   private wentDown(): void {
