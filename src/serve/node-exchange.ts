@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { BodyResult, HttpExchange, ResponseStream } from '../transports/http-server/index.js';
 
 /**
@@ -119,7 +120,7 @@ export class NodeExchange implements HttpExchange {
    * Sends the whole answer (its Content-Length tells the client it is complete) but ends
    * the response only once the body is drained: Node closes the socket at the end of a
    * response when the client asked for `connection: close`, and unread input turns that
-   * close into a reset. Past drainLimit the connection is cut.
+   * close into a reset. Past drainLimit the connection is hung up (see {@link hangUp}).
    */
   private respondWhileDraining(status: number, headers: Record<string, string>, body: string): void {
     const req = this.req;
@@ -128,7 +129,7 @@ export class NodeExchange implements HttpExchange {
     res.write(body);
     req.on('data', (chunk: Buffer) => {
       this.received += chunk.length;
-      if (this.received > this.drainLimit) req.socket.destroy();
+      if (this.received > this.drainLimit) hangUp(req);
     });
     req.on('error', () => undefined);
     req.once('end', () => res.end());
@@ -138,6 +139,29 @@ export class NodeExchange implements HttpExchange {
   stream(status: number, headers: Record<string, string>, whole?: Record<string, string>): ResponseStream {
     return new NodeSseStream(this.res, status, headers, this.maxStreamBuffer, whole ?? headers);
   }
+}
+
+/** How long a connection we stopped reading stays half-closed for its client to read the answer. */
+const LINGER_MS = 5000;
+
+function destroySocket(socket: Socket): void {
+  socket.destroy();
+}
+
+/**
+ * Ends a connection whose client is still sending, without losing the answer already
+ * written: destroying a socket with unread input makes the kernel send a reset, and a reset
+ * can overtake an answer the client has not read yet (a 413 lost under load). So reading
+ * stops (memory stays flat: the rest waits in the kernel's buffers), a FIN follows the
+ * answer, and the socket is destroyed when the client closes or after {@link LINGER_MS}.
+ */
+function hangUp(req: IncomingMessage): void {
+  const socket = req.socket;
+  if (socket.destroyed || socket.writableEnded) return;
+  req.pause();
+  socket.pause();
+  socket.end();
+  setTimeout(destroySocket, LINGER_MS, socket).unref();
 }
 
 /** Where `onClose` keeps its first listener on the response. */

@@ -54,12 +54,12 @@ interface RawOutcome {
 
 /**
  * Writes `head` on a raw socket, then up to `bytes` of body (chunked or not) as fast as the
- * socket drains, or one byte every `dripMs`; resolves when the server closes the socket.
+ * socket drains, or one byte every `dripMs`; resolves when the server closes or ends its side.
  */
 function rawUpload(
   port: number,
   head: string,
-  body: { bytes?: number; chunked?: boolean; dripMs?: number; dripText?: string },
+  body: { bytes?: number; chunked?: boolean; dripMs?: number; dripText?: string; ignoreEnd?: boolean },
 ): Promise<RawOutcome> {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
@@ -70,6 +70,8 @@ function rawUpload(
     socket.setEncoding('utf8');
     socket.on('data', (d: string) => (reply += d.slice(0, 2000)));
     socket.on('error', () => undefined);
+    // The server's FIN: its answer is complete, so stop sending, as an HTTP client would.
+    if (!body.ignoreEnd) socket.on('end', () => socket.destroy());
     socket.on('close', () => {
       clearInterval(timer);
       resolve({ reply, sent, ms: Date.now() - started });
@@ -196,6 +198,25 @@ describe('oversized and slow bodies', () => {
     }
     const growth = memory() - start;
     assert.ok(growth < 16 << 20, `memory grew by ${(growth / 2 ** 20).toFixed(1)} MiB`);
+  });
+
+  test('a client that ignores the answer and keeps sending is cut off; it still read its 413', async () => {
+    // It never stops on the server's FIN: the server stops reading, so its memory stays
+    // flat, and destroys the connection after a linger of seconds rather than hold it for
+    // ever. Its own server, whose request timeout (a minute) is not what cuts it.
+    const g = await startEverything({ maxBodyBytes: 1 << 20, requestTimeoutMs: 60_000 });
+    try {
+      const r = await rawUpload(g.running.port, `${HEAD}Transfer-Encoding: chunked\r\n\r\n`, {
+        bytes: 200 << 20,
+        chunked: true,
+        ignoreEnd: true,
+      });
+      assert.equal(statusOf(r.reply), 413);
+      assert.ok(r.sent < 40 << 20, `${r.sent} bytes sent`);
+      assert.ok(r.ms < 30_000, `held for ${r.ms} ms`);
+    } finally {
+      await g.close();
+    }
   });
 
   test('a slow-drip body or header is cut off by the request timeout; others are served meanwhile', async () => {
