@@ -233,7 +233,12 @@ describe('inspector timeline in Chromium', { skip: NO_CHROMIUM }, () => {
       mimeType: 'application/jsonl',
       buffer: Buffer.from(text),
     });
-    assert.equal(await page.getByTestId('timeline-source').inputValue(), 'recording');
+    // The file is read asynchronously: wait for the page to switch, rather than look at once.
+    await page.waitForFunction(
+      () =>
+        (document.querySelector('[data-testid=timeline-source]') as HTMLSelectElement | null)?.value ===
+        'recording',
+    );
     await list.locator('[data-kind=server-request]').first().waitFor();
     await page.getByTestId('load-recording').setInputFiles({
       name: 'bad.jsonl',
