@@ -274,6 +274,9 @@ describe('inspector timeline in Chromium', { skip: NO_CHROMIUM }, () => {
     await page.click('[data-screen=timeline]');
     await page.getByTestId('timeline').waitFor();
     const flooded = runFromPage(page, 'flood', {});
+    // One mouse: the theme click waits until runFromPage has pressed Run (the call is shown)
+    // and only waits from then on; clicking at once raced its tab and tool clicks.
+    await page.locator('.call').first().waitFor();
     // While it floods: a click on the theme button is answered (the page is not frozen).
     const theme = page.getByTestId('theme');
     const before = await theme.innerText();
