@@ -85,10 +85,9 @@ export function isDeferrableObject(schema: StandardSchemaLike): boolean {
   if (zod?.def?.type !== 'object') return false;
   // zod >= 4.2 (classic): its `~standard` has `jsonSchema`. Not read now: reading it builds
   // an object of closures that the schema then keeps (~0.8 KB a tool).
-  if (
-    typeof zod.processJSONSchema === 'function' &&
-    typeof (schema as { describe?: unknown }).describe === 'function'
-  ) {
+  // `in`, not a read: zod binds a method to the instance on first read (a function and a
+  // property per schema, kept for its life).
+  if (typeof zod.processJSONSchema === 'function' && 'describe' in schema) {
     return true;
   }
   return schema['~standard'].jsonSchema !== undefined;
@@ -96,7 +95,7 @@ export function isDeferrableObject(schema: StandardSchemaLike): boolean {
 
 /** Validates with a Standard Schema, converting nothing. */
 export class StandardValidator {
-  constructor(private readonly schema: StandardSchemaLike) {}
+  constructor(readonly schema: StandardSchemaLike) {}
   validate(value: unknown): ValidationOutcome | Promise<ValidationOutcome> {
     const r = this.schema['~standard'].validate(value);
     return r instanceof Promise ? r.then(toOutcome) : toOutcome(r);

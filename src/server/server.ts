@@ -73,7 +73,6 @@ export class McpServer {
    * with a map lookup, not a call into the server.
    */
   readonly toolInputSchemas: ReadonlyMap<string, Record<string, unknown>>;
-  private readonly inputSchemas = new InputSchemas();
   /** The tools' schema texts, each kept once however many tools declare it. */
   private readonly schemaTexts = new SchemaTexts();
   private readonly resources = new Map<string, ResourceEntry>();
@@ -123,7 +122,7 @@ export class McpServer {
   constructor(info: Implementation, options: ServerOptions = {}) {
     this.info = info;
     this.options = options;
-    this.toolInputSchemas = this.inputSchemas;
+    this.toolInputSchemas = new InputSchemas(this.tools);
     this.codec = options.requestState ?? new HmacRequestState();
     this.fanout = new ChangeFanout(options.changeBus ?? new LocalChangeBus(), {
       sessions: this.sessions,
@@ -233,15 +232,11 @@ export class McpServer {
     const replaced = this.tools.get(name);
     this.tools.set(name, entry);
     replaced?.release();
-    // A hidden tool's schema is looked up with the caller (toolInputSchema), never by name alone.
-    if (entry.visible) this.inputSchemas.delete(name);
-    else this.inputSchemas.set(name, entry);
     this.changed({ kind: 'tools' }, audienceOf(replaced, entry));
     return {
       remove: () => {
         if (this.tools.get(name) !== entry) return;
         this.tools.delete(name);
-        this.inputSchemas.delete(name);
         entry.release();
         this.changed({ kind: 'tools' }, audienceOf(entry));
       },

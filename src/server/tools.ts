@@ -106,8 +106,15 @@ export interface ToolEntry {
 
 const ANY_OBJECT: RawJsonSchema = Object.freeze({ type: 'object' }) as RawJsonSchema;
 
-/** A JSON Schema, or how to make it (a conversion deferred to the first list). */
-type SchemaSource = RawJsonSchema | (() => RawJsonSchema);
+/**
+ * A JSON Schema, or the validator of a zod object whose conversion waits for the first list
+ * (no closure per tool: a closure would also keep the definition alive through its context).
+ */
+type SchemaSource = RawJsonSchema | StandardValidator;
+
+/** No scopes, no extra fields: shared, rather than an empty array and object per tool. */
+const NO_SCOPES: readonly string[] = Object.freeze([]);
+const NO_FIELDS: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 
 /** Stands for a schema while an item is shaped: only which keys survive matters. */
 const SCHEMA_MARK: Record<string, never> = Object.freeze({}) as Record<string, never>;
@@ -150,14 +157,19 @@ interface WirePieces {
 
 class RegisteredTool implements ToolEntry {
   private pieces: WirePieces | undefined;
+  /** The wire's field names in order, schemas included (shared by tools with the same fields). */
+  private keys: readonly string[] | undefined;
   private wireRef: WeakRef<Tool> | undefined;
   private inputObject: Record<string, unknown> | undefined;
 
   constructor(
     readonly name: string,
-    /** The wire fields other than the schemas, in wire order (the schemas go after `description`). */
-    private readonly head: Record<string, unknown>,
-    private readonly tail: Record<string, unknown>,
+    /**
+     * The wire fields other than the schemas, in wire order (the schemas go after
+     * `description`), until the text is built: then only their names are kept (see {@link keys}).
+     */
+    private head: Record<string, unknown> | undefined,
+    private tail: Record<string, unknown> | undefined,
     private inputSource: SchemaSource | undefined,
     private outputSource: SchemaSource | undefined,
     private shared: SchemaTexts | undefined,
@@ -182,14 +194,15 @@ class RegisteredTool implements ToolEntry {
     if (shape !== undefined) {
       // Shaping for a revision drops top-level fields: shape a skeleton, and rebuild the text
       // only when it lost one (the schemas' texts spliced back in).
-      const skeleton: Record<string, unknown> = { ...this.head, inputSchema: SCHEMA_MARK };
-      if (p.outputKey !== '') skeleton.outputSchema = SCHEMA_MARK;
-      const shaped = shape(Object.assign(skeleton, this.tail));
+      // The values are not kept (the text holds them): they are read back from the text then.
+      const skeleton: Record<string, unknown> = {};
+      for (const k of this.keys!) skeleton[k] = SCHEMA_MARK;
+      const shaped = shape(skeleton);
       if (shaped !== skeleton) {
+        const wire = this.wire as unknown as Record<string, unknown>;
         let out = '{';
         for (const k of Object.keys(shaped)) {
-          const v =
-            k === 'inputSchema' ? p.input : k === 'outputSchema' ? p.output : JSON.stringify(shaped[k]);
+          const v = k === 'inputSchema' ? p.input : k === 'outputSchema' ? p.output : JSON.stringify(wire[k]);
           if (v === undefined) continue;
           out += (out.length === 1 ? '' : ',') + JSON.stringify(k) + ':' + v;
         }
@@ -205,26 +218,30 @@ class RegisteredTool implements ToolEntry {
     let inputSchema: RawJsonSchema;
     let outputSchema: RawJsonSchema | undefined;
     try {
-      inputSchema = resolve(this.inputSource!);
+      inputSchema = resolve(this.inputSource!, 'input');
       if (inputSchema.type !== 'object') {
         throw new TypeError('the input schema must describe an object (type: "object")');
       }
-      outputSchema = this.outputSource && resolve(this.outputSource);
+      outputSchema = this.outputSource && resolve(this.outputSource, 'output');
     } catch (e) {
       // Only a deferred zod conversion fails here: the list fails naming the tool, not silently.
       const why = e instanceof Error ? e.message : String(e);
       throw WireError.internal(`Tool ${this.name}: its schema cannot be listed as JSON Schema: ${why}`);
     }
     const share = (text: string) => (this.shared ? this.shared.intern(text) : text);
+    const head = this.head!;
+    const tail = this.tail!;
     const pieces: WirePieces = {
-      open: fieldsText('{', this.head) + (Object.keys(this.head).length > 0 ? ',' : '') + '"inputSchema":',
+      open: fieldsText('{', head, '', ',"inputSchema":', '"inputSchema":'),
       input: share(JSON.stringify(inputSchema)),
       outputKey: outputSchema ? ',"outputSchema":' : '',
       output: outputSchema ? share(JSON.stringify(outputSchema)) : '',
-      close: fieldsText('', this.tail, ',') + '}',
+      close: fieldsText('', tail, ',', '}', '}'),
     };
-    // The texts are what is kept: the sources (and the objects converted from them) can go.
-    this.inputSource = this.outputSource = undefined;
+    this.keys = fieldNames(head, outputSchema !== undefined, tail);
+    // The texts are what is kept: the sources, the objects converted from them and the
+    // fields' values (a description is often the largest) can go.
+    this.inputSource = this.outputSource = this.head = this.tail = undefined;
     return pieces;
   }
 
@@ -251,21 +268,74 @@ class RegisteredTool implements ToolEntry {
   }
 }
 
-/** `start` and the fields of `fields` as JSON writes them (undefined and functions left out), comma-separated, each after `lead`. */
-function fieldsText(start: string, fields: Record<string, unknown>, lead = ''): string {
-  let out = start;
-  let first = true;
+/** Field-name lists, one per distinct list (a catalog has a handful). */
+const FIELD_NAMES = new Map<string, readonly string[]>();
+
+/** A tool's wire field names in order (head fields, the schemas, tail fields), shared. */
+function fieldNames(
+  head: Record<string, unknown>,
+  output: boolean,
+  tail: Record<string, unknown>,
+): readonly string[] {
+  const names = [
+    ...Object.keys(head),
+    'inputSchema',
+    ...(output ? ['outputSchema'] : []),
+    ...Object.keys(tail),
+  ];
+  const key = names.join('\n');
+  let held = FIELD_NAMES.get(key);
+  if (held === undefined) FIELD_NAMES.set(key, (held = Object.freeze(names)));
+  return held;
+}
+
+/**
+ * `start`, the fields of `fields` as JSON writes them (undefined and functions left out),
+ * comma-separated, each after `lead`, then `end` (`endAlone` when no field was written).
+ * Joined from an array: the text is kept for the tool's life, and `+=` would keep a rope
+ * whose every piece (each key, each quoted value) stays on the heap with it.
+ */
+function fieldsText(
+  start: string,
+  fields: Record<string, unknown>,
+  lead: string,
+  end: string,
+  endAlone: string,
+): string {
+  const parts = [start];
   for (const k of Object.keys(fields)) {
     const v = JSON.stringify(fields[k]);
     if (v === undefined) continue;
-    out += (first && lead === '' ? '' : ',') + JSON.stringify(k) + ':' + v;
-    first = false;
+    parts.push(parts.length === 1 && lead === '' ? '' : ',', JSON.stringify(k), ':', v);
   }
-  return out;
+  parts.push(parts.length === 1 ? endAlone : end);
+  return parts.join('');
 }
 
-function resolve(source: SchemaSource): RawJsonSchema {
-  return typeof source === 'function' ? source() : source;
+function resolve(source: SchemaSource, io: 'input' | 'output'): RawJsonSchema {
+  return source instanceof StandardValidator
+    ? source.schema['~standard'].jsonSchema![io]({ target: 'draft-2020-12' })
+    : source;
+}
+
+/** A tool's schema checked at registration: a zod object's conversion is deferred (see {@link resolve}). */
+function compileToolSchema(
+  name: string,
+  schema: SchemaInput,
+  io: 'input' | 'output',
+  js: RawJsonSchema | undefined,
+  validator: JsonSchemaValidator | undefined,
+): { source: SchemaSource; check: ToolValidator } {
+  if (js === undefined && isStandardSchema(schema) && isDeferrableObject(schema)) {
+    const check = new StandardValidator(schema);
+    return { source: check, check };
+  }
+  try {
+    const compiled = compileSchema(schema, io, js, validator);
+    return { source: compiled.jsonSchema, check: compiled };
+  } catch (e) {
+    throw e instanceof TypeError ? new TypeError(`Tool ${name}: ${e.message}`, { cause: e }) : e;
+  }
 }
 
 /**
@@ -283,36 +353,32 @@ export function buildTool(
   if (typeof def.name !== 'string' || def.name.length === 0 || def.name.length > 128) {
     throw new TypeError('A tool needs a name of 1 to 128 characters');
   }
-  const compile = (
-    schema: SchemaInput,
-    io: 'input' | 'output',
-    js?: RawJsonSchema,
-  ): { source: SchemaSource; check: ToolValidator } => {
-    if (js === undefined && isStandardSchema(schema) && isDeferrableObject(schema)) {
-      const source = () => schema['~standard'].jsonSchema![io]({ target: 'draft-2020-12' });
-      return { source, check: new StandardValidator(schema) };
-    }
-    try {
-      const compiled = compileSchema(schema, io, js, validator);
-      return { source: compiled.jsonSchema, check: compiled };
-    } catch (e) {
-      throw e instanceof TypeError ? new TypeError(`Tool ${def.name}: ${e.message}`, { cause: e }) : e;
-    }
-  };
-  const input = def.input ? compile(def.input, 'input', def.inputJsonSchema) : undefined;
-  const output = def.output ? compile(def.output, 'output', def.outputJsonSchema) : undefined;
+  const input = def.input
+    ? compileToolSchema(def.name, def.input, 'input', def.inputJsonSchema, validator)
+    : undefined;
+  const output = def.output
+    ? compileToolSchema(def.name, def.output, 'output', def.outputJsonSchema, validator)
+    : undefined;
   const inputSource = input?.source ?? ANY_OBJECT;
-  if (typeof inputSource !== 'function' && inputSource.type !== 'object') {
+  if (!(inputSource instanceof StandardValidator) && inputSource.type !== 'object') {
     throw new TypeError(`Tool ${def.name}: the input schema must describe an object (type: "object")`);
   }
   const head: Record<string, unknown> = { name: def.name };
   if (def.title !== undefined) head.title = def.title;
   if (def.description !== undefined) head.description = def.description;
-  const tail: Record<string, unknown> = {};
-  if (def.annotations !== undefined) tail.annotations = def.annotations;
-  if (def.icons !== undefined) tail.icons = def.icons;
-  if (def.execution !== undefined) tail.execution = def.execution;
-  if (def._meta !== undefined) tail._meta = def._meta;
+  let tail = NO_FIELDS;
+  if (
+    def.annotations !== undefined ||
+    def.icons !== undefined ||
+    def.execution !== undefined ||
+    def._meta !== undefined
+  ) {
+    tail = {};
+    if (def.annotations !== undefined) tail.annotations = def.annotations;
+    if (def.icons !== undefined) tail.icons = def.icons;
+    if (def.execution !== undefined) tail.execution = def.execution;
+    if (def._meta !== undefined) tail._meta = def._meta;
+  }
   const scopes = def.scopes ?? [];
   if (
     !Array.isArray(scopes) ||
@@ -320,7 +386,7 @@ export function buildTool(
   ) {
     throw new TypeError(`Tool ${def.name}: scopes must be scope tokens (RFC 6749 §3.3)`);
   }
-  const needed = Object.freeze([...scopes]);
+  const needed = scopes.length === 0 ? NO_SCOPES : Object.freeze([...scopes]);
   const visible = compileVisibility(def.visibleTo, `Tool ${def.name}`);
   // SEP-1881: listed only to a caller holding its scopes (one with no authentication at all
   // calls it freely, so it sees it); still callable, so a call can earn the step-up challenge.
@@ -437,38 +503,39 @@ export async function callTool(
 }
 
 /**
- * The listed input schemas of the tools every caller sees, by name, as a read-only map: a
- * schema is parsed from its tool's wire text when first asked for, not at registration.
+ * The listed input schemas of the tools every caller sees, by name, as a read-only view of
+ * the server's tools (no second map): a schema is parsed from its tool's wire text when
+ * first asked for, not at registration; a tool with a visibility rule is absent.
  */
 export class InputSchemas implements ReadonlyMap<string, Record<string, unknown>> {
-  private readonly byName = new Map<string, ToolEntry>();
+  constructor(private readonly tools: ReadonlyMap<string, ToolEntry>) {}
 
-  set(name: string, entry: ToolEntry): void {
-    this.byName.set(name, entry);
-  }
-  delete(name: string): void {
-    this.byName.delete(name);
-  }
-  get size(): number {
-    return this.byName.size;
-  }
-  get(name: string): Record<string, unknown> | undefined {
-    return this.byName.get(name)?.inputSchema;
-  }
-  has(name: string): boolean {
-    return this.byName.has(name);
+  private open(name: string): ToolEntry | undefined {
+    const e = this.tools.get(name);
+    return e === undefined || e.visible !== undefined ? undefined : e;
   }
   /** A snapshot, every schema parsed: for the rare caller that walks them all. */
   private all(): Map<string, Record<string, unknown>> {
     const out = new Map<string, Record<string, unknown>>();
-    for (const [name, e] of this.byName) out.set(name, e.inputSchema);
+    for (const [name, e] of this.tools) if (e.visible === undefined) out.set(name, e.inputSchema);
     return out;
+  }
+  get size(): number {
+    let n = 0;
+    for (const e of this.tools.values()) if (e.visible === undefined) n++;
+    return n;
+  }
+  get(name: string): Record<string, unknown> | undefined {
+    return this.open(name)?.inputSchema;
+  }
+  has(name: string): boolean {
+    return this.open(name) !== undefined;
   }
   entries(): MapIterator<[string, Record<string, unknown>]> {
     return this.all().entries();
   }
   keys(): MapIterator<string> {
-    return this.byName.keys();
+    return this.all().keys();
   }
   values(): MapIterator<Record<string, unknown>> {
     return this.all().values();
@@ -480,7 +547,7 @@ export class InputSchemas implements ReadonlyMap<string, Record<string, unknown>
       map: ReadonlyMap<string, Record<string, unknown>>,
     ) => void,
   ): void {
-    for (const [name, e] of this.byName) fn(e.inputSchema, name, this);
+    for (const [name, e] of this.tools) if (e.visible === undefined) fn(e.inputSchema, name, this);
   }
   [Symbol.iterator](): MapIterator<[string, Record<string, unknown>]> {
     return this.all().entries();
