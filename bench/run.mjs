@@ -83,6 +83,19 @@ row(
   },
   pinNote,
 );
+if (stdio.conc['mcpkit-modern'] !== undefined)
+  row(
+    'stdio 64 in flight, modern era',
+    'calls/s',
+    true,
+    {
+      floor: stdio.conc.floor,
+      v1: stdio.conc['sdk-v1'],
+      v2: stdio.conc['sdk-v2'],
+      mcpkit: stdio.conc['mcpkit-modern'],
+    },
+    `same client and server as the row above, in 2026-07-28: ${(stdio.conc['mcpkit-modern'] / stdio.conc.mcpkit).toFixed(2)}× the legacy era (sequential: ${(stdio.seq['mcpkit-modern'] / stdio.seq.mcpkit).toFixed(2)}×)`,
+  );
 row(
   'stdio 1 MiB echo',
   'calls/s',
