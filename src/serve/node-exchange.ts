@@ -153,7 +153,8 @@ function destroySocket(socket: Socket): void {
  * written: destroying a socket with unread input makes the kernel send a reset, and a reset
  * can overtake an answer the client has not read yet (a 413 lost under load). So reading
  * stops (memory stays flat: the rest waits in the kernel's buffers), a FIN follows the
- * answer, and the socket is destroyed when the client closes or after {@link LINGER_MS}.
+ * answer, and the socket is destroyed after {@link LINGER_MS}, or sooner if the client
+ * resets it (a client that stops on the FIN, as HTTP clients do, is gone by then).
  */
 function hangUp(req: IncomingMessage): void {
   const socket = req.socket;
