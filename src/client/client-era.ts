@@ -9,6 +9,7 @@ import type { RequestOptions } from '../session/options.js';
 import type { Session } from '../session/session.js';
 import { withTasksExtension } from './tasks.js';
 import { isObject } from '../jsonrpc/is-object.js';
+import { withField } from '../jsonrpc/with-field.js';
 
 /**
  * Everything the `Client` does differently in the two eras, as one object per era. Era
@@ -114,8 +115,9 @@ export const modernEra: ClientEra = {
   withLogLevel(params, level) {
     if (level === undefined) return params;
     const own = params._meta;
-    const meta = typeof own === 'object' && own !== null ? { ...own } : {};
-    return { ...params, _meta: { ...meta, [MetaKey.LogLevel]: level } };
+    // withField, not a spread: see with-field.ts (Node 20).
+    const meta = isObject(own) ? withField(own, MetaKey.LogLevel, level) : { [MetaKey.LogLevel]: level };
+    return withField(params, '_meta', meta);
   },
   async discover(session, fetch) {
     const result = await fetch();

@@ -16,6 +16,7 @@ import { checkResultShape } from './result-checks.js';
 import type { CallOptions } from './types.js';
 import { isObject } from '../jsonrpc/is-object.js';
 import { TASKS_EXTENSION } from '../protocol/meta-keys.js';
+import { withField } from '../jsonrpc/with-field.js';
 
 /** A task's state, the same in both generations. */
 export interface TaskInfo {
@@ -78,10 +79,13 @@ export function readTask(raw: unknown): TaskInfo {
 export function withTasksExtension(params: Params, capabilities: Readonly<Record<string, unknown>>): Params {
   const caps = tasksCapabilities(capabilities);
   // The common case, a request with no `_meta` of its own: one shared `_meta`, never mutated.
-  if (params._meta === undefined) return { ...params, _meta: lastMetaOnly! };
-  const meta = isObject(params._meta) ? { ...params._meta } : {};
-  meta[MetaKey.ClientCapabilities] = caps;
-  return { ...params, _meta: meta };
+  // withField, not a spread: see with-field.ts (Node 20).
+  if (params._meta === undefined) return withField(params, '_meta', lastMetaOnly!);
+  const own = params._meta;
+  const meta = isObject(own)
+    ? withField(own, MetaKey.ClientCapabilities, caps)
+    : { [MetaKey.ClientCapabilities]: caps };
+  return withField(params, '_meta', meta);
 }
 
 /** The last capabilities given and the same with the tasks extension: one client's are the same object every call. */

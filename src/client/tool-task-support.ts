@@ -5,6 +5,7 @@
  */
 import { ErrorCode, WireError } from '../jsonrpc/index.js';
 import type { Params } from '../jsonrpc/index.js';
+import { withField } from '../jsonrpc/with-field.js';
 import type { CallToolRequestParams, Tool } from '../protocol/types/index.js';
 import type { Session } from '../session/session.js';
 import type { ClientEra } from './client-era.js';
@@ -81,7 +82,7 @@ export class ToolTaskSupport {
       // The tool list may be stale or never fetched: look the tool up once, then retry.
       await host.listFirstPage(options);
       if (this.byTool.get(params.name) !== 'required') throw e;
-      return host.send('tools/call', { ...p, task: {} }, options);
+      return host.send('tools/call', withField(p, 'task', {}), options);
     }
   }
 }

@@ -107,7 +107,8 @@ export class NodeExchange implements HttpExchange {
       if (declared > this.drainLimit) this.mustClose = true;
       else return this.respondWhileDraining(status, headers, body ?? '');
     }
-    if (this.mustClose) headers = { ...headers, connection: 'close' };
+    // Object.assign where a spread would add a key: see jsonrpc/with-field.ts (Node 20).
+    if (this.mustClose) headers = Object.assign({}, headers, { connection: 'close' });
     // A Content-Length lets Node send the head and the body in one plain write, where the
     // chunked framing it would choose otherwise costs a five-part writev.
     if (body) res.writeHead(status, withLength(headers, body));
@@ -125,7 +126,7 @@ export class NodeExchange implements HttpExchange {
   private respondWhileDraining(status: number, headers: Record<string, string>, body: string): void {
     const req = this.req;
     const res = this.res;
-    res.writeHead(status, { ...headers, 'content-length': String(Buffer.byteLength(body)) });
+    res.writeHead(status, Object.assign({}, headers, { 'content-length': String(Buffer.byteLength(body)) }));
     res.write(body);
     req.on('data', (chunk: Buffer) => {
       this.received += chunk.length;
@@ -251,7 +252,7 @@ const sizedHeaders = new WeakMap<Record<string, string>, Record<string, string>>
 /** Response headers plus the Content-Length of a body known in full. */
 function withLength(headers: Record<string, string>, body: string): Record<string, string> {
   const length = String(Buffer.byteLength(body));
-  if (!Object.isFrozen(headers)) return { ...headers, 'content-length': length };
+  if (!Object.isFrozen(headers)) return Object.assign({}, headers, { 'content-length': length });
   let sized = sizedHeaders.get(headers);
   if (!sized) {
     sized = { ...headers, 'content-length': length };

@@ -5,6 +5,7 @@
  */
 import { ErrorCode, LocalError, WireError } from '../jsonrpc/index.js';
 import type { Params } from '../jsonrpc/index.js';
+import { merged } from '../jsonrpc/with-field.js';
 import type { Era } from '../protocol/versions.js';
 import { legacyTasks, modernTasks } from './task-era.js';
 import type { TaskEra } from './task-era.js';
@@ -80,7 +81,7 @@ export const modernServerEra: ServerEra = {
   replaysInput: true,
   resourceNotFoundCode: ErrorCode.InvalidParams,
   clientTasksByAugmentation: false,
-  withCacheHints: (result) => ({ ...result, ttlMs: 0, cacheScope: 'private' }),
+  withCacheHints: (result) => merged(result, { ttlMs: 0, cacheScope: 'private' }),
   tasks: modernTasks,
   asksByRequest: false,
   subscribesByListen: true,

@@ -1,5 +1,6 @@
 import { ErrorCode, LocalError, WireError } from '../jsonrpc/index.js';
 import type { Params } from '../jsonrpc/index.js';
+import { withField } from '../jsonrpc/with-field.js';
 import type { CallToolResult, Tool, ToolAnnotations } from '../protocol/types/tools.js';
 import type { Icon } from '../protocol/types/base.js';
 import { INPUT_REQUIRED } from './mrtr.js';
@@ -449,9 +450,9 @@ function normalize(value: unknown, name: string): CallToolResult {
   if (!Array.isArray(r.content)) {
     // structuredContent alone: add its text form for clients that only read content.
     if (r.structuredContent !== undefined) {
-      return { ...r, content: [{ type: 'text', text: JSON.stringify(r.structuredContent) }] };
+      return withField(r, 'content', [{ type: 'text' as const, text: JSON.stringify(r.structuredContent) }]);
     }
-    return { ...r, content: [] };
+    return withField(r, 'content', []);
   }
   return r;
 }

@@ -2,6 +2,7 @@ import { ErrorCode, WireError } from '../jsonrpc/index.js';
 import type { Params } from '../jsonrpc/index.js';
 import { MetaKey } from '../protocol/meta-keys.js';
 import { isObject } from '../jsonrpc/is-object.js';
+import { merged, withField } from '../jsonrpc/with-field.js';
 
 /** The per-request protocol fields a modern request carries. */
 export interface ModernRequestMeta {
@@ -59,14 +60,15 @@ export function readModernMeta(
 export function withModernMeta(params: Params | undefined, base: Readonly<Record<string, unknown>>): Params {
   if (params === undefined) return { _meta: base };
   const own = params._meta;
-  if (!isObject(own)) return { ...params, _meta: base };
+  // withField, not a spread: see with-field.ts (Node 20).
+  if (!isObject(own)) return withField(params, '_meta', base);
   const only = onlyCapabilities(own);
-  if (only !== undefined) return { ...params, _meta: withCapabilities(base, only) };
-  const meta = { ...own, ...base };
+  if (only !== undefined) return withField(params, '_meta', withCapabilities(base, only));
+  const meta = merged(own, base);
   // A request may declare capabilities of its own (per-request extensions, such as tasks).
   if (isObject(own[MetaKey.ClientCapabilities]))
     meta[MetaKey.ClientCapabilities] = own[MetaKey.ClientCapabilities];
-  return { ...params, _meta: meta };
+  return withField(params, '_meta', meta);
 }
 
 /** The capabilities of a `_meta` that holds nothing else (a task-aware request's), else undefined. */

@@ -1,5 +1,6 @@
 import { MetaKey } from '../protocol/meta-keys.js';
 import { CACHEABLE_METHODS } from '../protocol/methods.js';
+import { withField } from '../jsonrpc/with-field.js';
 
 /** The `_meta` of results whose handler set none: one object per server info, not per result. */
 const serverMeta = new WeakMap<object, Record<string, unknown>>();
@@ -33,7 +34,7 @@ export function decorateModernResult(
     // isObject, written out: this runs for every modern result.
     _meta:
       typeof own === 'object' && own !== null && !Array.isArray(own)
-        ? { ...own, [MetaKey.ServerInfo]: serverInfo }
+        ? withField(own, MetaKey.ServerInfo, serverInfo)
         : metaFor(serverInfo),
   };
   if (typeof out.resultType !== 'string') out.resultType = 'complete';

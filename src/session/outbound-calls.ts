@@ -17,6 +17,7 @@ import type { RequestContext } from './request-context.js';
 import { sessionEraOf } from './session-era.js';
 import type { SessionWire } from './session-wire.js';
 import { isObject } from '../jsonrpc/is-object.js';
+import { withField } from '../jsonrpc/with-field.js';
 
 /**
  * The outbound half of a session: requests we send and their answers. It owns the
@@ -61,9 +62,11 @@ export class OutboundCalls {
     let outParams = this.state.role.outboundParams(params, this.modernMeta);
     const onprogress = options?.onprogress;
     if (onprogress) {
-      const meta = isObject(outParams?._meta) ? { ...outParams._meta } : {};
-      meta[MetaKey.ProgressToken] = id;
-      outParams = { ...outParams, _meta: meta };
+      const own = outParams?._meta;
+      const meta = isObject(own)
+        ? withField(own, MetaKey.ProgressToken, id)
+        : { [MetaKey.ProgressToken]: id };
+      outParams = withField(outParams ?? {}, '_meta', meta);
     }
     let pending!: PendingRequest;
     const promise = new Promise<Record<string, unknown>>((resolve, reject) => {

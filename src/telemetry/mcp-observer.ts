@@ -6,6 +6,7 @@ import type { NetworkOf } from './attributes.js';
 import type { SideInstruments } from './instruments.js';
 import { metaGetter, metaOf, metaSetter, withMetaFields } from './meta-carrier.js';
 import type { Telemetry } from './telemetry.js';
+import { withField } from '../jsonrpc/with-field.js';
 
 /** One request being traced: what its end needs. */
 class Call {
@@ -201,7 +202,7 @@ export class McpObserver implements SessionObserver {
     if (side === undefined) return;
     let attrs = call.common;
     if (failure !== undefined) {
-      attrs = { ...attrs, [Attr.ErrorType]: failure.type };
+      attrs = withField(attrs, Attr.ErrorType, failure.type);
       if (failure.code !== undefined) attrs[Attr.StatusCode] = failure.code;
       side.errors.add(1, attrs);
     }

@@ -1,5 +1,6 @@
 import type { TextMapGetter, TextMapSetter } from '@opentelemetry/api';
 import type { Params } from '../jsonrpc/index.js';
+import { merged, withField } from '../jsonrpc/with-field.js';
 
 /**
  * The largest propagation value read from a peer's `_meta` (W3C baggage allows 8192 bytes in
@@ -45,5 +46,6 @@ export function metaOf(params: Params | undefined): Record<string, unknown> | un
  */
 export function withMetaFields(params: Params | undefined, fields: Record<string, unknown>): Params {
   const own = metaOf(params);
-  return { ...params, _meta: own === undefined ? fields : { ...fields, ...own } };
+  // withField and merged, not spreads: see with-field.ts (Node 20).
+  return withField(params ?? {}, '_meta', own === undefined ? fields : merged(fields, own));
 }

@@ -72,7 +72,8 @@ export class ModernExchangeTransport implements Transport {
         this.finish();
         return;
       }
-      this.out = this.exchange.stream(200, { ...SSE_HEADERS, ...this.extraHeaders });
+      // Object.assign, not spreads: see jsonrpc/with-field.ts (Node 20).
+      this.out = this.exchange.stream(200, Object.assign({}, SSE_HEADERS, this.extraHeaders));
       this.keepAlive = setInterval(() => this.out?.write(SSE_KEEPALIVE), this.keepAliveMs);
       this.keepAlive.unref?.();
     }
