@@ -64,10 +64,11 @@ export class ToolTaskSupport {
       p.task === undefined &&
       (support === 'required' || (options?.task && support === 'optional'))
     )
-      p = {
-        ...p,
-        task: typeof options?.task === 'object' && options.task.ttlMs ? { ttl: options.task.ttlMs } : {},
-      };
+      p = withField(
+        p,
+        'task',
+        typeof options?.task === 'object' && options.task.ttlMs ? { ttl: options.task.ttlMs } : {},
+      );
     try {
       return await host.send('tools/call', p, options);
     } catch (e) {

@@ -144,45 +144,89 @@ export class SchemaTexts {
   }
 }
 
-/** The pieces of a tool's wire text, in order: the schemas' texts are shared (see {@link SchemaTexts}). */
-interface WirePieces {
-  /** `{` and the fields before the input schema, ending with `"inputSchema":`. */
-  readonly open: string;
-  readonly input: string;
-  /** `,"outputSchema":` when there is one, else empty. */
-  readonly outputKey: string;
-  readonly output: string;
-  /** The fields after the schemas, and `}`. */
-  readonly close: string;
+/** What a tool's wire text is built from, dropped once it is built. */
+interface WireSources {
+  /**
+   * The wire fields other than the schemas, in wire order (the schemas go after
+   * `description`): once the text is built only their names are kept (see `keys`).
+   */
+  readonly head: Record<string, unknown>;
+  readonly tail: Record<string, unknown>;
+  readonly input: SchemaSource;
+  readonly output: SchemaSource | undefined;
 }
 
+/** What most tools leave unset: one shared object for all of those (see {@link RegisteredTool}). */
+interface ToolExtras {
+  readonly execution: Tool['execution'];
+  readonly output: ToolValidator | undefined;
+  readonly deferTask: boolean;
+  readonly scopes: readonly string[];
+  readonly visible: VisibilityCheck | undefined;
+  readonly listed: VisibilityCheck | undefined;
+}
+
+const NO_EXTRAS: ToolExtras = Object.freeze({
+  execution: undefined,
+  output: undefined,
+  deferTask: false,
+  scopes: NO_SCOPES,
+  visible: undefined,
+  listed: undefined,
+});
+
+/** The parsed wire form, made on demand (see {@link RegisteredTool.wire}). */
+interface ParsedWire {
+  ref: WeakRef<Tool> | undefined;
+  inputSchema: Record<string, unknown> | undefined;
+}
+
+/**
+ * One registered tool. A catalog of thousands is held whole for the server's life, so it
+ * has few fields: the rarely set ones live in one {@link ToolExtras} object shared by every
+ * tool that sets none, and the build's inputs in one object dropped after the build.
+ */
 class RegisteredTool implements ToolEntry {
-  private pieces: WirePieces | undefined;
+  // The pieces of the wire text, in order, once built (fields, not an object: one less per
+  // tool). The schemas' texts are shared (see SchemaTexts).
+  /** `{` and the fields before the input schema, ending with `"inputSchema":`; undefined until built. */
+  private open: string | undefined;
+  private inputText = '';
+  /** Empty when the tool has no output schema. */
+  private outputText = '';
+  /** The fields after the schemas, and `}`. */
+  private close = '';
   /** The wire's field names in order, schemas included (shared by tools with the same fields). */
   private keys: readonly string[] | undefined;
-  private wireRef: WeakRef<Tool> | undefined;
-  private inputObject: Record<string, unknown> | undefined;
+  private parsed: ParsedWire | undefined;
 
   constructor(
     readonly name: string,
-    /**
-     * The wire fields other than the schemas, in wire order (the schemas go after
-     * `description`), until the text is built: then only their names are kept (see {@link keys}).
-     */
-    private head: Record<string, unknown> | undefined,
-    private tail: Record<string, unknown> | undefined,
-    private inputSource: SchemaSource | undefined,
-    private outputSource: SchemaSource | undefined,
+    private sources: WireSources | undefined,
     private shared: SchemaTexts | undefined,
-    readonly execution: Tool['execution'],
     readonly input: ToolValidator | undefined,
-    readonly output: ToolValidator | undefined,
     readonly handler: ToolHandler<never>,
-    readonly deferTask: boolean,
-    readonly scopes: readonly string[],
-    readonly visible: VisibilityCheck | undefined,
-    readonly listed: VisibilityCheck | undefined,
+    private readonly extras: ToolExtras,
   ) {}
+
+  get execution(): Tool['execution'] {
+    return this.extras.execution;
+  }
+  get output(): ToolValidator | undefined {
+    return this.extras.output;
+  }
+  get deferTask(): boolean {
+    return this.extras.deferTask;
+  }
+  get scopes(): readonly string[] {
+    return this.extras.scopes;
+  }
+  get visible(): VisibilityCheck | undefined {
+    return this.extras.visible;
+  }
+  get listed(): VisibilityCheck | undefined {
+    return this.extras.listed;
+  }
 
   wireText(shape?: (item: Record<string, unknown>) => Record<string, unknown>): string {
     const parts: string[] = [];
@@ -191,7 +235,7 @@ class RegisteredTool implements ToolEntry {
   }
 
   wireParts(into: string[], shape?: (item: Record<string, unknown>) => Record<string, unknown>): void {
-    const p = (this.pieces ??= this.build());
+    if (this.open === undefined) this.build();
     if (shape !== undefined) {
       // Shaping for a revision drops top-level fields: shape a skeleton, and rebuild the text
       // only when it lost one (the schemas' texts spliced back in).
@@ -203,7 +247,12 @@ class RegisteredTool implements ToolEntry {
         const wire = this.wire as unknown as Record<string, unknown>;
         let out = '{';
         for (const k of Object.keys(shaped)) {
-          const v = k === 'inputSchema' ? p.input : k === 'outputSchema' ? p.output : JSON.stringify(wire[k]);
+          const v =
+            k === 'inputSchema'
+              ? this.inputText
+              : k === 'outputSchema'
+                ? this.outputText
+                : JSON.stringify(wire[k]);
           if (v === undefined) continue;
           out += (out.length === 1 ? '' : ',') + JSON.stringify(k) + ':' + v;
         }
@@ -211,61 +260,64 @@ class RegisteredTool implements ToolEntry {
         return;
       }
     }
-    into.push(p.open, p.input, p.outputKey, p.output, p.close);
+    if (this.outputText === '') into.push(this.open!, this.inputText, this.close);
+    else into.push(this.open!, this.inputText, ',"outputSchema":', this.outputText, this.close);
   }
 
   /** Converts the schemas (deferred from registration) and writes the wire text, once. */
-  private build(): WirePieces {
+  private build(): void {
+    const sources = this.sources!;
     let inputSchema: RawJsonSchema;
     let outputSchema: RawJsonSchema | undefined;
     try {
-      inputSchema = resolve(this.inputSource!, 'input');
+      inputSchema = resolve(sources.input, 'input');
       if (inputSchema.type !== 'object') {
         throw new TypeError('the input schema must describe an object (type: "object")');
       }
-      outputSchema = this.outputSource && resolve(this.outputSource, 'output');
+      outputSchema = sources.output && resolve(sources.output, 'output');
     } catch (e) {
       // Only a deferred zod conversion fails here: the list fails naming the tool, not silently.
       const why = e instanceof Error ? e.message : String(e);
       throw WireError.internal(`Tool ${this.name}: its schema cannot be listed as JSON Schema: ${why}`);
     }
     const share = (text: string) => (this.shared ? this.shared.intern(text) : text);
-    const head = this.head!;
-    const tail = this.tail!;
-    const pieces: WirePieces = {
-      open: fieldsText('{', head, '', ',"inputSchema":', '"inputSchema":'),
-      input: share(JSON.stringify(inputSchema)),
-      outputKey: outputSchema ? ',"outputSchema":' : '',
-      output: outputSchema ? share(JSON.stringify(outputSchema)) : '',
-      close: fieldsText('', tail, ',', '}', '}'),
-    };
+    const { head, tail } = sources;
+    const open = fieldsText('{', head, '', ',"inputSchema":', '"inputSchema":');
+    const close = fieldsText('', tail, ',', '}', '}');
+    this.inputText = share(JSON.stringify(inputSchema));
+    this.outputText = outputSchema ? share(JSON.stringify(outputSchema)) : '';
+    this.close = close;
     this.keys = fieldNames(head, outputSchema !== undefined, tail);
+    // Last: `open` says the text is built.
+    this.open = open;
     // The texts are what is kept: the sources, the objects converted from them and the
     // fields' values (a description is often the largest) can go.
-    this.inputSource = this.outputSource = this.head = this.tail = undefined;
-    return pieces;
+    this.sources = undefined;
   }
 
   /** Gives its shared schema texts back (it was removed or replaced); its own pieces stay usable. */
   release(): void {
-    const p = this.pieces;
-    if (p === undefined || this.shared === undefined) return;
-    this.shared.release(p.input);
-    if (p.output !== '') this.shared.release(p.output);
+    if (this.open === undefined || this.shared === undefined) return;
+    this.shared.release(this.inputText);
+    if (this.outputText !== '') this.shared.release(this.outputText);
     this.shared = undefined;
   }
 
   get wire(): Tool {
-    let wire = this.wireRef?.deref();
+    const parsed = (this.parsed ??= { ref: undefined, inputSchema: undefined });
+    let wire = parsed.ref?.deref();
     if (wire === undefined) {
       wire = JSON.parse(this.wireText()) as Tool;
-      this.wireRef = new WeakRef(wire);
+      parsed.ref = new WeakRef(wire);
     }
     return wire;
   }
 
   get inputSchema(): Record<string, unknown> {
-    return (this.inputObject ??= this.wire.inputSchema as Record<string, unknown>);
+    const kept = this.parsed?.inputSchema;
+    if (kept !== undefined) return kept;
+    const schema = this.wire.inputSchema as Record<string, unknown>; // makes `parsed`
+    return (this.parsed!.inputSchema = schema);
   }
 }
 
@@ -397,21 +449,24 @@ export function buildTool(
           (visible === undefined || visible(c)) &&
           (c.authInfo === undefined || needed.every((s) => c.scopes.includes(s)))
       : undefined;
+  const execution = def.execution as Tool['execution'];
+  const deferTask = def.deferTask === true;
+  const extras =
+    execution === undefined &&
+    output === undefined &&
+    !deferTask &&
+    needed.length === 0 &&
+    visible === undefined &&
+    listed === undefined
+      ? NO_EXTRAS
+      : { execution, output: output?.check, deferTask, scopes: needed, visible, listed };
   return new RegisteredTool(
     def.name,
-    head,
-    tail,
-    inputSource,
-    output?.source,
+    { head, tail, input: inputSource, output: output?.source },
     shared,
-    def.execution as Tool['execution'],
     input?.check,
-    output?.check,
     handler,
-    def.deferTask === true,
-    needed,
-    visible,
-    listed,
+    extras,
   );
 }
 
