@@ -7,7 +7,6 @@ import type { RedisStoresOptions } from '../stores/redis/redis-options.js';
 import { nodeListener } from './node-listener.js';
 import type { NodeAuthenticator } from './node-listener.js';
 import { storesFor } from './redis-wiring.js';
-import { createTimedServer } from './timeouts.js';
 
 export interface ServeOptions extends McpHttpOptions {
   /** Port to listen on; 0 picks a free one (default 0). */
@@ -60,6 +59,7 @@ export async function serve(connector: McpConnector, options: ServeOptions = {})
     bindHost: host,
     ...(stores ? { stores } : {}),
   });
+  const { createTimedServer } = await import('./timed-server.js');
   const httpServer = createTimedServer(listener, options);
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', (e) => {

@@ -3,9 +3,9 @@
  * agents. Node's `fetch` builds a web Request, Headers, Response and ReadableStream for
  * every call; this costs a fraction of that per request. Node only.
  */
-import http from 'node:http';
+import type http from 'node:http';
 import type { ClientRequest, IncomingMessage } from 'node:http';
-import https from 'node:https';
+import type https from 'node:https';
 import { LocalError } from '../../jsonrpc/index.js';
 import { unsupportedScheme } from './requester.js';
 import type { Cancel, HttpReply, HttpRequest, HttpRequester } from './requester.js';
@@ -19,6 +19,15 @@ export interface NodeRequesterOptions {
 
 let sharedHttp: http.Agent | undefined;
 let sharedHttps: https.Agent | undefined;
+
+/**
+ * `node:http` and `node:https`, loaded by the first request that needs each: importing the
+ * transport costs neither (about 4 and 6 ms), and a program on plain HTTP never loads TLS.
+ */
+let httpModule: typeof http | undefined;
+let httpsModule: typeof https | undefined;
+const loadHttp = async (): Promise<typeof http> => (httpModule ??= (await import('node:http')).default);
+const loadHttps = async (): Promise<typeof https> => (httpsModule ??= (await import('node:https')).default);
 
 class NodeReply implements HttpReply {
   readonly status: number;
@@ -145,23 +154,28 @@ export function nodeRequester(options: NodeRequesterOptions = {}): HttpRequester
     const secure = url.protocol === 'https:';
     const refused = unsupportedScheme(url);
     if (refused) return Promise.reject(refused);
+    const mod = secure ? httpsModule : httpModule;
+    // After the first request of each scheme the module is at hand: no extra await per call.
+    if (mod === undefined) {
+      return (secure ? loadHttps() : loadHttp()).then(() => nodeRequester(options)(request));
+    }
     const agent = secure
-      ? (options.httpsAgent ?? (sharedHttps ??= new https.Agent({ keepAlive: true })))
-      : (options.httpAgent ?? (sharedHttp ??= new http.Agent({ keepAlive: true })));
-    return new Promise<HttpReply>((resolve, reject) => send(request, secure, agent, resolve, reject, true));
+      ? (options.httpsAgent ?? (sharedHttps ??= new (mod as typeof https).Agent({ keepAlive: true })))
+      : (options.httpAgent ?? (sharedHttp ??= new (mod as typeof http).Agent({ keepAlive: true })));
+    return new Promise<HttpReply>((resolve, reject) => send(request, mod, agent, resolve, reject, true));
   };
 }
 
 function send(
   request: HttpRequest,
-  secure: boolean,
+  mod: typeof http | typeof https,
   agent: http.Agent,
   resolve: (reply: HttpReply) => void,
   reject: (error: unknown) => void,
   mayRetry: boolean,
 ): void {
   const { url, cancel } = request;
-  const req = (secure ? https : http).request(
+  const req = mod.request(
     {
       protocol: url.protocol,
       hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
@@ -179,7 +193,7 @@ function send(
     // A kept-alive socket the server closed just as this request went out: the server
     // never read the request, so it is sent again, once, on a fresh connection.
     if (mayRetry && req.reusedSocket && (e.code === 'ECONNRESET' || e.code === 'EPIPE')) {
-      return send(request, secure, agent, resolve, reject, false);
+      return send(request, mod, agent, resolve, reject, false);
     }
     reject(e);
   });
