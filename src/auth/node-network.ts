@@ -5,7 +5,6 @@
  * The check runs in the lookup undici connects through, so an answer that changes between
  * the first check and the connection (DNS rebinding) is checked again, never trusted.
  */
-import { lookup } from 'node:dns/promises';
 import type { Dispatcher } from 'undici';
 import type { FetchFn, GuardedFetchOptions } from './client/guarded-fetch.js';
 import { resolveChecked } from './client/network-policy.js';
@@ -23,6 +22,8 @@ import type { NetworkPolicy } from './client/network-policy.js';
  * ```
  */
 export async function dnsResolver(hostname: string): Promise<string[]> {
+  // Loaded with the first name resolved: importing mcpkit/auth on Node does not load it.
+  const { lookup } = await import('node:dns/promises');
   const found = await lookup(hostname, { all: true, verbatim: true });
   return found.map((a) => a.address);
 }

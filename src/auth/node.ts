@@ -4,12 +4,10 @@
  * the DNS resolver of the network policy (node-network.ts: what `mcpkit/auth` on Node checks
  * addresses with). Everything else in `src/auth` runs in browsers.
  */
-import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
+// The Node modules load with the first call that needs each (an import of mcpkit/auth/node
+// otherwise costs about 10 ms more): a program that only keeps credentials in a file never
+// loads node:http, and one that opens no browser never loads node:child_process.
 import type { AddressInfo } from 'node:net';
-import { dirname } from 'node:path';
 import { AuthError } from './errors.js';
 import { callbackFromUrl, checkRedirectUri } from './client/interaction.js';
 import type { AuthorizationCallback, AuthorizationInteraction } from './client/interaction.js';
@@ -65,6 +63,7 @@ export class FileCredentialStore implements CredentialStore {
   private async read(): Promise<StoreFile> {
     let text: string;
     try {
+      const { readFile } = await import('node:fs/promises');
       text = await readFile(this.path, 'utf8');
     } catch (e) {
       if ((e as { code?: string }).code === 'ENOENT') return { version: 1, issuers: {} };
@@ -76,6 +75,11 @@ export class FileCredentialStore implements CredentialStore {
   }
 
   private async write(file: StoreFile): Promise<void> {
+    const [{ mkdir, rename, rm, writeFile }, { randomBytes }, { dirname }] = await Promise.all([
+      import('node:fs/promises'),
+      import('node:crypto'),
+      import('node:path'),
+    ]);
     await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
     const tmp = `${this.path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
     try {
@@ -104,10 +108,11 @@ export class FileCredentialStore implements CredentialStore {
  * await openInBrowser(new URL('https://auth.example.com/authorize?…'));
  * ```
  */
-export function openInBrowser(url: URL): Promise<void> {
+export async function openInBrowser(url: URL): Promise<void> {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    return Promise.reject(new AuthError('UnsafeUrl', `Refused to open a ${url.protocol} URL`));
+    throw new AuthError('UnsafeUrl', `Refused to open a ${url.protocol} URL`);
   }
+  const { spawn } = await import('node:child_process');
   const [command, args] =
     process.platform === 'darwin'
       ? ['open', [url.href]]
@@ -164,6 +169,7 @@ export async function loopbackInteraction(
   // Checked before listening: a listener on another address would take callbacks from the network.
   checkRedirectUri(`http://${hostInUri}${path}`);
   const waiters = new Map<string, (c: AuthorizationCallback) => void>();
+  const { createServer } = await import('node:http');
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://loopback');
     const state = url.searchParams.get('state');
