@@ -71,7 +71,6 @@ export const LAYERS = [
       'src/serve/node-*.ts',
       'src/serve/serve.ts',
       'src/serve/timeouts.ts',
-      'src/serve/timed-server.ts',
       'src/serve/express.ts',
       'src/serve/fastify.ts',
     ],

@@ -147,7 +147,13 @@ async function core(responseMode) {
   const post = (headers, body) =>
     new Promise((resolve) => {
       void handler.handle(
-        new MemoryExchange({ ...headers, 'content-length': String(body.length) }, body, resolve),
+        // Object.assign, not a spread that adds a key: on Node 20 that makes a new hidden class
+        // per call (see src/jsonrpc/with-field.ts), which the code reading the headers would pay.
+        new MemoryExchange(
+          Object.assign({}, headers, { 'content-length': String(body.length) }),
+          body,
+          resolve,
+        ),
       );
     });
   const init = await post(
@@ -168,7 +174,7 @@ async function core(responseMode) {
   let id = 0;
   const call = async () => {
     const text = callText(++id);
-    const r = await post({ ...headers, 'content-length': String(text.length) }, text);
+    const r = await post(headers, text);
     if (!r.body.includes('"text":"hello"')) throw new Error(`bad answer: ${r.body}`);
   };
   return Object.assign(call, { close: () => handler.close() });

@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { McpConnector, McpHttpHandler, McpHttpOptions } from '../transports/http-server/index.js';
 import type { RedisStoresOptions } from '../stores/redis/redis-options.js';
+import { createTimedServer } from './timeouts.js';
 import { nodeListener } from './node-listener.js';
 import type { NodeAuthenticator } from './node-listener.js';
 import { storesFor } from './redis-wiring.js';
@@ -59,8 +60,7 @@ export async function serve(connector: McpConnector, options: ServeOptions = {})
     bindHost: host,
     ...(stores ? { stores } : {}),
   });
-  const { createTimedServer } = await import('./timed-server.js');
-  const httpServer = createTimedServer(listener, options);
+  const httpServer = await createTimedServer(listener, options);
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', (e) => {
       void handler.close().then(() => ownStores?.close());
