@@ -146,7 +146,7 @@ for (const n of SIZES) {
   const r = Object.fromEntries(
     Object.keys(impls).map((k) => [
       k,
-      { startup: [], list: [], listCpu: [], call: [], heap: 0, pages: 0, bytes: 0 },
+      { startup: [], list: [], listCpu: [], call: [], callCpu: [], heap: 0, pages: 0, bytes: 0 },
     ]),
   );
   // Start-up: cold starts, interleaved.
@@ -181,6 +181,7 @@ for (const n of SIZES) {
       r[name].list.push((performance.now() - t0) / lists);
       r[name].listCpu.push((cpuOf(c.pid) - cpu0) / lists / 1000);
       for (let i = 0; i < 100; i++) await c.request('tools/call', { name: callName, arguments: callArgs });
+      const cpu1 = cpuOf(c.pid);
       const t1 = performance.now();
       for (let i = 0; i < calls; i++) {
         const res = await c.request('tools/call', { name: callName, arguments: callArgs });
@@ -188,6 +189,7 @@ for (const n of SIZES) {
           throw new Error(`${name}: tools/call failed ${JSON.stringify(res)}`);
       }
       r[name].call.push(((performance.now() - t1) / calls) * 1000);
+      r[name].callCpu.push((cpuOf(c.pid) - cpu1) / calls);
     }
   }
   for (const name of Object.keys(impls)) {
@@ -202,6 +204,7 @@ for (const n of SIZES) {
         listMs: median(v.list),
         listCpuMs: median(v.listCpu),
         callUs: median(v.call),
+        callCpuUs: median(v.callCpu),
         heapMB: v.heap / 1e6,
         pages: v.pages,
         kb: v.bytes / 1000,
@@ -221,6 +224,7 @@ function printTable(sizes) {
     ['heap after lists', 'heapMB', 'MB'],
     ['start-up (first answer)', 'startupMs', 'ms'],
     ['tools/call round trip', 'callUs', 'µs'],
+    ['tools/call, server CPU', 'callCpuUs', 'µs'],
   ];
   console.log(`| N | measure | ${names.join(' | ')} | mcpkit vs best peer |`);
   console.log(`|---|---|${names.map(() => '---:').join('|')}|---:|`);
