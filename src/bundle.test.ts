@@ -127,7 +127,7 @@ describe('the bundled entry points', () => {
     for (const sub of ['.', './server', './client', './http-server'])
       assert.deepEqual(builtinsOf((pkg.exports[sub] as { default: string }).default), [], sub);
     // The Node build of mcpkit/http-server is the one that brings Node modules (the listener's
-    // node:buffer); node:http comes with serve()'s first call, from a chunk of its own.
+    // node:buffer); serve() imports node:http when it is first called.
     const onNode = (pkg.exports['./http-server'] as { node: { default: string } }).node.default;
     assert.ok(builtinsOf(onNode).includes('node:buffer'), onNode);
     assert.ok(!builtinsOf(onNode).includes('node:http'), onNode);

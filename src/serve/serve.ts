@@ -4,10 +4,10 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { McpConnector, McpHttpHandler, McpHttpOptions } from '../transports/http-server/index.js';
 import type { RedisStoresOptions } from '../stores/redis/redis-options.js';
-import { createTimedServer } from './timeouts.js';
 import { nodeListener } from './node-listener.js';
 import type { NodeAuthenticator } from './node-listener.js';
 import { storesFor } from './redis-wiring.js';
+import { createTimedServer } from './timeouts.js';
 
 export interface ServeOptions extends McpHttpOptions {
   /** Port to listen on; 0 picks a free one (default 0). */
