@@ -59,65 +59,29 @@ function row(workload, unit, higher, v, note = '') {
   rows.push({ workload, unit, ...v, vsV1: vs(v.v1), vsV2: vs(v.v2), vsFloor: vs(v.floor), note });
 }
 const pinNote = canPin ? 'pinned to 1 CPU' : '';
-row(
-  'stdio sequential tools/call',
-  'calls/s',
-  true,
-  {
-    floor: stdio.seq.floor,
-    v1: stdio.seq['sdk-v1'],
-    v2: stdio.seq['sdk-v2'],
-    mcpkit: stdio.seq.mcpkit,
-  },
-  pinNote,
-);
-row(
-  'stdio 64 in flight',
-  'calls/s',
-  true,
-  {
-    floor: stdio.conc.floor,
-    v1: stdio.conc['sdk-v1'],
-    v2: stdio.conc['sdk-v2'],
-    mcpkit: stdio.conc.mcpkit,
-  },
-  pinNote,
-);
+/** One stdio workload's cells: the floor, both SDKs, and mcpkit's client named `ours`. */
+const stdioCells = (t, ours = 'mcpkit') => ({
+  floor: t.floor,
+  v1: t['sdk-v1'],
+  v2: t['sdk-v2'],
+  mcpkit: t[ours],
+});
+row('stdio sequential tools/call', 'calls/s', true, stdioCells(stdio.seq), pinNote);
+row('stdio 64 in flight', 'calls/s', true, stdioCells(stdio.conc), pinNote);
 if (stdio.conc['mcpkit-modern'] !== undefined)
   row(
     'stdio 64 in flight, modern era',
     'calls/s',
     true,
-    {
-      floor: stdio.conc.floor,
-      v1: stdio.conc['sdk-v1'],
-      v2: stdio.conc['sdk-v2'],
-      mcpkit: stdio.conc['mcpkit-modern'],
-    },
+    stdioCells(stdio.conc, 'mcpkit-modern'),
     `same client and server as the row above, in 2026-07-28: ${(stdio.conc['mcpkit-modern'] / stdio.conc.mcpkit).toFixed(2)}× the legacy era (sequential: ${(stdio.seq['mcpkit-modern'] / stdio.seq.mcpkit).toFixed(2)}×)`,
   );
-row(
-  'stdio 1 MiB echo',
-  'calls/s',
-  true,
-  {
-    floor: stdio.big.floor,
-    v1: stdio.big['sdk-v1'],
-    v2: stdio.big['sdk-v2'],
-    mcpkit: stdio.big.mcpkit,
-  },
-  pinNote,
-);
+row('stdio 1 MiB echo', 'calls/s', true, stdioCells(stdio.big), pinNote);
 row(
   'stdio sequential, demo-server via CLI',
   'calls/s',
   true,
-  {
-    floor: stdio.seq.floor,
-    v1: stdio.seq['sdk-v1'],
-    v2: stdio.seq['sdk-v2'],
-    mcpkit: stdio.seq['mcpkit-demo'],
-  },
+  stdioCells(stdio.seq, 'mcpkit-demo'),
   `${(stdio.seq['mcpkit-demo'] / stdio.seq['mcpkit-json']).toFixed(2)}× the one-tool library server`,
 );
 row(
