@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { withField } from '../jsonrpc/with-field.js';
 import type { BodyResult, HttpExchange, ResponseStream } from '../transports/http-server/index.js';
 
 /**
@@ -107,8 +108,7 @@ export class NodeExchange implements HttpExchange {
       if (declared > this.drainLimit) this.mustClose = true;
       else return this.respondWhileDraining(status, headers, body ?? '');
     }
-    // Object.assign where a spread would add a key: see jsonrpc/with-field.ts (Node 20).
-    if (this.mustClose) headers = Object.assign({}, headers, { connection: 'close' });
+    if (this.mustClose) headers = withField(headers, 'connection', 'close');
     // A Content-Length lets Node send the head and the body in one plain write, where the
     // chunked framing it would choose otherwise costs a five-part writev.
     if (body) res.writeHead(status, withLength(headers, body));
@@ -126,7 +126,7 @@ export class NodeExchange implements HttpExchange {
   private respondWhileDraining(status: number, headers: Record<string, string>, body: string): void {
     const req = this.req;
     const res = this.res;
-    res.writeHead(status, Object.assign({}, headers, { 'content-length': String(Buffer.byteLength(body)) }));
+    res.writeHead(status, withField(headers, 'content-length', String(Buffer.byteLength(body))));
     res.write(body);
     req.on('data', (chunk: Buffer) => {
       this.received += chunk.length;
@@ -252,7 +252,8 @@ const sizedHeaders = new WeakMap<Record<string, string>, Record<string, string>>
 /** Response headers plus the Content-Length of a body known in full. */
 function withLength(headers: Record<string, string>, body: string): Record<string, string> {
   const length = String(Buffer.byteLength(body));
-  if (!Object.isFrozen(headers)) return Object.assign({}, headers, { 'content-length': length });
+  // withField, not a spread: see jsonrpc/with-field.ts (Node 20).
+  if (!Object.isFrozen(headers)) return withField(headers, 'content-length', length);
   let sized = sizedHeaders.get(headers);
   if (!sized) {
     sized = { ...headers, 'content-length': length };

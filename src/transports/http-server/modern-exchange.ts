@@ -1,4 +1,5 @@
 import { ErrorCode, httpStatusForCode, serializeMessage } from '../../jsonrpc/index.js';
+import { merged } from '../../jsonrpc/with-field.js';
 import type {
   FrameInfo,
   JsonRpcMessage,
@@ -72,8 +73,7 @@ export class ModernExchangeTransport implements Transport {
         this.finish();
         return;
       }
-      // Object.assign, not spreads: see jsonrpc/with-field.ts (Node 20).
-      this.out = this.exchange.stream(200, Object.assign({}, SSE_HEADERS, this.extraHeaders));
+      this.out = this.exchange.stream(200, merged(SSE_HEADERS, this.extraHeaders));
       this.keepAlive = setInterval(() => this.out?.write(SSE_KEEPALIVE), this.keepAliveMs);
       this.keepAlive.unref?.();
     }
