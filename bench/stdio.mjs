@@ -184,10 +184,12 @@ async function sequential(c, n) {
 
 const cpu = {};
 
-async function concurrent(c, total, inFlight) {
+/** Calls/s with `inFlight` lanes; `record` also keeps both processes' CPU per call. */
+async function concurrent(c, total, inFlight, record = false) {
   let started = 0;
   const own0 = process.cpuUsage();
-  const srv0 = only && c.pid ? cpuOf(c.pid) : 0;
+  const measure = record && only && c.pid;
+  const srv0 = measure ? cpuOf(c.pid) : 0;
   const t0 = performance.now();
   const lane = async () => {
     while (started < total) {
@@ -197,7 +199,7 @@ async function concurrent(c, total, inFlight) {
   };
   await Promise.all(Array.from({ length: inFlight }, lane));
   const rate = total / ((performance.now() - t0) / 1000);
-  if (only && c.pid) {
+  if (measure) {
     const own = process.cpuUsage(own0);
     (cpu[c.name] ??= { client: [], server: [] }).client.push((own.user + own.system) / total);
     cpu[c.name].server.push((cpuOf(c.pid) - srv0) / total);
@@ -243,7 +245,7 @@ for (let round = 0; round < ROUNDS; round++) {
     await concurrent(c, WARMUP, IN_FLIGHT);
     await sequential(c, WARMUP);
     results.seq[name].push(await sequential(c, SEQ));
-    results.conc[name].push(await concurrent(c, CONC_TOTAL, IN_FLIGHT));
+    results.conc[name].push(await concurrent(c, CONC_TOTAL, IN_FLIGHT, true));
     await big(c, 2);
     results.big[name].push(await big(c, BIG_CALLS));
     await c.close();
