@@ -77,32 +77,39 @@ export function readTask(raw: unknown): TaskInfo {
 
 /** Adds the tasks extension to one modern request's client capabilities. */
 export function withTasksExtension(params: Params, capabilities: Readonly<Record<string, unknown>>): Params {
-  const caps = tasksCapabilities(capabilities);
+  const ext = tasksCapabilities(capabilities);
   // The common case, a request with no `_meta` of its own: one shared `_meta`, never mutated.
   // withField, not a spread: see with-field.ts (Node 20).
-  if (params._meta === undefined) return withField(params, '_meta', lastMetaOnly!);
+  if (params._meta === undefined) return withField(params, '_meta', ext.metaOnly);
   const own = params._meta;
   const meta = isObject(own)
-    ? withField(own, MetaKey.ClientCapabilities, caps)
-    : { [MetaKey.ClientCapabilities]: caps };
+    ? withField(own, MetaKey.ClientCapabilities, ext.capabilities)
+    : { [MetaKey.ClientCapabilities]: ext.capabilities };
   return withField(params, '_meta', meta);
 }
 
-/** The last capabilities given and the same with the tasks extension: one client's are the same object every call. */
-let lastCapabilities: Readonly<Record<string, unknown>> | undefined;
-let lastWithTasks: Readonly<Record<string, unknown>> | undefined;
-let lastMetaOnly: Readonly<Record<string, unknown>> | undefined;
+/**
+ * Per capabilities object (one per client): the same declaring the tasks extension, and a
+ * `_meta` holding only those. Built once, never mutated; keyed by object, so clients taking
+ * turns in one process keep theirs (the merged `_meta` downstream is cached by identity).
+ */
+const withTasks = new WeakMap<
+  object,
+  { capabilities: Readonly<Record<string, unknown>>; metaOnly: Readonly<Record<string, unknown>> }
+>();
 
-/** The client's capabilities declaring the tasks extension; built once per capabilities object, never mutated. */
-function tasksCapabilities(
-  capabilities: Readonly<Record<string, unknown>>,
-): Readonly<Record<string, unknown>> {
-  if (capabilities === lastCapabilities && lastWithTasks) return lastWithTasks;
-  const ext = isObject(capabilities.extensions) ? capabilities.extensions : {};
-  lastWithTasks = { ...capabilities, extensions: { ...ext, [TASKS_EXTENSION]: {} } };
-  lastMetaOnly = { [MetaKey.ClientCapabilities]: lastWithTasks };
-  lastCapabilities = capabilities;
-  return lastWithTasks;
+function tasksCapabilities(capabilities: Readonly<Record<string, unknown>>): {
+  capabilities: Readonly<Record<string, unknown>>;
+  metaOnly: Readonly<Record<string, unknown>>;
+} {
+  let ext = withTasks.get(capabilities);
+  if (ext === undefined) {
+    const extensions = isObject(capabilities.extensions) ? capabilities.extensions : {};
+    const declared = { ...capabilities, extensions: { ...extensions, [TASKS_EXTENSION]: {} } };
+    ext = { capabilities: declared, metaOnly: { [MetaKey.ClientCapabilities]: declared } };
+    withTasks.set(capabilities, ext);
+  }
+  return ext;
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

@@ -3,6 +3,7 @@ import type { Params } from '../jsonrpc/index.js';
 import { MetaKey } from '../protocol/meta-keys.js';
 import { isObject } from '../jsonrpc/is-object.js';
 import { merged, withField } from '../jsonrpc/with-field.js';
+import { fixedJson } from '../jsonrpc/raw-json.js';
 
 /** The per-request protocol fields a modern request carries. */
 export interface ModernRequestMeta {
@@ -81,18 +82,23 @@ function onlyCapabilities(own: Record<string, unknown>): Record<string, unknown>
   return isObject(caps) ? caps : undefined;
 }
 
-/** One merged `_meta` per (base, capabilities) pair in a row: built once, shared, never mutated. */
-let lastBase: Readonly<Record<string, unknown>> | undefined;
-let lastCaps: Readonly<Record<string, unknown>> | undefined;
-let lastMeta: Readonly<Record<string, unknown>> | undefined;
+/**
+ * Per session `_meta` (base), the last capabilities a request declared and the merged `_meta`:
+ * a {@link fixedJson} copy, built once and spliced as text into every such request. Keyed by
+ * base, so clients taking turns in one process do not rebuild each other's.
+ */
+const merges = new WeakMap<
+  object,
+  { caps: Readonly<Record<string, unknown>>; meta: Readonly<Record<string, unknown>> }
+>();
 
 function withCapabilities(
   base: Readonly<Record<string, unknown>>,
   caps: Readonly<Record<string, unknown>>,
 ): Readonly<Record<string, unknown>> {
-  if (base === lastBase && caps === lastCaps && lastMeta) return lastMeta;
-  lastMeta = { ...base, [MetaKey.ClientCapabilities]: caps };
-  lastBase = base;
-  lastCaps = caps;
-  return lastMeta;
+  const last = merges.get(base);
+  if (last?.caps === caps) return last.meta;
+  const meta = fixedJson({ ...base, [MetaKey.ClientCapabilities]: caps });
+  merges.set(base, { caps, meta });
+  return meta;
 }

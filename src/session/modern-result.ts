@@ -1,14 +1,18 @@
 import { MetaKey } from '../protocol/meta-keys.js';
 import { CACHEABLE_METHODS } from '../protocol/methods.js';
 import { withField } from '../jsonrpc/with-field.js';
+import { fixedJson } from '../jsonrpc/raw-json.js';
 
-/** The `_meta` of results whose handler set none: one object per server info, not per result. */
+/**
+ * The `_meta` of results whose handler set none: one object per server info, not per result,
+ * and a {@link fixedJson} copy, so serializeMessage splices its text into each answer.
+ */
 const serverMeta = new WeakMap<object, Record<string, unknown>>();
 
 function metaFor(serverInfo: object): Record<string, unknown> {
   let meta = serverMeta.get(serverInfo);
   if (!meta) {
-    meta = { [MetaKey.ServerInfo]: serverInfo };
+    meta = fixedJson({ [MetaKey.ServerInfo]: serverInfo });
     serverMeta.set(serverInfo, meta);
   }
   return meta;

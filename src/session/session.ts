@@ -1,4 +1,5 @@
 import { LocalError } from '../jsonrpc/index.js';
+import { fixedJson } from '../jsonrpc/raw-json.js';
 import type {
   FrameInfo,
   JsonRpcMessage,
@@ -188,7 +189,8 @@ export class Session implements ContextHost {
   useModern(version: string): void {
     this.protocolVersion = version;
     this.era = 'modern';
-    this.outbound.modernMeta = Object.freeze({
+    // A frozen copy whose text serializeMessage splices into every request.
+    this.outbound.modernMeta = fixedJson({
       [MetaKey.ProtocolVersion]: version,
       [MetaKey.ClientCapabilities]: this.capabilities,
       [MetaKey.ClientInfo]: this.info,

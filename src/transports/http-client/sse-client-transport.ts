@@ -1,4 +1,4 @@
-import { LocalError, parseFrame } from '../../jsonrpc/index.js';
+import { LocalError, parseFrame, serializeMessage } from '../../jsonrpc/index.js';
 import type { JsonRpcMessage, Transport, TransportSink } from '../../jsonrpc/index.js';
 import { HttpError, displayUrl, requestFailed } from './errors.js';
 import { callerHeaders, defaultWarn, requesterFor } from './http.js';
@@ -183,7 +183,7 @@ export class SseClientTransport implements Transport {
         method: 'POST',
         url: endpoint,
         headers,
-        body: JSON.stringify(message),
+        body: serializeMessage(message),
         cancel: controller,
       });
       const text = await bodyExcerpt(reply);

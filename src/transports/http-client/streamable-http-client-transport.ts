@@ -1,4 +1,10 @@
-import { ErrorCode, InvalidMessage, LocalError, parseFrameBytes } from '../../jsonrpc/index.js';
+import {
+  ErrorCode,
+  InvalidMessage,
+  LocalError,
+  parseFrameBytes,
+  serializeMessage,
+} from '../../jsonrpc/index.js';
 import type {
   JsonRpcMessage,
   JsonRpcRequest,
@@ -211,7 +217,7 @@ export class StreamableHttpClientTransport implements Transport {
     core.live.add(controller);
     try {
       const headers = await core.headersFor('POST', message);
-      const body = JSON.stringify(message);
+      const body = serializeMessage(message);
       const reply = await core.request('POST', headers, controller, body);
       if (isOk(reply) && mediaType(reply) === 'text/event-stream') {
         reply.discard();
@@ -249,7 +255,7 @@ export class StreamableHttpClientTransport implements Transport {
       if (headers instanceof Promise) headers = await headers;
       withRequestHeaders(headers, extra);
       if (ex.settled) return;
-      const reply = await core.request('POST', headers, controller, JSON.stringify(message));
+      const reply = await core.request('POST', headers, controller, serializeMessage(message));
       const sid = initialize && core.era.keepsSessionId ? reply.header('mcp-session-id') : null;
       if (sid !== null) core.sid = sid;
       if (!isOk(reply)) {
