@@ -40,6 +40,7 @@ const started = performance.now();
 const load = loadavg()[0];
 const stdio = run('./stdio.mjs', { pin: true });
 const stdioCpu = run('./stdio-cpu.mjs', { pin: true, args: ['--best'] });
+const eras = run('./stdio-eras.mjs', { pin: true });
 const http = run('./http.mjs');
 const httpCpu = run('./http-cpu.mjs', { args: ['--best'] });
 const cli = run('./cli.mjs');
@@ -74,7 +75,7 @@ if (stdio.conc['mcpkit-modern'] !== undefined)
     'calls/s',
     true,
     stdioCells(stdio.conc, 'mcpkit-modern'),
-    `same client and server as the row above, in 2026-07-28: ${(stdio.conc['mcpkit-modern'] / stdio.conc.mcpkit).toFixed(2)}× the legacy era (sequential: ${(stdio.seq['mcpkit-modern'] / stdio.seq.mcpkit).toFixed(2)}×)`,
+    `same client and server as the row above, in 2026-07-28: ${(stdio.conc['mcpkit-modern'] / stdio.conc.mcpkit).toFixed(2)}× the legacy era (sequential: ${(stdio.seq['mcpkit-modern'] / stdio.seq.mcpkit).toFixed(2)}×); stdio-eras.mjs: mcpkit ${eras.ratios.mcpkit.toFixed(2)}×, a floor pair (size alone) ${eras.ratios.floor.toFixed(2)}×`,
   );
 row('stdio 1 MiB echo', 'calls/s', true, stdioCells(stdio.big), pinNote);
 row(

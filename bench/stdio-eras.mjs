@@ -18,7 +18,8 @@ const quick = argv.includes('--quick');
 const asJson = argv.includes('--json');
 const ab = opt('--ab');
 const ROUNDS = Number(opt('--rounds') ?? (quick ? 1 : 5));
-const WARMUP = quick ? 2000 : 5000;
+// As bench/stdio.mjs warms its clients before the 64-in-flight run.
+const WARMUP = quick ? 2000 : 20000;
 const CALLS = quick ? 10000 : 40000;
 const IN_FLIGHT = 64;
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
