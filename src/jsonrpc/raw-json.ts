@@ -96,21 +96,6 @@ export function fixedMetaMessage(
   return text.slice(0, -2) + (open ? '"_meta":' : ',"_meta":') + metaText + '}}';
 }
 
-/**
- * `"key":` for a key, kept for the few keys messages use: JSON.stringify per key took as long
- * as the text it saved. Bounded, since keys may come from data.
- */
-const quotedKeys = new Map<string, string>();
-
-function quotedKey(key: string): string {
-  let quoted = quotedKeys.get(key);
-  if (quoted === undefined) {
-    quoted = JSON.stringify(key) + ':';
-    if (quotedKeys.size < 256) quotedKeys.set(key, quoted);
-  }
-  return quoted;
-}
-
 /** `{...}` of an object whose own values may be RawJson: JSON.stringify's output, with the texts spliced in. */
 function objectText(value: Record<string, unknown>): string {
   let out = '{';
@@ -123,7 +108,7 @@ function objectText(value: Record<string, unknown>): string {
           ? (fixedTexts.get(v) ?? JSON.stringify(v))
           : JSON.stringify(v);
     if (text === undefined) continue; // undefined and functions are left out, as JSON.stringify does
-    out += (out.length === 1 ? '' : ',') + quotedKey(k) + text;
+    out += (out.length === 1 ? '' : ',') + JSON.stringify(k) + ':' + text;
   }
   return out + '}';
 }
@@ -139,7 +124,7 @@ export function splicedMessage(message: Record<string, unknown>, field: 'result'
     const v = message[k];
     const text = k === field ? objectText(v as Record<string, unknown>) : JSON.stringify(v);
     if (text === undefined) continue;
-    out += (out.length === 1 ? '' : ',') + quotedKey(k) + text;
+    out += (out.length === 1 ? '' : ',') + JSON.stringify(k) + ':' + text;
   }
   return out + '}';
 }

@@ -2,6 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ErrorCode, WireError } from '../jsonrpc/index.js';
 import type { Params } from '../jsonrpc/index.js';
+import { deepFreeze } from '../jsonrpc/raw-json.js';
 import { MetaKey } from '../protocol/meta-keys.js';
 import { readModernMeta, withModernMeta } from './modern-meta.js';
 import type { ModernRequestMeta } from './modern-meta.js';
@@ -10,14 +11,6 @@ const SUPPORTED = ['2026-07-28'];
 const V = MetaKey.ProtocolVersion;
 const CAPS = MetaKey.ClientCapabilities;
 const INFO = MetaKey.ClientInfo;
-
-function deepFreeze<T>(o: T): T {
-  if (typeof o === 'object' && o !== null) {
-    for (const v of Object.values(o)) deepFreeze(v);
-    Object.freeze(o);
-  }
-  return o;
-}
 
 function read(meta: unknown, supported: readonly string[] = SUPPORTED) {
   return readModernMeta({ _meta: meta } as Params, supported);
