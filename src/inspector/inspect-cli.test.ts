@@ -49,10 +49,11 @@ describe('mcpkit inspect (CLI)', () => {
   test('--port N is honoured and --open starts the browser without a shell, the URL as one argument', async () => {
     const bin = mkdtempSync(join(tmpdir(), 'mcpkit-open-'));
     const record = join(bin, 'opened.txt');
-    // A stand-in browser opener: writes each argument it got on its own line.
+    // A stand-in browser opener: writes each argument it got on its own line, into a file it
+    // then renames, so the record appears whole (a file written in place can be seen empty).
     writeFileSync(
       join(bin, 'xdg-open'),
-      `#!/bin/sh\nfor a in "$@"; do printf '%s\\n' "$a" >> '${record}'; done\n`,
+      `#!/bin/sh\nfor a in "$@"; do printf '%s\\n' "$a" >> '${record}.part'; done\nmv '${record}.part' '${record}'\n`,
     );
     chmodSync(join(bin, 'xdg-open'), 0o755);
     const port = await freePort();
