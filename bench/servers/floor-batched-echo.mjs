@@ -17,15 +17,15 @@ process.stdin.on('data', (chunk) => {
     let result;
     if (m.method === 'initialize') {
       result = { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo };
+    } else if (m.params._meta?.['io.modelcontextprotocol/protocolVersion'] !== undefined) {
+      // One literal: on Node 20 a spread that adds keys would cost the floor a hidden class a call.
+      result = {
+        resultType: 'complete',
+        content: [{ type: 'text', text: m.params.arguments.text }],
+        _meta: { 'io.modelcontextprotocol/serverInfo': serverInfo },
+      };
     } else {
       result = { content: [{ type: 'text', text: m.params.arguments.text }] };
-      if (m.params._meta?.['io.modelcontextprotocol/protocolVersion'] !== undefined) {
-        result = {
-          resultType: 'complete',
-          ...result,
-          _meta: { 'io.modelcontextprotocol/serverInfo': serverInfo },
-        };
-      }
     }
     out += JSON.stringify({ jsonrpc: '2.0', id: m.id, result }) + '\n';
   }
