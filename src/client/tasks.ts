@@ -17,6 +17,7 @@ import type { CallOptions } from './types.js';
 import { isObject } from '../jsonrpc/is-object.js';
 import { TASKS_EXTENSION } from '../protocol/meta-keys.js';
 import { withField } from '../jsonrpc/with-field.js';
+import { metaDeclaring } from '../session/modern-meta.js';
 
 /** A task's state, the same in both generations. */
 export interface TaskInfo {
@@ -75,12 +76,21 @@ export function readTask(raw: unknown): TaskInfo {
   return t;
 }
 
-/** Adds the tasks extension to one modern request's client capabilities. */
-export function withTasksExtension(params: Params, capabilities: Readonly<Record<string, unknown>>): Params {
+/**
+ * Adds the tasks extension to one modern request's client capabilities. With the session's
+ * modern `_meta` (`base`), a request without a `_meta` of its own gets the whole `_meta` here,
+ * which the session then sends as it is.
+ */
+export function withTasksExtension(
+  params: Params,
+  capabilities: Readonly<Record<string, unknown>>,
+  base?: Readonly<Record<string, unknown>>,
+): Params {
   const ext = tasksCapabilities(capabilities);
   // The common case, a request with no `_meta` of its own: one shared `_meta`, never mutated.
   // withField, not a spread: see with-field.ts (Node 20).
-  if (params._meta === undefined) return withField(params, '_meta', ext.metaOnly);
+  if (params._meta === undefined)
+    return withField(params, '_meta', base ? metaDeclaring(base, ext.capabilities) : ext.metaOnly);
   const own = params._meta;
   const meta = isObject(own)
     ? withField(own, MetaKey.ClientCapabilities, ext.capabilities)

@@ -4,7 +4,7 @@ import { ErrorCode, WireError } from '../jsonrpc/index.js';
 import type { Params } from '../jsonrpc/index.js';
 import { deepFreeze } from '../jsonrpc/raw-json.js';
 import { MetaKey } from '../protocol/meta-keys.js';
-import { readModernMeta, withModernMeta } from './modern-meta.js';
+import { metaDeclaring, readModernMeta, withModernMeta } from './modern-meta.js';
 import type { ModernRequestMeta } from './modern-meta.js';
 
 const SUPPORTED = ['2026-07-28'];
@@ -125,5 +125,30 @@ describe('withModernMeta', () => {
   test('a _meta that is not an object is replaced by the base', () => {
     const out = withModernMeta({ _meta: 'junk' }, base);
     assert.equal(out._meta, base);
+  });
+
+  test('a _meta of declared capabilities only becomes the whole one, from metaDeclaring', () => {
+    const caps = deepFreeze({ extensions: { 'io.example/x': {} } });
+    const out = withModernMeta({ name: 't', _meta: { [CAPS]: caps } }, base);
+    assert.deepEqual(out, { name: 't', _meta: { ...base, [CAPS]: caps } });
+    assert.equal(out._meta, metaDeclaring(base, caps));
+    assert.ok(Object.isFrozen(out._meta));
+  });
+
+  test('params already carrying the whole _meta pass as they are, and only that object does', () => {
+    const caps = deepFreeze({ extensions: { 'io.example/y': {} } });
+    const whole = metaDeclaring(base, caps);
+    const params = { name: 't', _meta: whole };
+    assert.equal(withModernMeta(params, base), params);
+    // The same content in another object is merged as any other _meta: only our own copy is trusted.
+    const lookalike = { name: 't', _meta: { ...whole, [INFO]: { name: 'spoof', version: '0' } } };
+    const merged = withModernMeta(lookalike, base);
+    assert.notEqual(merged, lookalike);
+    assert.deepEqual(merged._meta, whole);
+    // Another request declared other capabilities since: the first is merged again, to the same content.
+    metaDeclaring(base, deepFreeze({ roots: { listChanged: true } }));
+    const again = withModernMeta(params, base);
+    assert.notEqual(again, params);
+    assert.deepEqual(again._meta, whole);
   });
 });

@@ -63,8 +63,10 @@ export function withModernMeta(params: Params | undefined, base: Readonly<Record
   const own = params._meta;
   // withField, not a spread: see with-field.ts (Node 20).
   if (!isObject(own)) return withField(params, '_meta', base);
+  // Already the whole `_meta` (a task-aware request built with metaDeclaring): nothing to add.
+  if (own === merges.get(base)?.meta) return params;
   const only = onlyCapabilities(own);
-  if (only !== undefined) return withField(params, '_meta', withCapabilities(base, only));
+  if (only !== undefined) return withField(params, '_meta', metaDeclaring(base, only));
   const meta = merged(own, base);
   // A request may declare capabilities of its own (per-request extensions, such as tasks).
   if (isObject(own[MetaKey.ClientCapabilities]))
@@ -85,14 +87,21 @@ function onlyCapabilities(own: Record<string, unknown>): Record<string, unknown>
 /**
  * Per session `_meta` (base), the last capabilities a request declared and the merged `_meta`:
  * a {@link fixedJson} copy, built once and spliced as text into every such request. Keyed by
- * base, so clients taking turns in one process do not rebuild each other's.
+ * base, so clients taking turns in one process do not rebuild each other's. Only the last
+ * pair is kept: a request whose entry was replaced meanwhile takes the merge above, same text.
  */
 const merges = new WeakMap<
   object,
   { caps: Readonly<Record<string, unknown>>; meta: Readonly<Record<string, unknown>> }
 >();
 
-function withCapabilities(
+/**
+ * The session's modern `_meta` (`base`) declaring `caps` as the client's capabilities: what a
+ * request that declares an extension of its own (the tasks extension) carries. Cached, so a
+ * request built with it passes {@link withModernMeta} as it is, one copy of its params fewer.
+ * Internal.
+ */
+export function metaDeclaring(
   base: Readonly<Record<string, unknown>>,
   caps: Readonly<Record<string, unknown>>,
 ): Readonly<Record<string, unknown>> {

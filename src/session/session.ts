@@ -197,6 +197,14 @@ export class Session implements ContextHost {
     });
   }
 
+  /**
+   * The `_meta` every request carries once {@link useModern} pinned a version (undefined
+   * before): the client builds a task-aware request's from it. Internal.
+   */
+  get modernMeta(): Readonly<Record<string, unknown>> | undefined {
+    return this.outbound.modernMeta;
+  }
+
   /** Records what `server/discover` said about the server (modern client). */
   applyDiscover(answer: object): void {
     const result = answer as Record<string, unknown>;
