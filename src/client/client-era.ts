@@ -41,15 +41,8 @@ export interface ClientEra {
   readonly taskResultBlocks: boolean;
   /** The server lists a client's tasks (`tasks/list`, 2025-11-25); the extension has no listing. */
   readonly listsTasks: boolean;
-  /**
-   * Params of a task-aware request: the modern era declares the tasks extension on each
-   * (`base`: the session's modern `_meta`, see {@link Session.modernMeta}).
-   */
-  taskParams(
-    params: Params,
-    capabilities: Readonly<Record<string, unknown>>,
-    base: Readonly<Record<string, unknown>> | undefined,
-  ): Params;
+  /** Params of a task-aware request: the modern era declares the tasks extension on each. */
+  taskParams(params: Params, capabilities: Readonly<Record<string, unknown>>, session: Session): Params;
   /**
    * The task in a `tools/call` answer: `task` of a `CreateTaskResult` (2025-11-25), or the
    * answer itself when its `resultType` is `task` (extension). `undefined` when the answer

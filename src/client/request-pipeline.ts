@@ -100,7 +100,7 @@ export class RequestPipeline {
     options?: CallOptions,
   ): Promise<Record<string, unknown>> {
     const session = this.host.connected();
-    const p = this.host.connectedEra().taskParams(params, capabilities, session.modernMeta);
+    const p = this.host.connectedEra().taskParams(params, capabilities, session);
     if (method === 'tools/call') return (await this.send(method, p, options)).result;
     return session.request(method, this.withMeta(p), options);
   }

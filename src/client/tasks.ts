@@ -17,7 +17,7 @@ import type { CallOptions } from './types.js';
 import { isObject } from '../jsonrpc/is-object.js';
 import { TASKS_EXTENSION } from '../protocol/meta-keys.js';
 import { withField } from '../jsonrpc/with-field.js';
-import { metaDeclaring } from '../session/modern-meta.js';
+import type { Session } from '../session/session.js';
 
 /** A task's state, the same in both generations. */
 export interface TaskInfo {
@@ -77,20 +77,20 @@ export function readTask(raw: unknown): TaskInfo {
 }
 
 /**
- * Adds the tasks extension to one modern request's client capabilities. With the session's
- * modern `_meta` (`base`), a request without a `_meta` of its own gets the whole `_meta` here,
- * which the session then sends as it is.
+ * Adds the tasks extension to one modern request's client capabilities. Given the session, a
+ * request without a `_meta` of its own gets the whole modern `_meta` here, which the session
+ * then sends as it is (one copy of the params, not two).
  */
 export function withTasksExtension(
   params: Params,
   capabilities: Readonly<Record<string, unknown>>,
-  base?: Readonly<Record<string, unknown>>,
+  session?: Pick<Session, 'modernMetaDeclaring'>,
 ): Params {
   const ext = tasksCapabilities(capabilities);
   // The common case, a request with no `_meta` of its own: one shared `_meta`, never mutated.
   // withField, not a spread: see with-field.ts (Node 20).
   if (params._meta === undefined)
-    return withField(params, '_meta', base ? metaDeclaring(base, ext.capabilities) : ext.metaOnly);
+    return withField(params, '_meta', session?.modernMetaDeclaring(ext.capabilities) ?? ext.metaOnly);
   const own = params._meta;
   const meta = isObject(own)
     ? withField(own, MetaKey.ClientCapabilities, ext.capabilities)

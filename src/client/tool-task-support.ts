@@ -51,7 +51,7 @@ export class ToolTaskSupport {
     const session = host.connected();
     const era = host.connectedEra();
     if (!era.tasksByAugmentation)
-      return host.send('tools/call', era.taskParams(p, host.capabilities, session.modernMeta), options);
+      return host.send('tools/call', era.taskParams(p, host.capabilities, session), options);
     const serverTasks = hasToolTasks(session.peerCapabilities);
     if (serverTasks && !this.byTool.has(params.name) && !this.listed) {
       // Whether a tool requires a task is in tools/list: learn it once, before the first call.

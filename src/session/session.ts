@@ -1,5 +1,6 @@
 import { LocalError } from '../jsonrpc/index.js';
 import { fixedJson } from '../jsonrpc/raw-json.js';
+import { metaDeclaring } from './modern-meta.js';
 import type {
   FrameInfo,
   JsonRpcMessage,
@@ -198,11 +199,15 @@ export class Session implements ContextHost {
   }
 
   /**
-   * The `_meta` every request carries once {@link useModern} pinned a version (undefined
-   * before): the client builds a task-aware request's from it. Internal.
+   * The `_meta` a request carries once {@link useModern} pinned a version, declaring
+   * `capabilities` instead of the session's (undefined before). Cached: a request built with
+   * it is sent as it is, with no second copy of its params. Internal.
    */
-  get modernMeta(): Readonly<Record<string, unknown>> | undefined {
-    return this.outbound.modernMeta;
+  modernMetaDeclaring(
+    capabilities: Readonly<Record<string, unknown>>,
+  ): Readonly<Record<string, unknown>> | undefined {
+    const base = this.outbound.modernMeta;
+    return base === undefined ? undefined : metaDeclaring(base, capabilities);
   }
 
   /** Records what `server/discover` said about the server (modern client). */
