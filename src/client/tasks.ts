@@ -86,40 +86,35 @@ export function withTasksExtension(
   capabilities: Readonly<Record<string, unknown>>,
   session?: Pick<Session, 'modernMetaDeclaring'>,
 ): Params {
-  const ext = tasksCapabilities(capabilities);
-  // The common case, a request with no `_meta` of its own: one shared `_meta`, never mutated.
-  // withField, not a spread: see with-field.ts (Node 20).
-  if (params._meta === undefined)
-    return withField(params, '_meta', session?.modernMetaDeclaring(ext.capabilities) ?? ext.metaOnly);
+  const declared = tasksCapabilities(capabilities);
   const own = params._meta;
-  const meta = isObject(own)
-    ? withField(own, MetaKey.ClientCapabilities, ext.capabilities)
-    : { [MetaKey.ClientCapabilities]: ext.capabilities };
+  // withField, not a spread: see with-field.ts (Node 20).
+  const meta =
+    own === undefined
+      ? (session?.modernMetaDeclaring(declared) ?? { [MetaKey.ClientCapabilities]: declared })
+      : isObject(own)
+        ? withField(own, MetaKey.ClientCapabilities, declared)
+        : { [MetaKey.ClientCapabilities]: declared };
   return withField(params, '_meta', meta);
 }
 
 /**
- * Per capabilities object (one per client): the same declaring the tasks extension, and a
- * `_meta` holding only those. Built once, never mutated; keyed by object, so clients taking
- * turns in one process keep theirs (the merged `_meta` downstream is cached by identity).
+ * Per capabilities object (one per client): the same declaring the tasks extension. Built
+ * once, never mutated; keyed by object, so clients taking turns in one process keep theirs
+ * (the merged `_meta` downstream is cached by identity).
  */
-const withTasks = new WeakMap<
-  object,
-  { capabilities: Readonly<Record<string, unknown>>; metaOnly: Readonly<Record<string, unknown>> }
->();
+const withTasks = new WeakMap<object, Readonly<Record<string, unknown>>>();
 
-function tasksCapabilities(capabilities: Readonly<Record<string, unknown>>): {
-  capabilities: Readonly<Record<string, unknown>>;
-  metaOnly: Readonly<Record<string, unknown>>;
-} {
-  let ext = withTasks.get(capabilities);
-  if (ext === undefined) {
+function tasksCapabilities(
+  capabilities: Readonly<Record<string, unknown>>,
+): Readonly<Record<string, unknown>> {
+  let declared = withTasks.get(capabilities);
+  if (declared === undefined) {
     const extensions = isObject(capabilities.extensions) ? capabilities.extensions : {};
-    const declared = { ...capabilities, extensions: { ...extensions, [TASKS_EXTENSION]: {} } };
-    ext = { capabilities: declared, metaOnly: { [MetaKey.ClientCapabilities]: declared } };
-    withTasks.set(capabilities, ext);
+    declared = { ...capabilities, extensions: { ...extensions, [TASKS_EXTENSION]: {} } };
+    withTasks.set(capabilities, declared);
   }
-  return ext;
+  return declared;
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
